@@ -1,0 +1,10 @@
+"""The core's own plugin: the bots every game gets."""
+from __future__ import annotations
+
+from .bots import RandomBot
+from .hookspecs import hookimpl
+
+
+@hookimpl
+def tapete_register_bots(register):
+    register("random", RandomBot)

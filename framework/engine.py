@@ -1,0 +1,262 @@
+"""Loading variants and playing deals through the public Python API.
+
+`load_variant` turns a registered name or a YAML path into a `Variant`: the
+files are read, the scripts parsed and checked, and the game's mechanics built,
+all once. A `Deal` wraps a game and a state for callers who play move by move:
+it refuses illegal moves without touching the state and hides what a seat
+cannot see.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .actions import Action
+from .errors import ErrorList, IllegalAction, Location, ScriptError, TapeteError, VariantError
+from .game import Game
+from .ledger import Ledger
+from .plugins import Registry, registry as default_registry
+from .rng import Random, derive_seed
+from .rules.program import Rules, build_rules, game_of
+from .rules.syntax import parse_script
+from .rules.vocabulary import Ctx
+from .state import DealState
+from .variants import VariantSpec, check_value, parse_cli_value, read_variant
+
+
+@dataclass
+class Variant:
+    spec: VariantSpec
+    rules: Rules
+    game_class: type
+    registry: Registry
+    digest: str
+
+    @property
+    def name(self) -> str:
+        return self.spec.full_name
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return self.rules.options
+
+    def player_range(self) -> tuple[int, int]:
+        p = self.rules.constant("players")
+        return (p, p) if isinstance(p, int) else tuple(p)
+
+    def default_players(self) -> int:
+        if self.spec.players:
+            return self.spec.players
+        return self.player_range()[0]
+
+    def new_game(self) -> Game:
+        return self.game_class(self.rules)
+
+    def check_players(self, players: int) -> None:
+        lo, hi = self.player_range()
+        if not lo <= players <= hi:
+            raise TapeteError(f"{self.name} is for {lo}-{hi} players, not {players}")
+
+    def new_deal(self, players: int | None = None, seed: object = 0, dealer: int | None = None) -> "Deal":
+        """A fresh deal; without a dealer, the first dealer is drawn by lot from the seed."""
+        players = players or self.default_players()
+        self.check_players(players)
+        game = self.new_game()
+        if dealer is None:
+            dealer = first_dealer(self.rules, players, seed)
+        ledger = Ledger(players)
+        ledger.deal_number = 1
+        state = start_deal(game, players, dealer, Random(seed, "deal-1"), ledger)
+        return Deal(self, game, state)
+
+    def deal_from_snapshot(self, snapshot: dict[str, Any] | str) -> "Deal":
+        from .state import DealState
+        obj = json.loads(snapshot) if isinstance(snapshot, str) else snapshot
+        state = DealState.from_json(obj, self.rules.deck)
+        return Deal(self, self.new_game(), state)
+
+
+def first_dealer(rules: Rules, players: int, seed: object) -> int:
+    how = rules.constant("first_dealer", "lot")
+    if how == "lot":
+        return Random(seed, "first-dealer").below(players)
+    return int(how) % players
+
+
+def start_deal(game: Game, players: int, dealer: int, rng: Random, ledger: Ledger) -> DealState:
+    state = DealState(players=players, dealer=dealer)
+    ctx = Ctx(game=game, state=state, ledger=ledger)
+    game.deal(state, rng, ctx)
+    leader = game.rules.expr("leader")
+    state.to_move = (leader(ctx) % players) if leader is not None else game.next_seat(state, dealer)
+    state.rng = rng.getstate()
+    return state
+
+
+class Deal:
+    """One deal in play, for callers who move step by step (tests, tools, people)."""
+
+    def __init__(self, variant: Variant, game: Game, state: DealState):
+        self.variant, self.game, self.state = variant, game, state
+
+    @property
+    def to_move(self) -> int:
+        return self.state.to_move
+
+    @property
+    def over(self) -> bool:
+        return self.state.over
+
+    def legal_actions(self) -> list[Action]:
+        return [] if self.state.over else self.game.legal_actions(self.state)
+
+    def action(self, text: str) -> Action:
+        return Action.parse(text, self.game.deck)
+
+    def play(self, action: Action | str) -> list[dict[str, Any]]:
+        """Make a move; an illegal one raises IllegalAction saying why and changes nothing."""
+        if isinstance(action, str):
+            try:
+                action = self.action(action)
+            except ValueError as exc:
+                raise IllegalAction(str(exc)) from None
+        if self.state.over:
+            raise IllegalAction("the deal is over")
+        why = self.game.refusal(self.state, action)
+        if why is not None:
+            raise IllegalAction(why)
+        return self.game.apply(self.state, action)
+
+    def clone(self) -> "Deal":
+        return Deal(self.variant, self.game, self.state.clone())
+
+    def snapshot(self) -> dict[str, Any]:
+        return self.state.to_json(self.game.deck)
+
+    def observe(self, seat: int) -> dict[str, Any]:
+        return observe(self.game, self.state, seat)
+
+
+def observe(game: Game, state: DealState, seat: int) -> dict[str, Any]:
+    """What ``seat`` may know, from the script's ``see`` statements (unlisted zones: count only)."""
+    names = game.deck.names
+    zones: dict[str, Any] = {}
+    for name, cards in state.zones.items():
+        kind, _, owner = name.partition(".")
+        mode = game.visibility.get(kind, "count")
+        if mode == "own":
+            mode = "all" if owner == str(seat) else "count"
+        if mode == "all":
+            zones[name] = [names[c] for c in cards]
+        elif mode == "top":
+            zones[name] = {"top": names[cards[-1]] if cards else None, "count": len(cards)}
+        elif mode == "count":
+            zones[name] = {"count": len(cards)}
+    return {"seat": seat, "players": state.players, "dealer": state.dealer, "to_move": state.to_move,
+            "over": state.over, "zones": zones, "counters": dict(state.counters), "data": state.data}
+
+
+# -- loading -------------------------------------------------------------------
+def resolver(reg: Registry):
+    known = None
+
+    def resolve(target: str, base: Path) -> Path | None:
+        nonlocal known
+        local = (base / target)
+        if local.suffix in (".yaml", ".yml") and local.is_file():
+            return local
+        if known is None:
+            known = reg.variants()
+        if target in known:
+            return known[target]
+        game = base.name
+        return known.get(f"{game}/{target}")
+    return resolve
+
+
+def find_variant_file(name_or_path: str, reg: Registry) -> Path:
+    p = Path(name_or_path)
+    if p.suffix in (".yaml", ".yml"):
+        if not p.is_file():
+            raise VariantError(Location(str(p)), "no such variant file")
+        return p
+    known = reg.variants()
+    if name_or_path in known:
+        return known[name_or_path]
+    matches = [n for n in known if n.split("/", 1)[0] == name_or_path]
+    if len(matches) == 1:
+        return known[matches[0]]
+    import difflib
+    close = difflib.get_close_matches(name_or_path, list(known), n=3)
+    hint = f" (did you mean {', '.join(close)}?)" if close else ""
+    raise TapeteError(f"no variant {name_or_path!r}{hint}; 'tapete variants' lists them")
+
+
+def load_variant(name_or_path: str | Path, reg: Registry | None = None,
+                 options: dict[str, Any] | None = None) -> Variant:
+    """Load, check and compile a variant; raise ErrorList with every problem found."""
+    reg = reg or default_registry()
+    path = find_variant_file(str(name_or_path), reg)
+    spec = read_variant(path, resolver(reg))
+    if options:
+        for key, value in options.items():
+            decl = spec.declarations.get(key)
+            if decl is None:
+                raise TapeteError(f"unknown option {key!r} for {spec.full_name}; "
+                                  f"options: {', '.join(spec.declarations)}")
+            if isinstance(value, str) and decl.type != "str" and decl.type != "choice":
+                value = parse_cli_value(decl, value)
+            problem = check_value(decl, value)
+            if problem:
+                raise TapeteError(f"option {key}: {problem}")
+            spec.options[key] = value
+    return compile_variant(spec, reg)
+
+
+def compile_variant(spec: VariantSpec, reg: Registry) -> Variant:
+    game_class = reg.games.get(spec.game)
+    if game_class is None:
+        raise VariantError(Location(str(spec.path)), f"game {spec.game!r} is not installed; "
+                                                     f"installed games: {', '.join(sorted(reg.games))}")
+    sources: dict[str, str] = {}
+    scripts = []
+    errors = []
+    for file in spec.scripts:
+        text = file.read_text(encoding="utf-8")
+        display = _display_path(file)
+        sources[display] = text
+        try:
+            scripts.append(parse_script(text, display))
+        except ScriptError as exc:
+            errors.append(exc)
+    if errors:
+        raise ErrorList(errors)
+    vocab = reg.vocabulary(spec.game)
+    declared, items = game_of(scripts, spec.options, vocab, sources)
+    if declared is not None and declared != spec.game:
+        first = _display_path(spec.scripts[0])
+        raise ErrorList([ScriptError(Location(first, 1, 1), f"script says 'game {declared}' but the "
+                                                            f"variant is for {spec.game!r}")])
+    rules = build_rules(items, spec.game, spec.options, vocab, sources, _display_path(spec.scripts[0]))
+    digest = hashlib.sha256()
+    for file in spec.files:
+        digest.update(file.name.encode())
+        digest.update(file.read_bytes())
+    variant = Variant(spec, rules, game_class, reg, digest.hexdigest()[:16])
+    variant.new_game()      # a family checks what it needs from the program here
+    return variant
+
+
+def _display_path(file: Path) -> str:
+    """Paths in messages are relative to where the command runs, when that is shorter."""
+    try:
+        return str(file.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(file)
+
+
+def deal_seed(seed: object, deal_number: int) -> Random:
+    return Random(derive_seed(seed, "deal", deal_number))

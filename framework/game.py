@@ -1,0 +1,69 @@
+"""The base class of a game family's mechanics.
+
+A family (Fan Tan's layout building, Chinchón's melding, Chinese Ten's fishing)
+subclasses `Game`; the rule program (`self.rules`) says which cards, values,
+rows, melds and captures apply. One `Game` object serves a whole match: it reads
+the program once in ``__init__`` into plain attributes, so that its per-action
+methods only touch the `DealState` and those attributes.
+"""
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from .actions import Action
+from .cards import Deck
+from .rng import Random
+from .rules.program import Rules
+from .rules.vocabulary import Ctx
+from .state import DealState
+
+
+class Game:
+    name: ClassVar[str] = "?"
+    summary: ClassVar[str] = ""
+    words: ClassVar[tuple] = ()             # StatementSpec / Quantity / Function of the family
+    zone_kinds: ClassVar[tuple[str, ...]] = ("hand",)
+
+    def __init__(self, rules: Rules):
+        self.rules = rules
+        self.deck: Deck = rules.deck
+        direction = rules.constant("direction", "clockwise")
+        self.step = 1 if direction == "clockwise" else -1
+        self.visibility = {first: rules.parsed_words("see", first) for first, _ in rules.each("see")}
+
+    # -- a deal -------------------------------------------------------------
+    def deal(self, state: DealState, rng: Random, ctx: Ctx) -> None:
+        """Put every card in a zone and set up counters; the engine sets ``to_move`` after."""
+        raise NotImplementedError
+
+    def legal_actions(self, state: DealState) -> list[Action]:
+        raise NotImplementedError
+
+    def refusal(self, state: DealState, action: Action) -> str | None:
+        """Why ``action`` is illegal now, or None; must not change the state."""
+        if action in self.legal_actions(state):
+            return None
+        return f"{action.text(self.deck)!r} is not a legal move now"
+
+    def apply(self, state: DealState, action: Action) -> list[dict[str, Any]]:
+        """Carry out a legal action; return events worth logging or printing."""
+        raise NotImplementedError
+
+    # -- helpers families share ------------------------------------------------
+    def next_seat(self, state: DealState, seat: int, steps: int = 1) -> int:
+        return (seat + self.step * steps) % state.players
+
+    def deal_round_robin(self, state: DealState, cards: list[int], per_hand: int | None,
+                         first: int) -> None:
+        """Deal one card at a time starting with ``first``; ``None`` deals everything."""
+        n = state.players
+        hands = [state.zones.setdefault(f"hand.{s}", []) for s in range(n)]
+        total = len(cards) if per_hand is None else per_hand * n
+        seat = first
+        for _ in range(total):
+            hands[seat].append(cards.pop())
+            seat = (seat + self.step) % n
+
+    def describe_deal(self, state: DealState) -> list[str]:
+        """Lines a person reads at the end of a deal."""
+        return []

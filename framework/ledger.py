@@ -1,0 +1,45 @@
+"""The score ledger of a match: totals, deals won, who is out.
+
+Rule expressions read it through quantities such as ``total`` and
+``deals_won``; `local` gives the same numbers indexed by the seats of one deal,
+which differ from match seats once somebody has dropped out.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Ledger:
+    players: int
+    totals: list[int] = field(default_factory=list)
+    deals_won: list[int] = field(default_factory=list)
+    out: list[bool] = field(default_factory=list)
+    last_scores: list[int] = field(default_factory=list)
+    reentries: list[int] = field(default_factory=list)
+    deal_number: int = 0
+    active: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        n = self.players
+        self.totals = self.totals or [0] * n
+        self.deals_won = self.deals_won or [0] * n
+        self.out = self.out or [False] * n
+        self.reentries = self.reentries or [0] * n
+        self.refresh()
+
+    def refresh(self) -> None:
+        self.active = [s for s in range(self.players) if not self.out[s]]
+
+    def local(self) -> "Ledger":
+        """The ledger seen from one deal, whose seat i is match seat ``active[i]``."""
+        seats = self.active
+        view = Ledger(len(seats), [self.totals[s] for s in seats], [self.deals_won[s] for s in seats],
+                      [False] * len(seats),
+                      [self.last_scores[s] for s in seats] if self.last_scores else [],
+                      [self.reentries[s] for s in seats], self.deal_number)
+        return view
+
+    def to_json(self) -> dict:
+        return {"totals": self.totals, "deals_won": self.deals_won, "out": self.out,
+                "reentries": self.reentries, "deal_number": self.deal_number}

@@ -1,0 +1,167 @@
+"""Playing a whole match: deals in a row, the score ledger, who is out, who wins.
+
+The loop is the hot path of every simulation: it calls the game's own methods
+directly and touches plugins only once per deal (and only if some plugin listens).
+Everything that happens is reported as plain-JSON events, which is what the log
+writes and what `replay` compares.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from . import __version__
+from .actions import Action
+from .engine import Variant, first_dealer, start_deal
+from .errors import IllegalAction, TapeteError
+from .ledger import Ledger
+from .rng import Random, derive_seed
+from .rules.vocabulary import Ctx
+
+MAX_ACTIONS_PER_DEAL = 20_000
+MAX_DEALS = 5_000
+
+
+@dataclass
+class MatchResult:
+    winner: int                   # -1 for a draw
+    totals: list[int]
+    deals_won: list[int]
+    deals: int
+    history: list[dict[str, Any]] = field(default_factory=list)
+
+
+class Match:
+    def __init__(self, variant: Variant, players: int | None = None, seed: object = 0,
+                 bots: list[str] | None = None, agents: list | None = None):
+        self.variant = variant
+        self.players = players or variant.default_players()
+        variant.check_players(self.players)
+        self.seed = seed
+        self.game = variant.new_game()
+        self.rules = variant.rules
+        self.ledger = Ledger(self.players)
+        names = list(bots or ["random"])
+        if len(names) == 1:
+            names *= self.players
+        if len(names) != self.players:
+            raise TapeteError(f"{len(names)} bots for {self.players} players")
+        self.bot_names = names
+        if agents is None:
+            agents = []
+            for seat, name in enumerate(names):
+                entry = variant.registry.bot(variant.spec.game, name)
+                agents.append(entry.factory(self.game, seat, Random(derive_seed(seed, "bot", seat))))
+        self.agents = agents
+        self.dealer = first_dealer(self.rules, self.players, seed)
+
+    def header(self) -> dict[str, Any]:
+        v = self.variant
+        return {"type": "match", "tapete": __version__, "variant": v.name,
+                "options": v.options, "digest": v.digest, "seed": self.seed,
+                "players": self.players, "bots": self.bot_names}
+
+    def play(self, emit: Callable[[dict[str, Any]], None] | None = None) -> MatchResult:
+        emit = emit or (lambda event: None)
+        emit(self.header())
+        reg = self.variant.registry
+        game, rules, ledger = self.game, self.rules, self.ledger
+        deck = game.deck
+        score_expr, won_cond = rules.expr("score"), rules.condition("won")
+        history: list[dict[str, Any]] = []
+        winner: int | None = None
+        while winner is None:
+            ledger.deal_number += 1
+            if ledger.deal_number > MAX_DEALS:
+                raise TapeteError(f"the match did not end within {MAX_DEALS} deals")
+            seats = list(ledger.active)
+            if self.dealer not in seats:
+                self.dealer = self._next_active(self.dealer)
+            local = ledger.local()
+            state = start_deal(game, len(seats), seats.index(self.dealer),
+                               Random(derive_seed(self.seed, "deal", ledger.deal_number)), local)
+            reg.call("tapete_deal_started", match=self, state=state)
+            emit({"type": "deal", "number": ledger.deal_number, "dealer": self.dealer,
+                  "seats": seats, "state": state.to_json(deck)})
+            actions = 0
+            while not state.over:
+                seat = state.to_move
+                legal = game.legal_actions(state)
+                action = self.agents[seats[seat]].choose(game, state, legal)
+                why = game.refusal(state, action)
+                if why is not None:
+                    raise IllegalAction(f"bot at seat {seats[seat]} tried {action.text(deck)!r}: {why}")
+                events = game.apply(state, action)
+                out: dict[str, Any] = {"type": "action", "seat": seats[seat], "action": action.text(deck)}
+                if events:
+                    out["events"] = events
+                emit(out)
+                actions += 1
+                if actions > MAX_ACTIONS_PER_DEAL:
+                    raise TapeteError(f"deal {ledger.deal_number} did not end within "
+                                      f"{MAX_ACTIONS_PER_DEAL} actions")
+            ctx = Ctx(game=game, state=state, ledger=local)
+            scores: dict[int, int] = {}
+            won: list[int] = []
+            for i, s in enumerate(seats):
+                ctx.seat = i
+                scores[s] = int(score_expr(ctx))
+                if won_cond is not None and won_cond(ctx):
+                    won.append(s)
+            reg.call("tapete_deal_scored", match=self, state=state, scores=scores)
+            for s, v in scores.items():
+                ledger.totals[s] += v
+            for s in won:
+                ledger.deals_won[s] += 1
+            ledger.last_scores = [scores.get(s, 0) for s in range(self.players)]
+            winner = self._after_deal()
+            record = {"type": "score", "number": ledger.deal_number,
+                      "scores": {str(k): v for k, v in scores.items()}, "won": won,
+                      "totals": list(ledger.totals), "out": list(ledger.out),
+                      "lines": game.describe_deal(state)}
+            history.append(record)
+            emit(record)
+            if winner is None:
+                nxt = rules.expr("next_dealer")
+                ctx.seat = None
+                d = seats[nxt(ctx) % len(seats)] if nxt is not None else seats[(seats.index(self.dealer) + game.step) % len(seats)]
+                self.dealer = d if d in ledger.active else self._next_active(d)
+        result = MatchResult(winner, list(ledger.totals), list(ledger.deals_won), ledger.deal_number, history)
+        reg.call("tapete_match_ended", match=self, result=result)
+        emit({"type": "end", "winner": winner, "totals": result.totals, "deals_won": result.deals_won,
+              "deals": result.deals})
+        return result
+
+    def _next_active(self, seat: int) -> int:
+        for k in range(1, self.players + 1):
+            s = (seat + self.game.step * k) % self.players
+            if not self.ledger.out[s]:
+                return s
+        return seat
+
+    def _after_deal(self) -> int | None:
+        """Elimination (with the all-out tie rule, CH-6.5), then the match end; the winner or None."""
+        rules, ledger = self.rules, self.ledger
+        ctx = Ctx(game=self.game, ledger=ledger)
+        out_cond = rules.condition("out")
+        if out_cond is not None:
+            going = []
+            for s in ledger.active:
+                ctx.seat = s
+                if out_cond(ctx):
+                    going.append(s)
+            if going and len(going) == len(ledger.active):
+                # CH-6.5: everyone left would go out together: the lowest total(s) play on.
+                low = min(ledger.totals[s] for s in going)
+                going = [s for s in going if ledger.totals[s] != low]
+            for s in going:
+                ledger.out[s] = True
+            ledger.refresh()
+            if len(ledger.active) == 1:
+                return ledger.active[0]
+        ctx.seat = None
+        ends = rules.condition("match_ends")
+        if ends is not None and ends(ctx):
+            w = rules.expr("winner")
+            return int(w(ctx)) if w is not None else -1
+        return None

@@ -1,0 +1,1 @@
+"""The rule-script language: parse (syntax), check and compile (compiler), look up (program)."""

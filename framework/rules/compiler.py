@@ -1,0 +1,303 @@
+"""Checking and compiling expressions and card tables into Python closures.
+
+Everything here runs once, when a variant loads. Names are resolved to options
+(folded to constants), symbols, or quantity getters; an expression whose parts
+are all constant is evaluated on the spot. What comes out is a closure taking a
+`Ctx`, so the hot path never sees the parser or the vocabulary again.
+"""
+from __future__ import annotations
+
+import difflib
+import operator
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ..cards import RED_SUITS, SUIT_NAMES, Deck, face_value
+from ..errors import Location, ScriptError, line_of
+from . import tree as t
+from .vocabulary import CARD, MATCH, SEAT, Ctx, Vocabulary
+
+_BINARY: dict[str, Callable[[Any, Any], Any]] = {
+    "+": operator.add, "-": operator.sub, "*": operator.mul,
+    "/": lambda a, b: a // b if b else 0, "%": lambda a, b: a % b if b else 0,
+    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+    ">": operator.gt, ">=": operator.ge,
+}
+AGGREGATES = ("max", "min", "sum", "count", "any", "all", "highest", "lowest")
+
+
+@dataclass
+class Env:
+    """What the checker knows while compiling one variant."""
+
+    vocab: Vocabulary
+    options: dict[str, Any]
+    sources: dict[str, str]
+    deck: Deck | None = None
+    order: tuple[str, ...] = ()
+
+    def error(self, pos: t.Pos, message: str) -> ScriptError:
+        text = self.sources.get(pos.path, "")
+        return ScriptError(Location(pos.path, pos.line, pos.column, line_of(text, pos.line)), message)
+
+
+class Compiled:
+    """A checked expression: a constant, or a closure over a `Ctx`."""
+
+    __slots__ = ("const", "value", "fn")
+
+    def __init__(self, fn: Callable[[Ctx], Any] | None = None, value: Any = None, const: bool = False):
+        self.const, self.value = const, value
+        self.fn = fn if fn is not None else (lambda ctx, _v=value: _v)
+
+    def __call__(self, ctx: Ctx) -> Any:
+        return self.fn(ctx)
+
+
+def _suggest(name: str, known) -> str:
+    close = difflib.get_close_matches(name, list(known), n=3, cutoff=0.6)
+    return f" (did you mean {', '.join(repr(c) for c in close)}?)" if close else ""
+
+
+def compile_expr(node: t.Expr, env: Env, scope: frozenset[str]) -> Compiled:
+    if isinstance(node, t.Literal):
+        return Compiled(value=_literal(node, env), const=True)
+    if isinstance(node, t.Name):
+        return _name(node, env, scope)
+    if isinstance(node, t.Unary):
+        inner = compile_expr(node.operand, env, scope)
+        op = operator.neg if node.op == "-" else operator.not_
+        if inner.const:
+            return Compiled(value=op(inner.value), const=True)
+        f = inner.fn
+        return Compiled(lambda ctx: op(f(ctx)))
+    if isinstance(node, t.Binary):
+        return _binary(node, env, scope)
+    if isinstance(node, t.Call):
+        return _call(node, env, scope)
+    raise TypeError(node)
+
+
+def _literal(node: t.Literal, env: Env) -> Any:
+    if node.kind == "card":
+        if env.deck is None:
+            raise env.error(node.pos, f"card {node.value} used before the deck is known")
+        try:
+            return env.deck.parse(str(node.value))
+        except ValueError as exc:
+            raise env.error(node.pos, str(exc)) from None
+    if node.kind == "range":
+        lo, hi = node.value
+        try:
+            return (int(lo), int(hi))
+        except ValueError:
+            raise env.error(node.pos, f"a range of numbers is needed here, not {lo}..{hi}") from None
+    return node.value
+
+
+def _name(node: t.Name, env: Env, scope: frozenset[str]) -> Compiled:
+    name = node.name
+    if name in env.options:
+        return Compiled(value=env.options[name], const=True)
+    if name in env.vocab.symbols:
+        return Compiled(value=env.vocab.symbols[name], const=True)
+    q = env.vocab.quantities.get(name)
+    if q is None:
+        known = {*env.options, *env.vocab.symbols, *env.vocab.quantities}
+        raise env.error(node.pos, f"unknown name {name!r}: not an option, a symbol or a "
+                                  f"quantity of this game{_suggest(name, known)}")
+    missing = q.needs - scope
+    if missing:
+        raise env.error(node.pos, _scope_message(name, missing, scope))
+    return Compiled(q.get)
+
+
+def _scope_message(name: str, missing: frozenset[str], scope: frozenset[str]) -> str:
+    if not scope:
+        return f"{name!r} is known only during play; here only options and symbols may be used"
+    if SEAT in missing and MATCH in scope:
+        return (f"{name!r} belongs to one player; here it needs an aggregate such as "
+                f"max({name}) or count({name} > 0)")
+    return f"{name!r} cannot be used here (it needs: {', '.join(sorted(missing))})"
+
+
+def _binary(node: t.Binary, env: Env, scope: frozenset[str]) -> Compiled:
+    left = compile_expr(node.left, env, scope)
+    right = compile_expr(node.right, env, scope)
+    if node.op in ("and", "or"):
+        if left.const and right.const:
+            v = (left.value and right.value) if node.op == "and" else (left.value or right.value)
+            return Compiled(value=v, const=True)
+        lf, rf = left.fn, right.fn
+        if node.op == "and":
+            return Compiled(lambda ctx: lf(ctx) and rf(ctx))
+        return Compiled(lambda ctx: lf(ctx) or rf(ctx))
+    op = _BINARY[node.op]
+    if left.const and right.const:
+        try:
+            return Compiled(value=op(left.value, right.value), const=True)
+        except TypeError:
+            raise env.error(node.pos, f"cannot apply {node.op!r} to {left.value!r} and "
+                                      f"{right.value!r}") from None
+    lf, rf = left.fn, right.fn
+    if right.const:
+        rv = right.value
+        return Compiled(lambda ctx: op(lf(ctx), rv))
+    return Compiled(lambda ctx: op(lf(ctx), rf(ctx)))
+
+
+def _call(node: t.Call, env: Env, scope: frozenset[str]) -> Compiled:
+    name, args = node.name, node.args
+    if name in AGGREGATES and len(args) == 1 and SEAT not in scope:
+        return _aggregate(node, env, scope)
+    if name == "if":
+        if len(args) != 3:
+            raise env.error(node.pos, "if(condition, then, otherwise) takes 3 arguments")
+        c, a, b = (compile_expr(x, env, scope) for x in args)
+        if c.const:
+            return a if c.value else b
+        cf, af, bf = c.fn, a.fn, b.fn
+        return Compiled(lambda ctx: af(ctx) if cf(ctx) else bf(ctx))
+    fn = env.vocab.functions.get(name)
+    if fn is None:
+        known = {*env.vocab.functions, "if", *AGGREGATES}
+        raise env.error(node.pos, f"unknown function {name!r}{_suggest(name, known)}")
+    lo, hi = fn.arity
+    if not lo <= len(args) <= hi:
+        want = str(lo) if lo == hi else f"{lo} to {hi}"
+        raise env.error(node.pos, f"{name}() takes {want} argument(s), not {len(args)}")
+    missing = fn.needs - scope
+    if missing:
+        raise env.error(node.pos, _scope_message(name + "()", missing, scope))
+    compiled = [compile_expr(a, env, scope) for a in args]
+    call = fn.call
+    if not fn.needs and all(c.const for c in compiled):
+        return Compiled(value=call(None, *(c.value for c in compiled)), const=True)
+    fns = [c.fn for c in compiled]
+    if len(fns) == 1:
+        f0 = fns[0]
+        return Compiled(lambda ctx: call(ctx, f0(ctx)))
+    return Compiled(lambda ctx: call(ctx, *(f(ctx) for f in fns)))
+
+
+def _aggregate(node: t.Call, env: Env, scope: frozenset[str]) -> Compiled:
+    """max(total) in a match-wide rule: the inner expression runs once per seat still in."""
+    inner = compile_expr(node.args[0], env, scope | {SEAT})
+    f = inner.fn
+    reduce = {"max": max, "min": min, "sum": sum, "count": lambda xs: sum(1 for x in xs if x),
+              "any": any, "all": all}.get(node.name)
+    pick = node.name
+
+    def run(ctx: Ctx):
+        seats = list(ctx.ledger.active if ctx.ledger is not None else range(ctx.state.players))
+        values = [f(ctx.for_seat(s)) for s in seats]
+        if reduce is not None:
+            if not values and pick in ("max", "min"):
+                return 0
+            return reduce(values)
+        # highest(x) / lowest(x): the one seat with the extreme value, -1 on a tie
+        if not values:
+            return -1
+        best = max(values) if pick == "highest" else min(values)
+        found = [s for s, v in zip(seats, values) if v == best]
+        return found[0] if len(found) == 1 else -1
+    return Compiled(run)
+
+
+# Card patterns and tables ----------------------------------------------------
+def pattern_matcher(words: tuple[t.Word, ...], env: Env) -> Callable[[int], bool]:
+    """All words of one alternative must hold: ``red 2..8``, ``A♠``, ``hearts Q``."""
+    deck = env.deck
+    assert deck is not None
+    tests: list[Callable[[int], bool]] = []
+    for w in words:
+        tests.append(_word_test(w, env, deck))
+    return lambda card: all(test(card) for test in tests)
+
+
+def _rank_word(value: str, w: t.Word, env: Env, deck: Deck) -> str:
+    rank = str(value)
+    if rank not in deck.ranks:
+        raise env.error(w.pos, f"unknown rank {rank!r}: this deck has {' '.join(deck.ranks)}")
+    return rank
+
+
+def _word_test(w: t.Word, env: Env, deck: Deck) -> Callable[[int], bool]:
+    rank_of, suit_of = deck.rank_of, deck.suit_of
+    if w.kind == "name":
+        v = str(w.value)
+        if v in ("_", "any", "other", "others"):
+            return lambda c: True
+        if v == "red":
+            return lambda c: suit_of[c] in RED_SUITS
+        if v == "black":
+            return lambda c: suit_of[c] not in RED_SUITS and suit_of[c] != ""
+        if v in ("joker", "jokers"):
+            return lambda c: suit_of[c] == ""
+        if v in SUIT_NAMES:
+            s = SUIT_NAMES[v]
+            return lambda c: suit_of[c] == s
+        rank = _rank_word(v, w, env, deck)
+        return lambda c: rank_of[c] == rank
+    if w.kind == "int":
+        rank = _rank_word(str(w.value), w, env, deck)
+        return lambda c: rank_of[c] == rank
+    if w.kind == "suit":
+        s = str(w.value)
+        return lambda c: suit_of[c] == s
+    if w.kind == "card":
+        try:
+            target = deck.parse(str(w.value))
+        except ValueError as exc:
+            raise env.error(w.pos, str(exc)) from None
+        r, s = rank_of[target], suit_of[target]
+        return lambda c: rank_of[c] == r and suit_of[c] == s
+    if w.kind == "range":
+        lo, hi = (_rank_word(x, w, env, deck) for x in w.value)
+        order = list(env.order or deck.ranks)
+        a, b = order.index(lo), order.index(hi)
+        if a > b:
+            raise env.error(w.pos, f"empty rank range {lo}..{hi}: {lo} comes after {hi} "
+                                   f"in the order {' '.join(order)}")
+        inside = frozenset(order[a:b + 1])
+        return lambda c: rank_of[c] in inside
+    raise env.error(w.pos, f"{w} is not a card pattern")
+
+
+def compile_table(table: t.Table, env: Env, card_quantities) -> list[Any]:
+    """A card table becomes one value per card id, computed now."""
+    deck = env.deck
+    assert deck is not None
+    arms = []
+    for arm in table.arms:
+        matchers = [pattern_matcher(alt, env) for alt in arm.alternatives]
+        expr = compile_expr(arm.expr, env, frozenset({CARD}))
+        arms.append((matchers, expr, arm))
+    values: list[Any] = []
+    ctx = Ctx()
+    for card in deck.ids:
+        for matchers, expr, _ in arms:
+            if any(m(card) for m in matchers):
+                ctx.card = card
+                values.append(expr(ctx))
+                break
+        else:
+            raise env.error(table.pos, f"table {table.key!r} gives no value for "
+                                       f"{deck.format(card)}; end it with '_: 0' or similar")
+    return values
+
+
+def card_quantities(deck: Deck, order: tuple[str, ...]):
+    """What ``rank``, ``index`` and ``position`` mean inside a card table."""
+    from .vocabulary import Quantity
+    ranks = deck.ranks
+    pos = {r: i for i, r in enumerate(order)}
+    return [
+        Quantity("rank", "face value of the card's rank (A=1, J=11, Q=12, K=13)",
+                 frozenset({CARD}), lambda ctx: face_value(deck.rank_of[ctx.card])),
+        Quantity("index", "1-based place of the rank in the deck's list of ranks",
+                 frozenset({CARD}),
+                 lambda ctx: ranks.index(deck.rank_of[ctx.card]) + 1 if deck.rank_of[ctx.card] in ranks else 0),
+        Quantity("position", "1-based place of the rank in the game's rank order",
+                 frozenset({CARD}), lambda ctx: pos.get(deck.rank_of[ctx.card], -1) + 1),
+    ]

@@ -1,0 +1,239 @@
+"""From parsed scripts and option values to `Rules`, the checked program a game reads.
+
+Several scripts can make one variant: a base script and overlays that replace
+statements by key (a `multi` statement such as ``see hand own`` is told apart by
+its first word). ``if`` blocks are decided here, on options only. Every problem
+found is collected and reported together, each at its file, line and column.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..cards import NAMED_DECKS, SUIT_NAMES, Deck
+from ..errors import ErrorList, Location, ScriptError
+from . import tree as t
+from .compiler import Compiled, Env, _suggest, card_quantities, compile_expr, compile_table
+from .vocabulary import StatementSpec, Vocabulary
+
+OPTION_SCOPE: frozenset[str] = frozenset()
+
+
+@dataclass
+class Rules:
+    """A checked rule program: the deck, constants, compiled expressions and tables."""
+
+    game: str
+    deck: Deck
+    order: tuple[str, ...]
+    order_pos: list[int]
+    options: dict[str, Any]
+    statements: dict[tuple[str, str], t.Statement | t.Table] = field(default_factory=dict)
+    compiled: dict[tuple[str, str, str], Compiled] = field(default_factory=dict)
+    tables: dict[str, list[Any]] = field(default_factory=dict)
+    parsed: dict[tuple[str, str], Any] = field(default_factory=dict)
+
+    def _key(self, key: str, first: str) -> tuple[str, str]:
+        return (key, first)
+
+    def has(self, key: str, first: str = "") -> bool:
+        return (key, first) in self.statements
+
+    def statement(self, key: str, first: str = ""):
+        return self.statements.get((key, first))
+
+    def expr(self, key: str, first: str = "") -> Compiled | None:
+        return self.compiled.get((key, first, "value"))
+
+    def condition(self, key: str, first: str = "") -> Compiled | None:
+        return self.compiled.get((key, first, "condition"))
+
+    def constant(self, key: str, default: Any = None, first: str = "") -> Any:
+        c = self.expr(key, first)
+        if c is None:
+            return default
+        if not c.const:
+            raise ValueError(f"{key} is not a constant")
+        return c.value
+
+    def table(self, key: str) -> list[Any] | None:
+        return self.tables.get(key)
+
+    def words(self, key: str, first: str = "") -> tuple[t.Word, ...]:
+        s = self.statements.get((key, first))
+        return s.words if s is not None else ()
+
+    def parsed_words(self, key: str, first: str = "", default: Any = None) -> Any:
+        return self.parsed.get((key, first), default)
+
+    def each(self, key: str) -> list[tuple[str, t.Statement | t.Table]]:
+        return [(first, s) for (k, first), s in self.statements.items() if k == key]
+
+
+def flatten(items, env: Env, out: list) -> None:
+    """Decide ``if`` blocks on option values and list the statements that apply."""
+    for item in items:
+        if isinstance(item, t.IfBlock):
+            cond = compile_expr(item.condition, env, OPTION_SCOPE)
+            flatten(item.then if cond.value else item.otherwise, env, out)
+        else:
+            out.append(item)
+
+
+def game_of(scripts: list[t.Script], options: dict[str, Any], vocab: Vocabulary,
+            sources: dict[str, str]) -> tuple[str | None, list]:
+    env = Env(vocab, options, sources)
+    items: list = []
+    errors: list[ScriptError] = []
+    for script in scripts:
+        try:
+            flatten(script.items, env, items)
+        except ScriptError as exc:
+            errors.append(exc)
+    if errors:
+        raise ErrorList(errors)
+    game = None
+    for item in items:
+        if isinstance(item, t.Statement) and item.key == "game" and item.words:
+            game = str(item.words[0].value)
+    return game, items
+
+
+def build_rules(items: list, game: str, options: dict[str, Any], vocab: Vocabulary,
+                sources: dict[str, str], first_path: str) -> Rules:
+    env = Env(vocab, options, sources)
+    errors: list[ScriptError] = []
+
+    # Overlay: a later statement with the same identity replaces the earlier one.
+    chosen: dict[tuple[str, str], t.Statement | t.Table] = {}
+    for item in items:
+        spec = vocab.statements.get(item.key)
+        if spec is None:
+            errors.append(env.error(item.pos, f"unknown statement {item.key!r} for game "
+                                              f"{game!r}{_suggest(item.key, vocab.statements)}"))
+            continue
+        first = ""
+        if spec.multi:
+            if not item.words:
+                errors.append(env.error(item.pos, f"{item.key!r} needs a word saying which one"))
+                continue
+            first = str(item.words[0])
+        chosen[(item.key, first)] = item
+
+    for name, spec in vocab.statements.items():
+        if spec.required and not any(k == name for k, _ in chosen):
+            errors.append(ScriptError(Location(first_path, 1, 1), f"missing statement {name!r}: {spec.doc}"))
+    if errors:
+        raise ErrorList(errors)
+
+    deck, order = _deck(chosen, env, errors)
+    if errors:
+        raise ErrorList(errors)
+    env.deck, env.order = deck, order
+    pos = {r: i for i, r in enumerate(order)}
+    rules = Rules(game, deck, order, [pos.get(r, -1) for r in deck.rank_of], dict(options),
+                  statements=chosen)
+    table_vocab = vocab.merged(Vocabulary(quantities={q.name: q for q in card_quantities(deck, order)}))
+
+    for (key, first), item in chosen.items():
+        spec = vocab.statements[key]
+        try:
+            _check_statement(item, spec, env, table_vocab, rules, first)
+        except ScriptError as exc:
+            errors.append(exc)
+        except ErrorList as exc:
+            errors.extend(exc.errors)
+    if errors:
+        raise ErrorList(errors)
+    return rules
+
+
+def _check_statement(item, spec: StatementSpec, env: Env, table_vocab: Vocabulary,
+                     rules: Rules, first: str) -> None:
+    lo, hi = spec.words
+    n = len(item.words)
+    if n < lo or (hi is not None and n > hi):
+        want = f"{lo}" if lo == hi else (f"at least {lo}" if hi is None else f"{lo} to {hi}")
+        raise env.error(item.pos, f"{item.key!r} takes {want} word(s) before its value, got {n}")
+    if isinstance(item, t.Table):
+        if not spec.table:
+            raise env.error(item.pos, f"{item.key!r} is not a card table")
+        table_env = Env(table_vocab, env.options, env.sources, env.deck, env.order)
+        rules.tables[item.key] = compile_table(item, table_env, None)
+    else:
+        if spec.table:
+            raise env.error(item.pos, f"{item.key!r} is a card table: write {item.key} {{ pattern: value, ... }}")
+        if item.value is not None:
+            if spec.value is None:
+                raise env.error(item.value.pos, f"{item.key!r} takes no '= value'")
+            rules.compiled[(item.key, first, "value")] = compile_expr(item.value, env, spec.value)
+        elif spec.needs_value:
+            raise env.error(item.pos, f"{item.key!r} needs '= value'")
+        if item.condition is not None:
+            if spec.condition is None:
+                raise env.error(item.condition.pos, f"{item.key!r} takes no 'when' condition")
+            rules.compiled[(item.key, first, "condition")] = compile_expr(item.condition, env, spec.condition)
+        elif spec.needs_condition:
+            raise env.error(item.pos, f"{item.key!r} needs 'when condition'")
+    if spec.check is not None:
+        rules.parsed[(item.key, first)] = spec.check(item, env)
+
+
+def _const(chosen, key: str, env: Env, default: Any) -> Any:
+    item = chosen.get((key, ""))
+    if item is None or item.value is None:
+        return default
+    c = compile_expr(item.value, env, OPTION_SCOPE)
+    return c.value
+
+
+def _deck(chosen, env: Env, errors: list) -> tuple[Deck, tuple[str, ...]]:
+    item = chosen.get(("deck", ""))
+    try:
+        copies = _const(chosen, "decks", env, 1)
+        jokers = _const(chosen, "jokers", env, 0)
+        for key, v in (("decks", copies), ("jokers", jokers)):
+            if not isinstance(v, int) or isinstance(v, bool) or v < (1 if key == "decks" else 0) or v > 8:
+                raise env.error(chosen[(key, "")].pos, f"{key} must be a whole number from "
+                                                       f"{1 if key == 'decks' else 0} to 8, not {v!r}")
+        words = item.words
+        first = str(words[0].value)
+        if first in NAMED_DECKS and len(words) == 1:
+            deck = Deck.named(first, copies=copies, jokers=jokers)
+        elif first == "ranks":
+            names = [str(w.value) for w in words[1:]]
+            if "suits" not in names:
+                raise env.error(item.pos, "a custom deck reads: deck ranks 2 3 ... suits ♣ ♦ ♥ ♠")
+            cut = names.index("suits")
+            ranks, suits = names[:cut], names[cut + 1:]
+            suits = [SUIT_NAMES.get(s, s) for s in suits]
+            bad = [s for s in suits if s not in "♣♦♥♠"]
+            if not ranks or not suits or bad:
+                raise env.error(item.pos, f"a custom deck needs ranks and suits among ♣ ♦ ♥ ♠"
+                                          f"{' (not ' + ', '.join(bad) + ')' if bad else ''}")
+            deck = Deck(tuple(ranks), tuple(suits), copies=copies, jokers=jokers)
+        else:
+            raise env.error(words[0].pos, f"unknown deck {first!r}: use one of "
+                                          f"{', '.join(NAMED_DECKS)} or 'deck ranks ... suits ...'")
+        order = tuple(deck.ranks)
+        order_item = chosen.get(("order", ""))
+        if order_item is not None:
+            order = tuple(str(w.value) for w in order_item.words)
+            for w in order_item.words:
+                if str(w.value) not in deck.ranks:
+                    raise env.error(w.pos, f"unknown rank {w.value!r}: this deck has {' '.join(deck.ranks)}")
+            if sorted(order) != sorted(deck.ranks):
+                missing = [r for r in deck.ranks if r not in order]
+                raise env.error(order_item.pos, f"the order must list every rank once"
+                                                f"{' (missing ' + ' '.join(missing) + ')' if missing else ''}")
+        ace = _const(chosen, "ace", env, None)
+        if ace is not None:
+            if ace not in ("high", "low"):
+                raise env.error(chosen[("ace", "")].pos, f"ace must be high or low, not {ace!r}")
+            if "A" in order:
+                rest = tuple(r for r in order if r != "A")
+                order = rest + ("A",) if ace == "high" else ("A",) + rest
+        return deck, order
+    except ScriptError as exc:
+        errors.append(exc)
+        return Deck.named("french52"), tuple(Deck.named("french52").ranks)

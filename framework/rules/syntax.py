@@ -1,0 +1,209 @@
+"""Parsing rule scripts with the Lark grammar in ``grammars/rules.lark``.
+
+The grammar knows only the shapes of statements; which words exist is the
+checker's business (see ``compiler``), because games add words through plugins.
+Lark errors are turned into ``file:line:col: message`` with a caret.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from ..errors import Location, ScriptError, line_of
+from . import tree as t
+
+_READABLE = {
+    "_NL": "end of line", "NAME": "a name", "INT": "a number", "CARD": "a card",
+    "SUIT": "a suit", "STRING": "a string", "EQUAL": "'='", "COLON": "':'",
+    "LBRACE": "'{'", "RBRACE": "'}'", "LPAR": "'('", "RPAR": "')'", "COMMA": "','",
+    "COMPARE": "a comparison", "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '/' or '%'",
+    "WHEN": "'when'", "IF": "'if'", "ELSE": "'else'", "AND": "'and'", "OR": "'or'",
+    "NOT": "'not'", "MINUS": "'-'", "VBAR": "'|'", "__ANON_0": "'..'", "$END": "end of file",
+}
+
+
+def grammar_text() -> str:
+    return resources.files("tapete.grammars").joinpath("rules.lark").read_text(encoding="utf-8")
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Lark:
+    return Lark(grammar_text(), parser="lalr", propagate_positions=True, maybe_placeholders=True)
+
+
+def parse_script(text: str, path: str = "<script>") -> t.Script:
+    """Parse a script; raise ScriptError at the first syntax error."""
+    source = text if text.endswith("\n") else text + "\n"
+    try:
+        lark_tree = _parser().parse(source)
+    except UnexpectedInput as exc:
+        raise _syntax_error(exc, source, path) from None
+    script = t.Script(path, text)
+    script.items = _ToNodes(path).transform(lark_tree)
+    return script
+
+
+def _syntax_error(exc: UnexpectedInput, text: str, path: str) -> ScriptError:
+    line, column = getattr(exc, "line", 0) or 0, getattr(exc, "column", 0) or 0
+    if isinstance(exc, UnexpectedCharacters):
+        char = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else "?"
+        message = f"unexpected character {char!r}"
+    elif isinstance(exc, UnexpectedToken):
+        token = exc.token
+        if token.type == "$END":
+            found = "end of file"
+            lines = text.splitlines()
+            line, column = len(lines), len(lines[-1]) + 1 if lines else 1
+        elif token.type == "_NL":
+            found = "end of line"
+        else:
+            found = repr(str(token))
+        expected = sorted({_READABLE.get(e, e) for e in exc.expected if not e.startswith("__")})
+        message = f"unexpected {found}"
+        if expected:
+            message += ", expected " + ", ".join(expected[:8])
+    elif isinstance(exc, UnexpectedEOF):
+        message = "unexpected end of file"
+    else:
+        message = str(exc)
+    return ScriptError(Location(path, line, column, line_of(text, line)), message)
+
+
+@v_args(meta=True)
+class _ToNodes(Transformer):
+    """Lark tree -> typed nodes, in the style of Lark's own calculator example."""
+
+    def __init__(self, path: str):
+        super().__init__()
+        self.path = path
+
+    def _pos(self, meta_or_token) -> t.Pos:
+        return t.Pos(self.path, getattr(meta_or_token, "line", 0) or 0,
+                     getattr(meta_or_token, "column", 0) or 0)
+
+    # top level
+    def start(self, meta, items):
+        return [i for i in items if i is not None]
+
+    def block(self, meta, items):
+        return tuple(i for i in items if i is not None)
+
+    def statement(self, meta, children):
+        key, *rest = children
+        words, value, condition = [], None, None
+        for c in rest:
+            if isinstance(c, tuple) and c and c[0] == "value":
+                value = c[1]
+            elif isinstance(c, tuple) and c and c[0] == "condition":
+                condition = c[1]
+            elif c is not None:
+                words.append(c)
+        return t.Statement(str(key), tuple(words), value, condition, self._pos(key))
+
+    def value(self, meta, children):
+        return ("value", self._as_expr(children[0]))
+
+    def condition(self, meta, children):
+        return ("condition", self._as_expr(children[0]))
+
+    def table(self, meta, children):
+        key, *rest = children
+        words = tuple(c for c in rest if isinstance(c, t.Word))
+        arms = tuple(c for c in rest if isinstance(c, t.Arm))
+        return t.Table(str(key), words, arms, self._pos(key))
+
+    def arm(self, meta, children):
+        pattern, expr = children
+        return t.Arm(pattern, self._as_expr(expr), self._pos(meta))
+
+    def pattern(self, meta, children):
+        return tuple(children)
+
+    def alternative(self, meta, children):
+        return tuple(self._as_word(c) for c in children)
+
+    def if_block(self, meta, children):
+        cond, then, *rest = children
+        otherwise = rest[0] if rest and rest[0] is not None else ()
+        return t.IfBlock(self._as_expr(cond), then, otherwise, self._pos(meta))
+
+    # words and atoms: produced as Word, converted to expressions where used so
+    def name(self, meta, children):
+        tok = children[0]
+        return t.Word("name", str(tok), self._pos(tok))
+
+    def int(self, meta, children):
+        tok = children[0]
+        return t.Word("int", int(tok), self._pos(tok))
+
+    def card(self, meta, children):
+        tok = children[0]
+        return t.Word("card", str(tok), self._pos(tok))
+
+    def suit(self, meta, children):
+        tok = children[0]
+        return t.Word("suit", str(tok), self._pos(tok))
+
+    def string(self, meta, children):
+        tok = children[0]
+        return t.Word("string", str(tok)[1:-1], self._pos(tok))
+
+    def range(self, meta, children):
+        lo, hi = children
+        return t.Word("range", (str(lo), str(hi)), self._pos(lo))
+
+    # expressions
+    def _as_expr(self, node):
+        if isinstance(node, t.Word):
+            if node.kind == "name":
+                return t.Name(node.value, node.pos)
+            return t.Literal(node.kind, node.value, node.pos)
+        return node
+
+    def _as_word(self, node):
+        if isinstance(node, t.Word):
+            return node
+        raise TypeError(node)
+
+    def call(self, meta, children):
+        name, *args = children
+        args = tuple(self._as_expr(a) for a in args if a is not None)
+        return t.Call(str(name), args, self._pos(name))
+
+    def neg(self, meta, children):
+        return t.Unary("-", self._as_expr(children[0]), self._pos(meta))
+
+    def not_test(self, meta, children):
+        return t.Unary("not", self._as_expr(children[0]), self._pos(meta))
+
+    def _chain(self, meta, children, op=None):
+        items = [self._as_expr(c) if not isinstance(c, Token) else c for c in children]
+        result = items[0]
+        i = 1
+        while i < len(items):
+            if op is None:
+                oper, right = str(items[i]), items[i + 1]
+                i += 2
+            else:
+                oper, right = op, items[i]
+                i += 1
+            result = t.Binary(oper, result, right, getattr(result, "pos", self._pos(meta)))
+        return result
+
+    def or_test(self, meta, children):
+        return self._chain(meta, children, "or")
+
+    def and_test(self, meta, children):
+        return self._chain(meta, children, "and")
+
+    def comparison(self, meta, children):
+        return self._chain(meta, children)
+
+    def sum(self, meta, children):
+        return self._chain(meta, children)
+
+    def product(self, meta, children):
+        return self._chain(meta, children)

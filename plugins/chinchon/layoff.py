@@ -1,0 +1,269 @@
+"""Lay-off solver for Chinchón (CH-5): own melds + additions to shown melds.
+
+``best_showing(solver, hand, table, *, runs_upward_only=False, one_per_value=False)``
+chooses, for one player, the arrangement of ``hand`` into own melds AND the
+lay-offs of the remaining cards onto the ``table`` melds that leave the least
+penalty (CH-5.5).  Returns a ``Showing``.
+
+Rules implemented
+-----------------
+* CH-5.2 a card is added to a group (same rank; the group stays within
+  ``max_group``; suits distinct with one deck, at most ``max_identical_in_group``
+  identical copies with two decks) or to either end of a run (same suit, the
+  next run position that exists for that suit).  Lay-offs chain: a card laid
+  off extends the meld, so the next card may follow (run 3-4-5, hand 6 and 7).
+* CH-5.3 shown cards never move; a wild already shown keeps its meaning
+  (CH-V7, "fixed when melds are shown").  A laid-off wild stands for any card
+  that could be laid off there (either run end, any free suit of a group);
+  the solver picks the meaning.  A meld never exceeds ``max_wild_per_meld``.
+* CH-5.4 a ``TableMeld`` with ``closed=True`` takes no card.
+* CH-V2 ``runs_upward_only``: runs are extended only at the top.
+  ``one_per_value``: in one showing the player adds at most one card of each
+  rank (run position; for a wild, the rank it stands for) over all lay-offs.
+  (Our reading of "at most one card of each value may be added"; per player
+  and showing, not per meld.)
+* The player's own new melds take no lay-offs here: a card that fits one of
+  them simply belongs to that meld (``Arrangement`` melds may be of any
+  legal size).  Whether later players may add to them is the caller's
+  business: pass them as ``TableMeld`` entries to the next call (CH-5.1/5.6).
+
+Tie-break (deterministic)
+-------------------------
+Among showings with the least penalty: fewest cards left unmatched, then
+fewest lay-offs (own melds preferred over lay-offs for the same cards), then the smallest sorted
+tuple of unmatched card ids, then the own melds' key (sorted
+``(sorted card ids, kind)``), then the smallest sorted tuple of
+``(card, table index, run_pos, suit)`` lay-offs.  ``Showing.layoffs`` lists
+``(card, table index)`` in an order that can be applied one by one (chains
+bottom-up), ties by card id.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from .melds import GROUP, RUN, Arrangement, Meld, MeldSolver, _melds_key
+
+__all__ = ["TableMeld", "Showing", "best_showing"]
+
+
+@dataclass(frozen=True)
+class TableMeld:
+    meld: Meld
+    closed: bool = False  # CH-5.4: nobody may add to it
+
+
+@dataclass(frozen=True)
+class Showing:
+    arrangement: Arrangement  # own melds; unmatched = every card not in an own meld
+    layoffs: tuple[tuple[int, int], ...]  # (card, table meld index), in applicable order
+    penalty: int  # value of ``unmatched`` (CH-5.5)
+    unmatched: tuple[int, ...] = ()  # cards left after lay-offs, ascending ids
+    table: tuple[Meld, ...] = ()  # the table melds after the lay-offs (wild meanings set)
+
+
+# A table meld state: run  -> (RUN, suit, lo, hi, nwild, size)
+#                     group -> (GROUP, rank, ((suit, count, identity|None), ...), size, nwild)
+
+
+def _state(solver: MeldSolver, meld: Meld):
+    info = solver.cards
+    wilds = {w: (p, s) for w, p, s in meld.wilds}
+    if any(info[c].wild for c in meld.cards) and len(wilds) < sum(info[c].wild for c in meld.cards):
+        canon = solver.make_meld(meld.cards, meld.kind)
+        wilds = {w: (p, s) for w, p, s in canon.wilds}
+    nwild = len(wilds)
+    if meld.kind == RUN:
+        pos, suit = [], None
+        for c in meld.cards:
+            p, s = wilds[c] if c in wilds else (info[c].run_pos, info[c].suit)
+            pos.append(p)
+            suit = s
+        return (RUN, suit, min(pos), max(pos), nwild, len(meld.cards))
+    rank = None
+    per: dict[int, list] = {}
+    for c in meld.cards:
+        if c in wilds:
+            rank, s = wilds[c]
+            per.setdefault(s, [0, None])[0] += 1
+        else:
+            rank, s = info[c].run_pos, info[c].suit
+            e = per.setdefault(s, [0, None])
+            e[0] += 1
+            e[1] = info[c].identity
+    suits = tuple(sorted((s, n, i) for s, (n, i) in per.items()))
+    return (GROUP, rank, suits, len(meld.cards), nwild)
+
+
+def _options(solver: MeldSolver, card: int, st, upward: bool):
+    """(run_pos, suit, new state) for each way ``card`` can be added to state ``st`` (CH-5.2)."""
+    ci = solver.cards[card]
+    rules = solver.rules
+    out = []
+    if st[0] == RUN:
+        _, suit, lo, hi, nwild, size = st
+        posset = solver._suit_pos.get(suit, frozenset())
+        if ci.wild:
+            if nwild >= rules.max_wild_per_meld:
+                return out
+            if hi + 1 in posset:
+                out.append((hi + 1, suit, (RUN, suit, lo, hi + 1, nwild + 1, size + 1)))
+            if not upward and lo - 1 in posset:
+                out.append((lo - 1, suit, (RUN, suit, lo - 1, hi, nwild + 1, size + 1)))
+        elif ci.suit == suit:
+            if ci.run_pos == hi + 1 and hi + 1 in posset:
+                out.append((hi + 1, suit, (RUN, suit, lo, hi + 1, nwild, size + 1)))
+            elif not upward and ci.run_pos == lo - 1 and lo - 1 in posset:
+                out.append((lo - 1, suit, (RUN, suit, lo - 1, hi, nwild, size + 1)))
+        return out
+    _, rank, suits, size, nwild = st
+    if size + 1 > solver._maxg:
+        return out
+    per = {s: (n, i) for s, n, i in suits}
+
+    def add(s: int, ident) -> tuple:
+        d = dict(per)
+        n, i = d.get(s, (0, None))
+        d[s] = (n + 1, i if ident is None else ident)
+        return (GROUP, rank, tuple(sorted((k, n, i) for k, (n, i) in d.items())), size + 1, nwild + ci.wild)
+
+    cap = solver._cap
+    if ci.wild:
+        if nwild >= rules.max_wild_per_meld:
+            return out
+        for s in solver._rank_suits.get(rank, ()):
+            if per.get(s, (0, None))[0] < cap.get((rank, s), 0):
+                out.append((rank, s, add(s, None)))
+    elif ci.suit >= 0 and ci.run_pos == rank:
+        n, ident = per.get(ci.suit, (0, None))
+        if n < cap.get((rank, ci.suit), 0) and (ident is None or ident == ci.identity):
+            out.append((rank, ci.suit, add(ci.suit, ci.identity)))
+    return out
+
+
+def best_showing(
+    solver: MeldSolver,
+    hand: Sequence[int],
+    table: Sequence[TableMeld],
+    *,
+    runs_upward_only: bool = False,
+    one_per_value: bool = False,
+) -> Showing:
+    """Own arrangement + lay-offs of ``hand`` onto ``table`` with the least penalty (CH-5)."""
+    info = solver.cards
+    value = solver._value
+    ids, vals, melds, by_low, _ = solver._prepare(hand)
+    n = len(ids)
+    kinds: dict[int, list[str]] = {}
+    for m, k in melds:
+        kinds.setdefault(m, []).append(k)
+
+    # 1. every partial partition into own melds, best own arrangement per leftover set.
+    per_rest: dict[int, list[tuple[int, str]]] = {}
+    per_rest_key: dict[int, tuple] = {}
+
+    def rec(mask: int, chosen: list[tuple[int, str]], rest: int) -> None:
+        if mask == 0:
+            key = tuple(sorted((tuple(ids[i] for i in range(n) if m >> i & 1), k) for m, k in chosen))
+            if rest not in per_rest_key or key < per_rest_key[rest]:
+                per_rest_key[rest] = key
+                per_rest[rest] = list(chosen)
+            return
+        low = mask & -mask
+        rec(mask ^ low, chosen, rest | low)
+        for m, _ in by_low[low.bit_length() - 1]:
+            if m & mask == m:
+                for k in kinds[m]:
+                    chosen.append((m, k))
+                    rec(mask ^ m, chosen, rest)
+                    chosen.pop()
+
+    rec((1 << n) - 1, [], 0)
+
+    # 2. exact lay-off search on the open table melds.
+    states0 = tuple(_state(solver, tm.meld) for tm in table)
+    open_idx = [j for j, tm in enumerate(table) if not tm.closed]
+    memo: dict = {}
+
+    def search(rem: frozenset, states: tuple, used: frozenset):
+        """Best set of lay-offs (sorted tuple of (card, j, pos, suit)) and its value."""
+        key = (rem, states, used)
+        got = memo.get(key)
+        if got is not None:
+            return got
+        best_acts: tuple = ()
+        best_key = (0, 0, ())
+        for c in sorted(rem):
+            for j in open_idx:
+                for pos, suit, nst in _options(solver, c, states[j], runs_upward_only):
+                    if one_per_value and pos in used:
+                        continue
+                    sub_acts, sub_val = search(
+                        rem - {c}, states[:j] + (nst,) + states[j + 1 :], used | {pos} if one_per_value else used
+                    )
+                    acts = tuple(sorted(sub_acts + ((c, j, pos, suit),)))
+                    k = (-(sub_val + value[c]), -len(acts), acts)
+                    if k < best_key:
+                        best_key, best_acts = k, acts
+        got = (best_acts, -best_key[0])
+        memo[key] = got
+        return got
+
+    best = None
+    for rest, chosen in per_rest.items():
+        rest_ids = frozenset(ids[i] for i in range(n) if rest >> i & 1)
+        acts, laid = search(rest_ids, states0, frozenset())
+        left = tuple(sorted(rest_ids - {a[0] for a in acts}))
+        own = [solver.make_meld([ids[i] for i in range(n) if m >> i & 1], k) for m, k in chosen]
+        own.sort(key=lambda m: (tuple(sorted(m.cards)), m.kind))
+        key = (sum(value[c] for c in left), len(left), len(acts), left, _melds_key(own), acts)
+        if best is None or key < best[0]:
+            best = (key, own, rest_ids, acts, left)
+    assert best is not None
+    key, own, rest_ids, acts, left = best
+    arrangement = Arrangement(tuple(own), tuple(sorted(rest_ids)), sum(value[c] for c in rest_ids))
+
+    # 3. an applicable order and the resulting table.
+    states = list(states0)
+    pending = list(acts)
+    order: list[tuple[int, int, int, int]] = []
+    while pending:
+        for a in pending:
+            c, j, pos, suit = a
+            opts = [o for o in _options(solver, c, states[j], runs_upward_only) if o[:2] == (pos, suit)]
+            if opts:
+                states[j] = opts[0][2]
+                order.append(a)
+                pending.remove(a)
+                break
+        else:  # pragma: no cover - the search only returns applicable sets
+            raise AssertionError("lay-off set not applicable")
+    new_table = []
+    for j, tm in enumerate(table):
+        added = [a for a in order if a[1] == j]
+        new_table.append(_extend(solver, tm.meld, added) if added else tm.meld)
+    return Showing(
+        arrangement,
+        tuple((c, j) for c, j, _, _ in order),
+        key[0],
+        left,
+        tuple(new_table),
+    )
+
+
+def _extend(solver: MeldSolver, meld: Meld, added) -> Meld:
+    info = solver.cards
+    wilds = {w: (p, s) for w, p, s in meld.wilds}
+    if len(wilds) < sum(info[c].wild for c in meld.cards):
+        wilds = {w: (p, s) for w, p, s in solver.make_meld(meld.cards, meld.kind).wilds}
+    place = {c: wilds.get(c, (info[c].run_pos, info[c].suit)) for c in meld.cards}
+    for c, _, pos, suit in added:
+        place[c] = (pos, suit)
+        if info[c].wild:
+            wilds[c] = (pos, suit)
+    if meld.kind == RUN:
+        cards = tuple(sorted(place, key=lambda c: place[c][0]))
+    else:
+        cards = tuple(sorted(place, key=lambda c: (place[c][1], c)))
+    return Meld(meld.kind, cards, tuple((w, p, s) for w, (p, s) in sorted(wilds.items())))

@@ -1,0 +1,649 @@
+"""Exact meld solver for Chinchón (rules: shared rules file, ids CH-…).
+
+Public API
+----------
+``CardInfo``     one card of the deck table (card id = index into the table).
+``MeldRules``    meld-size / wild limits (CH-3.1, CH-3.2, CH-V2, CH-V7).
+``Meld``         one meld: ``kind`` ("group"/"run"), ``cards`` and ``wilds``.
+``Arrangement``  melds + unmatched cards + penalty of one hand.
+``MeldSolver``   ``penalty(hand)``, ``best(hand)``, ``arrangements(hand)``,
+                 ``meld_kinds(cards)``, ``make_meld(cards, kind)``.
+``spanish_deck`` helper building the 40/48-card deck tables (CH-1.2, CH-V1,
+                 CH-V2, CH-V7).
+
+Meld rules implemented
+----------------------
+* CH-3.1 group: ``min_group``..``max_group`` cards of one rank (same ``run_pos``).
+  Natural cards of one suit in a group must be identical copies (CH-V2, two
+  decks) and at most ``max_identical_in_group`` of them; with one deck
+  (``max_identical_in_group=1``) all suits differ.
+* CH-3.2 run: at least ``min_run`` cards of one suit on consecutive run
+  positions; every position must exist for that suit in the deck table (so
+  there is no wrap-around and no gap).  A run never holds two identical cards.
+* CH-3.3 no card is in two melds; penalty = sum of values of unmatched cards.
+* CH-V7 wild cards: a card with ``wild=True`` stands for any card; a meld holds
+  at most ``max_wild_per_meld`` wilds and at least one natural card.  An
+  unmatched wild costs its own ``value``.  A wild in a group stands for a card
+  of the group's rank whose suit has the fewest copies in the group (lowest
+  suit index on ties), and never for a card the deck does not hold
+  (``min(max_identical_in_group, copies in deck)`` per suit).  A wild in a run
+  first fills gaps; the rest extend the run upwards, and downwards only where
+  the top of the suit is reached.  Wilds are assigned in ascending card id.
+  What each wild stands for is in ``Meld.wilds``: ``(card_id, run_pos, suit)``.
+
+Decisions
+---------
+* Two non-wild cards are *identical copies* when ``run_pos``, ``suit`` and
+  ``identity`` are all equal (so with the default ``identity=0`` two cards of
+  the same rank and suit are copies, as in two decks).
+* Non-wild cards with ``suit < 0`` never meld.  Values must be >= 0 for the
+  fast path (otherwise the general path is used, which maximises the matched
+  value, so it stays exact).
+* Two-deck default for CH-V2: ``MeldRules(max_group=8, max_identical_in_group=2)``.
+
+Tie-break (deterministic)
+-------------------------
+Arrangements are ordered by the key
+``(penalty, number of unmatched cards, sorted unmatched ids, melds)`` where
+``melds`` is the sorted tuple of ``(sorted card ids, kind)`` of the melds.
+So among equal penalties the arrangement leaving the fewest cards unmatched
+wins, then the one whose unmatched ids are lexicographically smallest, then
+the one whose melds are.  ``best(hand) == arrangements(hand)[0]``.
+Within an ``Arrangement`` melds are listed in that same sorted order; a run's
+``cards`` go by ascending run position, a group's by (suit stood for, id).
+
+Speed
+-----
+For one-deck tables without identical copies, ``min_group == min_run == 3``,
+<= 4 suits, <= 16 run positions and no negative values, ``penalty`` is a
+closure that sums precomputed per-card integer codes (suit-major bit per card
+with 2 gap bits between suits, a 3-bit counter per rank and the value in the
+top bits), finds run windows with ``H & H>>1 & H>>2`` and ranks with >= 3
+suits with counter bit tricks, returns at once when no meld is possible, and
+otherwise looks up the best matched value of the meld-involved cards in a dict
+(filled by a small exact search: each candidate group rank keeps 3..max cards
+or none, runs then take every segment of >= 3).  A hand that holds a wild goes
+to the general path: enumerate candidate melds, then an exact DP over subsets
+of the hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations, product
+from typing import Callable, Iterator, Sequence
+
+GROUP = "group"
+RUN = "run"
+
+__all__ = [
+    "GROUP",
+    "RUN",
+    "CardInfo",
+    "MeldRules",
+    "Meld",
+    "Arrangement",
+    "MeldSolver",
+    "spanish_deck",
+    "TWO_DECK_RULES",
+]
+
+
+@dataclass(frozen=True)
+class CardInfo:
+    """One card of the deck table.  Card id = index into the table."""
+
+    run_pos: int  # position in run order; adjacent positions are consecutive ints
+    suit: int  # small int >= 0; -1 for a joker
+    value: int  # penalty value when unmatched (CH-1.4, CH-V7)
+    wild: bool = False
+    identity: int = 0  # copies: same run_pos, suit and identity (CH-V2)
+
+
+@dataclass(frozen=True)
+class MeldRules:
+    min_group: int = 3
+    max_group: int | None = 4
+    max_identical_in_group: int = 1
+    min_run: int = 3
+    max_wild_per_meld: int = 1
+
+    def __post_init__(self) -> None:
+        if self.min_group < 1 or self.min_run < 1:
+            raise ValueError("minimum meld sizes must be >= 1")
+        if self.max_identical_in_group < 1 or self.max_wild_per_meld < 0:
+            raise ValueError("bad identical/wild limits")
+
+
+#: CH-V2 decision: with two decks a group holds 3..8 cards, at most 2 copies of a card.
+TWO_DECK_RULES = MeldRules(max_group=8, max_identical_in_group=2)
+
+
+@dataclass(frozen=True)
+class Meld:
+    """A meld.  ``wilds`` holds ``(card_id, run_pos, suit)`` for each wild: what it stands for."""
+
+    kind: str
+    cards: tuple[int, ...]
+    wilds: tuple[tuple[int, int, int], ...] = ()
+
+    def stands_for(self, card: int) -> tuple[int, int] | None:
+        """``(run_pos, suit)`` a wild card of this meld stands for, else None."""
+        for cid, pos, suit in self.wilds:
+            if cid == card:
+                return pos, suit
+        return None
+
+
+@dataclass(frozen=True)
+class Arrangement:
+    melds: tuple[Meld, ...]
+    unmatched: tuple[int, ...]
+    penalty: int
+
+    def sort_key(self) -> tuple:
+        return (
+            self.penalty,
+            len(self.unmatched),
+            tuple(sorted(self.unmatched)),
+            _melds_key(self.melds),
+        )
+
+
+def _melds_key(melds: Sequence[Meld]) -> tuple:
+    return tuple(sorted((tuple(sorted(m.cards)), m.kind) for m in melds))
+
+
+def _subsets(items: Sequence[int]) -> Iterator[tuple[int, ...]]:
+    n = len(items)
+    for m in range(1, 1 << n):
+        yield tuple(items[i] for i in range(n) if m >> i & 1)
+
+
+class MeldSolver:
+    """Exact meld solver over a fixed deck table (card id = index into ``cards``).
+
+    ``penalty(hand)`` is the hot path; on fast-path tables it is an instance
+    attribute (a closure) that shadows the method below.
+    """
+
+    def __init__(self, cards: Sequence[CardInfo], rules: MeldRules = MeldRules()):
+        self.cards: tuple[CardInfo, ...] = tuple(cards)
+        self.rules = rules
+        self._value = [c.value for c in self.cards]
+        self._maxg = rules.max_group if rules.max_group is not None else 1 << 30
+        self._has_wild = any(c.wild for c in self.cards)
+        suit_pos: dict[int, set[int]] = {}
+        copies: dict[tuple[int, int], int] = {}
+        rank_suits: dict[int, set[int]] = {}
+        # Geometry of the deck: every card with a suit (a wild ace of coins too,
+        # so a wild may stand for it) is a card a wild may stand for.
+        for c in self.cards:
+            if c.suit < 0:
+                continue
+            suit_pos.setdefault(c.suit, set()).add(c.run_pos)
+            copies[(c.run_pos, c.suit)] = copies.get((c.run_pos, c.suit), 0) + 1
+            rank_suits.setdefault(c.run_pos, set()).add(c.suit)
+        self._suit_pos = {s: frozenset(p) for s, p in suit_pos.items()}
+        self._copies = copies
+        # group capacity per (rank, suit): what a wild may stand for (CH-V7).
+        self._cap = {k: min(v, rules.max_identical_in_group) for k, v in copies.items()}
+        self._rank_suits = {r: tuple(sorted(s)) for r, s in rank_suits.items()}
+        fast = self._build_fast()
+        self.fast_path = fast is not None
+        if fast is not None:
+            self.penalty = fast  # type: ignore[method-assign]
+
+    # ------------------------------------------------------------------ melds
+    def _group_slots(self, rank: int, naturals: Sequence[int]) -> int | None:
+        """Free wild slots of a group of these naturals (None: naturals invalid, CH-3.1)."""
+        cards = self.cards
+        count: dict[int, int] = {}
+        ident: dict[int, int] = {}
+        for c in naturals:
+            ci = cards[c]
+            if ci.run_pos != rank:
+                return None
+            s = ci.suit
+            if s in ident and ident[s] != ci.identity:
+                return None  # same suit but not an identical copy
+            ident[s] = ci.identity
+            count[s] = count.get(s, 0) + 1
+            if count[s] > self._cap.get((rank, s), 0):
+                return None
+        return sum(self._cap[(rank, s)] - count.get(s, 0) for s in self._rank_suits.get(rank, ()))
+
+    def _run_start(self, suit: int, positions: Sequence[int], length: int) -> int | None:
+        """Lowest-index window start covering ``positions`` (upwards first), CH-3.2."""
+        posset = self._suit_pos.get(suit)
+        if posset is None:
+            return None
+        lo, hi = min(positions), max(positions)
+        for start in range(lo, hi - length, -1):
+            if all(p in posset for p in range(start, start + length)):
+                return start
+        return None
+
+    def _split(self, cards: Sequence[int]) -> tuple[list[int], list[int]]:
+        nat, wl = [], []
+        for c in cards:
+            (wl if self.cards[c].wild else nat).append(c)
+        return nat, wl
+
+    def meld_kinds(self, cards: Sequence[int]) -> tuple[str, ...]:
+        """The kinds ("group", "run") this card set is a legal meld as (CH-3.1, CH-3.2, CH-V7)."""
+        cards = list(cards)
+        if len(set(cards)) != len(cards):
+            return ()
+        nat, wl = self._split(cards)
+        r = self.rules
+        if not nat or len(wl) > r.max_wild_per_meld or any(self.cards[c].suit < 0 for c in nat):
+            return ()
+        out = []
+        ranks = {self.cards[c].run_pos for c in nat}
+        if len(ranks) == 1 and r.min_group <= len(cards) <= self._maxg:
+            slots = self._group_slots(ranks.pop(), nat)
+            if slots is not None and slots >= len(wl):
+                out.append(GROUP)
+        suits = {self.cards[c].suit for c in nat}
+        if len(suits) == 1 and len(cards) >= r.min_run:
+            pos = [self.cards[c].run_pos for c in nat]
+            if len(set(pos)) == len(pos) and self._run_start(suits.pop(), pos, len(cards)) is not None:
+                out.append(RUN)
+        return tuple(out)
+
+    def make_meld(self, cards: Sequence[int], kind: str | None = None) -> Meld:
+        """Build the canonical ``Meld`` (wild meanings, card order) or raise ValueError."""
+        kinds = self.meld_kinds(cards)
+        if kind is None:
+            if not kinds:
+                raise ValueError(f"not a meld: {tuple(cards)}")
+            kind = kinds[0]
+        if kind not in kinds:
+            raise ValueError(f"not a {kind}: {tuple(cards)}")
+        nat, wl = self._split(cards)
+        wl.sort()
+        info = self.cards
+        if kind == GROUP:
+            rank = info[nat[0]].run_pos
+            count: dict[int, int] = {}
+            for c in nat:
+                count[info[c].suit] = count.get(info[c].suit, 0) + 1
+            wilds = []
+            for w in wl:
+                free = [s for s in self._rank_suits[rank] if count.get(s, 0) < self._cap[(rank, s)]]
+                s = min(free, key=lambda s: (count.get(s, 0), s))
+                count[s] = count.get(s, 0) + 1
+                wilds.append((w, rank, s))
+            order = sorted([(info[c].suit, c) for c in nat] + [(s, w) for w, _, s in wilds])
+            return Meld(GROUP, tuple(c for _, c in order), tuple(wilds))
+        suit = info[nat[0]].suit
+        pos = {info[c].run_pos: c for c in nat}
+        start = self._run_start(suit, list(pos), len(nat) + len(wl))
+        assert start is not None
+        free = [p for p in range(start, start + len(nat) + len(wl)) if p not in pos]
+        wilds = tuple((w, p, suit) for w, p in zip(wl, free))
+        for w, p, _ in wilds:
+            pos[p] = w
+        return Meld(RUN, tuple(pos[p] for p in sorted(pos)), wilds)
+
+    def _hand_melds(self, ids: Sequence[int]) -> list[tuple[int, str]]:
+        """All legal melds inside ``ids`` as (bitmask over ``ids`` indices, kind)."""
+        info = self.cards
+        r = self.rules
+        wild_idx = [i for i, c in enumerate(ids) if info[c].wild]
+        by_rank: dict[int, list[int]] = {}
+        by_suit: dict[int, list[int]] = {}
+        for i, c in enumerate(ids):
+            ci = info[c]
+            if ci.wild or ci.suit < 0:
+                continue
+            by_rank.setdefault(ci.run_pos, []).append(i)
+            by_suit.setdefault(ci.suit, []).append(i)
+        kmax = min(r.max_wild_per_meld, len(wild_idx))
+        wcombos = [(sum(1 << i for i in comb), k) for k in range(kmax + 1) for comb in combinations(wild_idx, k)]
+        out: list[tuple[int, str]] = []
+        for rank, idxs in by_rank.items():
+            if len(idxs) + kmax < r.min_group:
+                continue
+            for sub in _subsets(idxs):
+                slots = self._group_slots(rank, [ids[i] for i in sub])
+                if slots is None:
+                    continue
+                smask = sum(1 << i for i in sub)
+                for wmask, k in wcombos:
+                    if k <= slots and r.min_group <= len(sub) + k <= self._maxg:
+                        out.append((smask | wmask, GROUP))
+        for suit, idxs in by_suit.items():
+            if len(idxs) + kmax < r.min_run:
+                continue
+            for sub in _subsets(idxs):
+                pos = [info[ids[i]].run_pos for i in sub]
+                if len(set(pos)) != len(pos) or len(sub) + kmax < r.min_run:
+                    continue
+                if max(pos) - min(pos) + 1 - len(pos) > kmax:
+                    continue
+                smask = sum(1 << i for i in sub)
+                for wmask, k in wcombos:
+                    length = len(sub) + k
+                    if length >= r.min_run and self._run_start(suit, pos, length) is not None:
+                        out.append((smask | wmask, RUN))
+        return out
+
+    # ------------------------------------------------------------- general path
+    def _prepare(self, hand: Sequence[int]):
+        ids = tuple(sorted(hand))
+        vals = [self._value[c] for c in ids]
+        melds = self._hand_melds(ids)
+        mval: dict[int, int] = {}
+        by_low: list[list[tuple[int, int]]] = [[] for _ in ids]
+        for m, _ in melds:
+            if m not in mval:
+                v = sum(vals[i] for i in range(len(ids)) if m >> i & 1)
+                mval[m] = v
+                by_low[(m & -m).bit_length() - 1].append((m, v))
+        memo = {0: 0}
+
+        def f(mask: int) -> int:
+            v = memo.get(mask)
+            if v is not None:
+                return v
+            low = mask & -mask
+            best = f(mask ^ low)
+            for m, mv in by_low[low.bit_length() - 1]:
+                if m & mask == m:
+                    x = mv + f(mask ^ m)
+                    if x > best:
+                        best = x
+            memo[mask] = best
+            return best
+
+        return ids, vals, melds, by_low, f
+
+    def _penalty_general(self, hand: Sequence[int]) -> int:
+        ids, vals, _, _, f = self._prepare(hand)
+        return sum(vals) - f((1 << len(ids)) - 1)
+
+    def penalty(self, hand: Sequence[int]) -> int:
+        """Least sum of unmatched values over all arrangements of ``hand`` (CH-3.3)."""
+        return self._penalty_general(hand)
+
+    def _arrangement(self, ids, vals, chosen: Sequence[tuple[int, str]], rest: int) -> Arrangement:
+        melds = [self.make_meld([ids[i] for i in range(len(ids)) if m >> i & 1], k) for m, k in chosen]
+        melds.sort(key=lambda m: (tuple(sorted(m.cards)), m.kind))
+        un = tuple(ids[i] for i in range(len(ids)) if rest >> i & 1)
+        return Arrangement(tuple(melds), un, sum(vals[i] for i in range(len(ids)) if rest >> i & 1))
+
+    def best(self, hand: Sequence[int]) -> Arrangement:
+        """One optimal arrangement; the least by ``Arrangement.sort_key`` (see module doc)."""
+        ids, vals, melds, by_low, f = self._prepare(hand)
+        kinds: dict[int, list[str]] = {}
+        for m, k in melds:
+            kinds.setdefault(m, []).append(k)
+        best: Arrangement | None = None
+
+        def rec(mask: int, chosen: list[tuple[int, str]], rest: int) -> None:
+            nonlocal best
+            if mask == 0:
+                a = self._arrangement(ids, vals, chosen, rest)
+                if best is None or a.sort_key() < best.sort_key():
+                    best = a
+                return
+            target = f(mask)
+            low = mask & -mask
+            if f(mask ^ low) == target:
+                rec(mask ^ low, chosen, rest | low)
+            for m, mv in by_low[low.bit_length() - 1]:
+                if m & mask == m and mv + f(mask ^ m) == target:
+                    for k in kinds[m]:
+                        chosen.append((m, k))
+                        rec(mask ^ m, chosen, rest)
+                        chosen.pop()
+
+        rec((1 << len(ids)) - 1, [], 0)
+        assert best is not None
+        return best
+
+    def arrangements(self, hand: Sequence[int]) -> list[Arrangement]:
+        """Every distinct maximal arrangement (no unmatched card could form or join a meld).
+
+        Distinct = different set of (meld card set, kind); wild meanings are the
+        canonical ones of ``make_meld``.  Sorted by ``Arrangement.sort_key``.
+        """
+        ids, vals, melds, by_low, _ = self._prepare(hand)
+        n = len(ids)
+        valid = {m for m, _ in melds}
+        kinds: dict[int, list[str]] = {}
+        for m, k in melds:
+            kinds.setdefault(m, []).append(k)
+        out: list[Arrangement] = []
+
+        def maximal(chosen, rest: int) -> bool:
+            for i in range(n):
+                if rest >> i & 1:
+                    b = 1 << i
+                    if any((m | b) in valid for m, _ in chosen):
+                        return False
+                    if any(m & b and m & rest == m for m in valid):
+                        return False
+            return True
+
+        def rec(mask: int, chosen: list[tuple[int, str]], rest: int) -> None:
+            if mask == 0:
+                if maximal(chosen, rest):
+                    out.append(self._arrangement(ids, vals, chosen, rest))
+                return
+            low = mask & -mask
+            rec(mask ^ low, chosen, rest | low)
+            for m, _ in by_low[low.bit_length() - 1]:
+                if m & mask == m:
+                    for k in kinds[m]:
+                        chosen.append((m, k))
+                        rec(mask ^ m, chosen, rest)
+                        chosen.pop()
+
+        rec((1 << n) - 1, [], 0)
+        out.sort(key=Arrangement.sort_key)
+        return out
+
+    # --------------------------------------------------------------- fast path
+    def _build_fast(self) -> Callable[[Sequence[int]], int] | None:
+        r = self.rules
+        if r.min_group != 3 or r.min_run != 3 or self._maxg < 3:
+            return None
+        info = self.cards
+        if any(c.value < 0 for c in info):
+            return None
+        if any(v > 1 for v in self._copies.values()):
+            return None  # identical copies (two decks): general path
+        nat = [c for c in info if not c.wild and c.suit >= 0]
+        if not nat:
+            return None
+        suits = sorted({c.suit for c in nat})
+        if len(suits) > 4:
+            return None
+        p0 = min(c.run_pos for c in nat)
+        npos = max(c.run_pos for c in nat) - p0 + 1
+        if npos > 16:
+            return None
+        sidx = {s: i for i, s in enumerate(suits)}
+        ns = len(suits)
+        width = npos + 2  # 2 zero gap bits: no 3-window across suits
+        field = (1 << npos) - 1
+        hbits = ns * width
+        hmask = (1 << hbits) - 1
+        cb = hbits  # rank counters, 3 bits each (<= 4 suits)
+        wb = cb + 3 * npos  # wild counter (5 bits) if the deck has wilds
+        vb = wb + (5 if self._has_wild else 0)
+        ones = sum(1 << (3 * p) for p in range(npos))
+        code = []
+        for c in info:
+            if c.wild:
+                code.append((1 << wb) | (c.value << vb))
+            elif c.suit < 0:
+                code.append(c.value << vb)
+            else:
+                p = c.run_pos - p0
+                code.append((1 << (sidx[c.suit] * width + p)) | (1 << (cb + 3 * p)) | (c.value << vb))
+        # value of the card at (suit index, position); absent cards never have a bit.
+        sval = [[0] * npos for _ in range(ns)]
+        for c in nat:
+            sval[sidx[c.suit]][c.run_pos - p0] = c.value
+        rankcol = [sum(1 << (s * width + p) for s in range(ns)) for p in range(npos)]
+
+        def spread_of(g: int) -> int:
+            m = 0
+            for p in range(npos):
+                if g >> (3 * p) & 1:
+                    m |= rankcol[p]
+            return m
+
+        spread: dict[int, int] = {}
+        for p in range(npos):
+            for q in range(p, npos):
+                g = (1 << 3 * p) | (1 << 3 * q)
+                spread[g] = spread_of(g)
+        runtabs: list[dict[int, int]] = [{} for _ in range(ns)]
+
+        def run_value(s: int, m: int) -> int:
+            tab = runtabs[s]
+            v = tab.get(m)
+            if v is None:
+                v = 0
+                vals = sval[s]
+                p = 0
+                while p < npos:
+                    if m >> p & 1:
+                        q = p
+                        while q < npos and m >> q & 1:
+                            q += 1
+                        if q - p >= 4:
+                            v += sum(vals[p:q])
+                        p = q
+                    else:
+                        p += 1
+                tab[m] = v
+            return v
+
+        maxg = self._maxg
+        cache: dict[int, int] = {}
+        cache_limit = 1 << 20
+
+        def matched(key: int) -> int:
+            """Best matched value of the meld-involved cards ``key`` (exact, CH-3.3)."""
+            fields = [(key >> (s * width)) & field for s in range(ns)]
+            opts_list = []
+            for p in range(npos):
+                here = [s for s in range(ns) if fields[s] >> p & 1]
+                if len(here) >= 3:
+                    opts = [(0, p, ())]
+                    for size in range(3, min(maxg, len(here)) + 1):
+                        for comb in combinations(here, size):
+                            opts.append((sum(sval[s][p] for s in comb), p, comb))
+                    opts_list.append(opts)
+            best = 0
+            for choice in product(*opts_list):
+                fl = list(fields)
+                v = 0
+                for gv, p, comb in choice:
+                    v += gv
+                    for s in comb:
+                        fl[s] &= ~(1 << p)
+                for s in range(ns):
+                    if fl[s]:
+                        v += run_value(s, fl[s])
+                if v > best:
+                    best = v
+            if len(cache) >= cache_limit:
+                cache.clear()
+            cache[key] = best
+            return best
+
+        self._fast_matched = matched
+        cg = code.__getitem__
+        cache_get = cache.get
+        spread_get = spread.get
+        general = self._penalty_general
+        wmask = ((1 << 5) - 1) << wb
+
+        def penalty(hand: Sequence[int]) -> int:
+            t = sum(map(cg, hand))
+            h = t & hmask
+            r = h & (h >> 1) & (h >> 2)
+            c = t >> cb
+            g = (c & (c >> 1) | (c >> 2)) & ones
+            if r:
+                r |= (r << 1) | (r << 2)
+                if g:
+                    r |= h & (spread_get(g) or spread_of(g))
+            elif g:
+                r = h & (spread_get(g) or spread_of(g))
+            else:
+                return t >> vb
+            v = cache_get(r)
+            if v is None:
+                v = matched(r)
+            return (t >> vb) - v
+
+        if not self._has_wild:
+            return penalty
+
+        def penalty_w(hand: Sequence[int]) -> int:
+            t = sum(map(cg, hand))
+            if t & wmask:
+                return general(hand)
+            h = t & hmask
+            r = h & (h >> 1) & (h >> 2)
+            c = t >> cb
+            g = (c & (c >> 1) | (c >> 2)) & ones
+            if r:
+                r |= (r << 1) | (r << 2)
+                if g:
+                    r |= h & (spread_get(g) or spread_of(g))
+            elif g:
+                r = h & (spread_get(g) or spread_of(g))
+            else:
+                return t >> vb
+            v = cache_get(r)
+            if v is None:
+                v = matched(r)
+            return (t >> vb) - v
+
+        return penalty_w
+
+
+# ------------------------------------------------------------------ decks
+SPANISH_40_RANKS = ("A", "2", "3", "4", "5", "6", "7", "J", "Q", "K")
+SPANISH_48_RANKS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "J", "Q", "K")
+
+
+def spanish_deck(
+    size: int = 40,
+    *,
+    decks: int = 1,
+    jokers: int = 0,
+    wild_ace_of_coins: bool = False,
+    wild_value: int = 25,
+) -> list[CardInfo]:
+    """Deck table: card id = ``copy*size + suit*ranks + rank`` then the jokers.
+
+    40 cards (CH-1.2, CH-1.4): positions 0..9, values 1..7, 8, 9, 10.
+    48 cards (CH-V1): positions 0..11, value = index 1..12.
+    ``decks=2`` repeats the table (identical copies, CH-V2); jokers (suit -1)
+    and the ace of coins (suit 0, rank A) are wild with ``wild_value`` (CH-V7).
+    """
+    if size == 40:
+        values = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
+    elif size == 48:
+        values = tuple(range(1, 13))
+    else:
+        raise ValueError("size must be 40 or 48")
+    out = []
+    for _ in range(decks):
+        for suit in range(4):
+            for pos, v in enumerate(values):
+                wild = wild_ace_of_coins and suit == 0 and pos == 0
+                out.append(CardInfo(pos, suit, wild_value if wild else v, wild))
+    for _ in range(jokers):
+        out.append(CardInfo(-1, -1, wild_value, True))
+    return out

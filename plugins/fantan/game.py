@@ -1,0 +1,151 @@
+"""Fan Tan mechanics: suit rows built outwards from a start rank.
+
+The script decides the deck, rank order, start rank, ordering constraints,
+opening card, passing and chips; this module only knows what a row is.
+"""
+from __future__ import annotations
+
+from tapete import Action, Ctx, DealState, Game, Random
+
+from .words import WORDS
+
+PASS = Action("pass")
+
+
+class FanTan(Game):
+    name = "fantan"
+    summary = "Sevens / Fan Tan: build suit rows outwards from the sevens"
+    words = WORDS
+    zone_kinds = ("hand", "row")
+
+    def __init__(self, rules):
+        super().__init__(rules)
+        deck = self.deck
+        self.pos = rules.order_pos                       # per card: place in the rank order
+        start = rules.parsed_words("row", "start", "7")
+        self.start_pos = rules.order.index(start)        # FT-3.2: a row opens with this rank
+        self.suit_of = deck.suit_of
+        self.rank_of = deck.rank_of
+        # FT-V5 style constraints: card id -> card id that must already be on its row
+        self.needs: dict[int, int] = {}
+        before = rules.parsed_words("row", "before")
+        if before:
+            first, then = before
+            for c in deck.ids:
+                if deck.rank_of[c] == then:
+                    for d in deck.ids:
+                        if deck.rank_of[d] == first and deck.suit_of[d] == deck.suit_of[c]:
+                            self.needs[c] = d
+        opening = rules.constant("opening")
+        self.opening = deck.parse(opening) if isinstance(opening, str) else opening
+        self.may_pass = rules.condition("may_pass")
+        self.ante = rules.expr("ante")
+        self.pass_cost = rules.expr("pass_cost")
+        self.row_names = {s: f"row.{s}" for s in deck.suits}
+        self._ctx = Ctx(game=self)
+
+    # -- dealing (FT-2) -------------------------------------------------------------
+    def deal(self, state: DealState, rng: Random, ctx: Ctx) -> None:
+        cards = list(self.deck.ids)
+        rng.shuffle(cards)
+        for s in range(state.players):
+            state.zones[f"hand.{s}"] = []
+        # FT-2.2: every card, one at a time, starting on the dealer's left
+        self.deal_round_robin(state, cards, None, self.next_seat(state, state.dealer))
+        for suit, zone in self.row_names.items():
+            state.zones[zone] = []
+        for s in range(state.players):
+            state.counters[f"dealt.{s}"] = len(state.zones[f"hand.{s}"])
+        if self.ante is not None:                        # FT-V3: everyone antes
+            ctx.state = state
+            pool = 0
+            for s in range(state.players):
+                ctx.seat = s
+                chips = int(self.ante(ctx))
+                state.counters[f"paid.{s}"] = chips
+                pool += chips
+            state.counters["pool"] = pool
+            ctx.seat = None
+
+    # -- moves (FT-3) -------------------------------------------------------------
+    def can_play(self, state: DealState, card: int) -> bool:
+        if self.opening is not None and not state.counters.get("opened", 0):
+            return card == self.opening                  # FT-V2: the opening card first
+        row = state.zones[self.row_names[self.suit_of[card]]]
+        p = self.pos[card]
+        if not row:
+            ok = p == self.start_pos                     # FT-3.2: a start card opens its row
+        else:
+            ok = p == self.pos[row[0]] - 1 or p == self.pos[row[-1]] + 1   # FT-3.3
+        if ok and card in self.needs:
+            need = self.needs[card]                      # FT-V5: e.g. the 8 before the 6
+            ok = need in state.zones[self.row_names[self.suit_of[need]]]
+        return ok
+
+    def playable(self, state: DealState, seat: int) -> list[int]:
+        return [c for c in state.zones[f"hand.{seat}"] if self.can_play(state, c)]
+
+    def _pass_allowed(self, state: DealState, playable: list[int]) -> bool:
+        if self.may_pass is None:
+            return not playable                          # FT-3.4 / FT-3.5
+        ctx = self._ctx
+        ctx.state, ctx.seat = state, state.to_move
+        return bool(self.may_pass(ctx))
+
+    def legal_actions(self, state: DealState) -> list[Action]:
+        cards = self.playable(state, state.to_move)
+        actions = [Action("play", (c,)) for c in cards]
+        if self._pass_allowed(state, cards):
+            actions.append(PASS)
+        return actions
+
+    def refusal(self, state: DealState, action: Action) -> str | None:
+        deck = self.deck
+        hand = state.zones[f"hand.{state.to_move}"]
+        if action.kind == "pass" and not action.cards:
+            playable = self.playable(state, state.to_move)
+            if self._pass_allowed(state, playable):
+                return None
+            # FT-3.6: a wrongful pass is refused; the player must play a legal card
+            return ("you may not pass while you can play: playable "
+                    + " ".join(deck.format(c) for c in playable))
+        if action.kind != "play" or len(action.cards) != 1:
+            return "a Fan Tan move is 'play CARD' or 'pass'"
+        card = action.cards[0]
+        if card not in hand:
+            return f"{deck.format(card)} is not in your hand"
+        if not self.can_play(state, card):
+            return f"{deck.format(card)} does not fit any row now"
+        return None
+
+    def apply(self, state: DealState, action: Action) -> list:
+        seat = state.to_move
+        if action.kind == "pass":
+            state.counters[f"passes.{seat}"] = state.counters.get(f"passes.{seat}", 0) + 1
+            if self.pass_cost is not None:              # FT-V3: a pass pays into the pool
+                ctx = self._ctx
+                ctx.state, ctx.seat = state, seat
+                chips = int(self.pass_cost(ctx))
+                state.counters[f"paid.{seat}"] = state.counters.get(f"paid.{seat}", 0) + chips
+                state.counters["pool"] = state.counters.get("pool", 0) + chips
+        else:
+            card = action.cards[0]
+            state.zones[f"hand.{seat}"].remove(card)
+            row = state.zones[self.row_names[self.suit_of[card]]]
+            if row and self.pos[card] < self.pos[row[0]]:
+                row.insert(0, card)
+            else:
+                row.append(card)
+            if self.opening is not None:
+                state.counters["opened"] = 1
+            if not state.zones[f"hand.{seat}"]:
+                state.over = True                        # FT-4.1: last card wins at once
+                return []
+        state.to_move = self.next_seat(state, seat)      # FT-3.5: the turn moves on
+        return []
+
+    def describe_deal(self, state: DealState) -> list[str]:
+        left = {s: len(state.zones[f"hand.{s}"]) for s in range(state.players)}
+        winner = [s for s, n in left.items() if n == 0]
+        others = ", ".join(f"seat {s}: {n}" for s, n in left.items() if n)
+        return [f"out first: seat {winner[0] if winner else '-'}; cards left: {others}"]

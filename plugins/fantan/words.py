@@ -1,0 +1,74 @@
+"""The rule-script words of the layout family: rows, openings, passes, chips."""
+from __future__ import annotations
+
+from tapete import DEAL, SEAT, Function, Quantity, ScriptError, StatementSpec
+
+PLAY = "play"
+SEAT_IN_DEAL = frozenset({PLAY, SEAT, DEAL})
+DEAL_ONLY = frozenset({PLAY, DEAL})
+
+
+def _rank(word, env) -> str:
+    rank = str(word.value)
+    if rank not in env.deck.ranks:
+        raise env.error(word.pos, f"unknown rank {rank!r}: this deck has {' '.join(env.deck.ranks)}")
+    return rank
+
+
+def _check_row(item, env):
+    """``row start 7`` (FT-1.3, FT-3.2) or ``row before 8 6`` (FT-V5)."""
+    kind = str(item.words[0].value)
+    args = item.words[1:]
+    if kind == "start" and len(args) == 1:
+        return _rank(args[0], env)
+    if kind == "before" and len(args) == 2:
+        return (_rank(args[0], env), _rank(args[1], env))
+    raise env.error(item.pos, "a row rule reads 'row start RANK' or 'row before RANK RANK'")
+
+
+def _hand(c, seat=None):
+    return c.state.zones[f"hand.{c.seat if seat is None else seat}"]
+
+
+def _others_left(c):
+    return sum(len(c.state.zones[f"hand.{s}"]) for s in range(c.state.players) if s != c.seat)
+
+
+def _holder(c, card):
+    if isinstance(card, str):
+        card = c.game.deck.parse(card)
+    for s in range(c.state.players):
+        if card in c.state.zones[f"hand.{s}"]:
+            return s
+    return c.state.dealer
+
+
+WORDS = (
+    StatementSpec("row", "how the suit rows start and grow: 'row start 7', 'row before 8 6'",
+                  words=(2, 3), multi=True, check=_check_row),
+    StatementSpec("opening", "a card that must be the first card played in a deal (FT-V2)",
+                  value=frozenset(), needs_value=True),
+    StatementSpec("may_pass", "when the player to move may pass (default: no playable card)",
+                  condition=SEAT_IN_DEAL, needs_condition=True),
+    StatementSpec("ante", "chips each player puts in the pool when the deal starts (FT-V3)",
+                  value=SEAT_IN_DEAL, needs_value=True),
+    StatementSpec("pass_cost", "chips a player pays into the pool for each pass (FT-V3)",
+                  value=SEAT_IN_DEAL, needs_value=True),
+    Quantity("cards_left", "cards in the player's hand", SEAT_IN_DEAL, lambda c: len(_hand(c))),
+    Quantity("others_cards_left", "cards in all the other hands", SEAT_IN_DEAL, _others_left),
+    Quantity("went_out", "the player played their last card", SEAT_IN_DEAL, lambda c: not _hand(c)),
+    Quantity("passes", "passes the player made this deal", SEAT_IN_DEAL,
+             lambda c: c.state.counters.get(f"passes.{c.seat}", 0)),
+    Quantity("paid", "chips the player put into the pool this deal", SEAT_IN_DEAL,
+             lambda c: c.state.counters.get(f"paid.{c.seat}", 0)),
+    Quantity("pool", "chips in the pool", DEAL_ONLY, lambda c: c.state.counters.get("pool", 0)),
+    Quantity("short_hand", "the player was dealt fewer cards than the most anyone got",
+             SEAT_IN_DEAL, lambda c: c.state.counters.get(f"dealt.{c.seat}", 0)
+             < max(c.state.counters.get(f"dealt.{s}", 0) for s in range(c.state.players))),
+    Quantity("playable", "how many cards the player to move could play now", SEAT_IN_DEAL,
+             lambda c: len(c.game.playable(c.state, c.seat))),
+    Function("holder", "the seat holding a card when the deal starts: holder(7♦)", (1, 1),
+             DEAL_ONLY, _holder),
+)
+
+__all__ = ["WORDS", "ScriptError"]
