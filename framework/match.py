@@ -103,18 +103,22 @@ class Match:
             ctx = Ctx(game=game, state=state, ledger=local)
             scores: dict[int, int] = {}
             won: list[int] = []
+            outright: list[int] = []
+            wins_match = rules.condition("wins_match")
             for i, s in enumerate(seats):
                 ctx.seat = i
                 scores[s] = int(score_expr(ctx))
                 if won_cond is not None and won_cond(ctx):
                     won.append(s)
+                if wins_match is not None and wins_match(ctx):
+                    outright.append(s)
             reg.call("tapete_deal_scored", match=self, state=state, scores=scores)
             for s, v in scores.items():
                 ledger.totals[s] += v
             for s in won:
                 ledger.deals_won[s] += 1
             ledger.last_scores = [scores.get(s, 0) for s in range(self.players)]
-            winner = self._after_deal()
+            winner = outright[0] if len(outright) == 1 else self._after_deal()
             record = {"type": "score", "number": ledger.deal_number,
                       "scores": {str(k): v for k, v in scores.items()}, "won": won,
                       "totals": list(ledger.totals), "out": list(ledger.out),
@@ -154,6 +158,22 @@ class Match:
                 # CH-6.5: everyone left would go out together: the lowest total(s) play on.
                 low = min(ledger.totals[s] for s in going)
                 going = [s for s in going if ledger.totals[s] != low]
+            rejoin, rejoin_total = rules.condition("rejoin"), rules.expr("rejoin_total")
+            staying = [s for s in ledger.active if s not in going]
+            if rejoin is not None and staying:
+                # Re-entry: the restart total is taken before anyone rejoins.
+                keep_active = ledger.active
+                ledger.active = staying
+                ctx.seat = None
+                restart = int(rejoin_total(ctx)) if rejoin_total is not None else max(
+                    ledger.totals[s] for s in staying)
+                ledger.active = keep_active
+                for s in list(going):
+                    ctx.seat = s
+                    if rejoin(ctx):
+                        ledger.totals[s] = restart
+                        ledger.reentries[s] += 1
+                        going.remove(s)
             for s in going:
                 ledger.out[s] = True
             ledger.refresh()

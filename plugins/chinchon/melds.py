@@ -321,7 +321,7 @@ class MeldSolver:
                 pos = [info[ids[i]].run_pos for i in sub]
                 if len(set(pos)) != len(pos) or len(sub) + kmax < r.min_run:
                     continue
-                if max(pos) - min(pos) + 1 - len(pos) > kmax:
+                if max(pos) - min(pos) + 1 - len(pos) > kmax + 1:
                     continue
                 smask = sum(1 << i for i in sub)
                 for wmask, k in wcombos:
@@ -517,7 +517,7 @@ class MeldSolver:
                         q = p
                         while q < npos and m >> q & 1:
                             q += 1
-                        if q - p >= 4:
+                        if q - p >= 3:
                             v += sum(vals[p:q])
                         p = q
                     else:
