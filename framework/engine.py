@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from .actions import Action
-from .errors import ErrorList, IllegalAction, Location, ScriptError, TapeteError, VariantError
+from .errors import (ErrorList, IllegalAction, LocatedError, Location, ScriptError, TapeteError, VariantError,
+                     display_path)
 from .game import Game
 from .ledger import Ledger
 from .plugins import Registry, registry as default_registry
@@ -200,7 +201,10 @@ def load_variant(name_or_path: str | Path, reg: Registry | None = None,
     """Load, check and compile a variant; raise ErrorList with every problem found."""
     reg = reg or default_registry()
     path = find_variant_file(str(name_or_path), reg)
-    spec = read_variant(path, resolver(reg))
+    try:
+        spec = read_variant(path, resolver(reg))
+    except LocatedError as exc:
+        raise ErrorList([exc]) from None
     if options:
         for key, value in options.items():
             decl = spec.declarations.get(key)
@@ -236,10 +240,11 @@ def compile_variant(spec: VariantSpec, reg: Registry) -> Variant:
         raise ErrorList(errors)
     vocab = reg.vocabulary(spec.game)
     declared, items = game_of(scripts, spec.options, vocab, sources)
-    if declared is not None and declared != spec.game:
-        first = _display_path(spec.scripts[0])
-        raise ErrorList([ScriptError(Location(first, 1, 1), f"script says 'game {declared}' but the "
-                                                            f"variant is for {spec.game!r}")])
+    if declared is not None and str(declared.words[0].value) != spec.game:
+        pos = declared.pos
+        raise ErrorList([ScriptError(Location(pos.path, pos.line, pos.column, sources[pos.path].splitlines()[pos.line - 1]),
+                                     f"script says 'game {declared.words[0].value}' but the "
+                                     f"variant is for {spec.game!r}")])
     rules = build_rules(items, spec.game, spec.options, vocab, sources, _display_path(spec.scripts[0]))
     digest = hashlib.sha256()
     for file in spec.files:
@@ -250,12 +255,7 @@ def compile_variant(spec: VariantSpec, reg: Registry) -> Variant:
     return variant
 
 
-def _display_path(file: Path) -> str:
-    """Paths in messages are relative to where the command runs, when that is shorter."""
-    try:
-        return str(file.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(file)
+_display_path = display_path
 
 
 def deal_seed(seed: object, deal_number: int) -> Random:

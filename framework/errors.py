@@ -72,3 +72,12 @@ def line_of(text: str, line: int) -> str | None:
     if 1 <= line <= len(lines):
         return lines[line - 1]
     return None
+
+
+def display_path(file) -> str:
+    """Paths in messages are relative to where the command runs, when under it."""
+    from pathlib import Path
+    try:
+        return str(Path(file).resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(file)

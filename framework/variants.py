@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from .errors import ErrorList, Location, VariantError, line_of
+from .errors import ErrorList, Location, VariantError, display_path, line_of
 
 TOP_KEYS = {
     "game": "the game family (fantan, chinchon, ...)",
@@ -75,7 +75,7 @@ class _Doc:
         self.data = self._value(node, ()) if node is not None else {}
 
     def loc(self, line: int, col: int) -> Location:
-        return Location(str(self.path), line, col, line_of(self.text, line))
+        return Location(display_path(self.path), line, col, line_of(self.text, line))
 
     def at(self, keypath: tuple) -> Location:
         while keypath and keypath not in self.marks:
@@ -115,12 +115,12 @@ def read_variant(path: Path, resolve_name, _seen: tuple = ()) -> VariantSpec:
     """Read a variant file and everything it extends; raise ErrorList on any problem."""
     path = path.resolve()
     if path in _seen:
-        raise VariantError(Location(str(path)), "extends itself through " +
+        raise VariantError(Location(display_path(path)), "extends itself through " +
                            " -> ".join(p.name for p in (*_seen, path)))
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise VariantError(Location(str(path)), f"cannot read variant file: {exc.strerror}") from None
+        raise VariantError(Location(display_path(path)), f"cannot read variant file: {exc.strerror}") from None
     doc = _Doc(path, text)
     data = doc.data
     errors: list[VariantError] = []
@@ -160,7 +160,7 @@ def read_variant(path: Path, resolve_name, _seen: tuple = ()) -> VariantSpec:
             return None
         return v
 
-    game = text_field("game", parent is None) or (parent.game if parent else "?")
+    game = text_field("game", parent is None and "extends" not in data) or (parent.game if parent else "?")
     if parent is not None and "game" in data and data["game"] != parent.game:
         errors.append(doc.error(("game",), f"is {data['game']!r} but the variant it extends is "
                                            f"for {parent.game!r}"))

@@ -95,7 +95,7 @@ def game_of(scripts: list[t.Script], options: dict[str, Any], vocab: Vocabulary,
     game = None
     for item in items:
         if isinstance(item, t.Statement) and item.key == "game" and item.words:
-            game = str(item.words[0].value)
+            game = item
     return game, items
 
 
@@ -123,12 +123,10 @@ def build_rules(items: list, game: str, options: dict[str, Any], vocab: Vocabula
     for name, spec in vocab.statements.items():
         if spec.required and not any(k == name for k, _ in chosen):
             errors.append(ScriptError(Location(first_path, 1, 1), f"missing statement {name!r}: {spec.doc}"))
-    if errors:
+    if ("deck", "") not in chosen:
         raise ErrorList(errors)
 
     deck, order = _deck(chosen, env, errors)
-    if errors:
-        raise ErrorList(errors)
     env.deck, env.order = deck, order
     pos = {r: i for i, r in enumerate(order)}
     rules = Rules(game, deck, order, [pos.get(r, -1) for r in deck.rank_of], dict(options),

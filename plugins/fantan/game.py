@@ -109,6 +109,8 @@ class FanTan(Game):
             # FT-3.6: a wrongful pass is refused; the player must play a legal card
             return ("you may not pass while you can play: playable "
                     + " ".join(deck.format(c) for c in playable))
+        if action.kind == "play" and action.detail:
+            return f"{action.detail!r} is not a card of this deck"
         if action.kind != "play" or len(action.cards) != 1:
             return "a Fan Tan move is 'play CARD' or 'pass'"
         card = action.cards[0]
