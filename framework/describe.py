@@ -1,66 +1,77 @@
-"""``tapete show``: a variant's options and rules in plain words."""
+"""``tapete show``: a variant's options and rules in plain words.
+
+Each rule is printed as it reads in the script (after overlays and ``if``
+choices), next to the vocabulary's own sentence for that statement, so a player
+can see what applies without opening the files.
+"""
 from __future__ import annotations
+
+from .rules import tree as t
 
 
 def describe(variant) -> list[str]:
     spec, rules = variant.spec, variant.rules
     vocab = variant.registry.vocabulary(spec.game)
-    lines = [f"{spec.full_name}: {spec.summary}", f"game: {spec.game}",
-             f"scripts: {', '.join(p.name for p in spec.scripts)}", "", "options:"]
+    lo, hi = variant.player_range()
+    players = f"{lo}" if lo == hi else f"{lo}-{hi}"
+    lines = [f"{spec.full_name} - {spec.summary}",
+             f"game {spec.game}, {players} players; files: "
+             + ", ".join(p.name for p in spec.files), "", "Options"]
     for name, decl in spec.declarations.items():
-        lines.append(f"  {name} = {rules.options.get(name)!r}  ({decl.type}) {decl.doc}")
+        lines.append(_row(f"{name} = {rules.options.get(name)}", decl.doc))
     if not spec.declarations:
         lines.append("  (none)")
     deck = rules.deck
-    lines += ["", f"deck: {len(deck)} cards ({deck.name}), ranks low to high: {' '.join(rules.order)}"]
-    lines.append("rules:")
+    extra = []
+    if deck.copies > 1:
+        extra.append(f"{deck.copies} decks")
+    if deck.jokers:
+        extra.append(f"{deck.jokers} jokers")
+    lines += ["", "Cards", f"  {len(deck)} cards ({deck.name}{', ' + ', '.join(extra) if extra else ''}); "
+                           f"ranks low to high: {' '.join(rules.order)}", "", "Rules"]
     for (key, first), item in rules.statements.items():
-        if key in ("deck", "order"):
+        if key in ("game", "deck", "order"):
             continue
-        doc = vocab.statements[key].doc if key in vocab.statements else ""
-        lines.append(f"  {_source(item)}")
-        if doc:
-            lines.append(f"      - {doc}")
+        if isinstance(item, t.Table):
+            continue
+        spec_ = vocab.statements.get(key)
+        lines.append(_row(source(item), spec_.doc if spec_ else ""))
     for key, values in rules.tables.items():
-        pairs = ", ".join(f"{deck.format(c)}={v}" for c, v in enumerate(values) if deck.copy_of[c] == 0)
-        lines.append(f"  table {key}: {pairs}")
+        lines += ["", f"Table {key}"]
+        by_value: dict = {}
+        for c, v in enumerate(values):
+            if deck.copy_of[c] == 0:
+                by_value.setdefault(v, []).append(deck.format(c))
+        for v, cards in by_value.items():
+            lines.append(f"  {v}: {' '.join(cards)}")
     return lines
 
 
-def _source(item) -> str:
-    from .rules import tree as t
-    text = ""
-    line = item.pos.line
-    # the statement as written (first line), read back from its own source
-    return f"{item.key} " + " ".join(str(w) for w in item.words) + _tail(item)
+def _row(left: str, right: str) -> str:
+    return f"  {left:<40} {right}" if right else f"  {left}"
 
 
-def _tail(item) -> str:
-    from .rules import tree as t
-    if isinstance(item, t.Table):
-        return " { ... }"
-    parts = []
+def source(item) -> str:
+    parts = [item.key, *(str(w) for w in item.words)]
     if item.value is not None:
-        parts.append("= " + _expr(item.value))
+        parts += ["=", expr_text(item.value)]
     if item.condition is not None:
-        parts.append("when " + _expr(item.condition))
-    return (" " + " ".join(parts)) if parts else ""
+        parts += ["when", expr_text(item.condition)]
+    return " ".join(parts)
 
 
-def _expr(e) -> str:
-    from .rules import tree as t
+def expr_text(e, outer: bool = True) -> str:
     if isinstance(e, t.Literal):
         if e.kind == "range":
             return f"{e.value[0]}..{e.value[1]}"
-        if e.kind == "string":
-            return f'"{e.value}"'
-        return str(e.value)
+        return f'"{e.value}"' if e.kind == "string" else str(e.value)
     if isinstance(e, t.Name):
         return e.name
     if isinstance(e, t.Call):
-        return f"{e.name}({', '.join(_expr(a) for a in e.args)})"
+        return f"{e.name}({', '.join(expr_text(a) for a in e.args)})"
     if isinstance(e, t.Unary):
-        return f"{e.op} {_expr(e.operand)}" if e.op == "not" else f"-{_expr(e.operand)}"
+        return f"not {expr_text(e.operand, False)}" if e.op == "not" else f"-{expr_text(e.operand, False)}"
     if isinstance(e, t.Binary):
-        return f"({_expr(e.left)} {e.op} {_expr(e.right)})"
+        text = f"{expr_text(e.left, False)} {e.op} {expr_text(e.right, False)}"
+        return text if outer else f"({text})"
     return "?"
