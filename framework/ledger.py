@@ -19,9 +19,11 @@ class Ledger:
     reentries: list[int] = field(default_factory=list)
     deal_number: int = 0
     active: list[int] = field(default_factory=list)
+    seats: list[int] = field(default_factory=list)   # match seat of each seat of this view
 
     def __post_init__(self) -> None:
         n = self.players
+        self.seats = self.seats or list(range(n))
         self.totals = self.totals or [0] * n
         self.deals_won = self.deals_won or [0] * n
         self.out = self.out or [False] * n
@@ -38,6 +40,7 @@ class Ledger:
                       [False] * len(seats),
                       [self.last_scores[s] for s in seats] if self.last_scores else [],
                       [self.reentries[s] for s in seats], self.deal_number)
+        view.seats = list(seats)
         return view
 
     def to_json(self) -> dict:

@@ -163,8 +163,10 @@ def _subsets(items: Sequence[int]) -> Iterator[tuple[int, ...]]:
 class MeldSolver:
     """Exact meld solver over a fixed deck table (card id = index into ``cards``).
 
-    ``penalty(hand)`` is the hot path; on fast-path tables it is an instance
-    attribute (a closure) that shadows the method below.
+    ``penalty(hand)`` is the hot path; on fast-path tables (``fast_path`` is
+    True) it is an instance attribute (a closure) that shadows the method
+    below.  It does not validate ``hand`` (distinct ids of this table);
+    ``best``/``arrangements`` raise ValueError on a repeated id.
     """
 
     def __init__(self, cards: Sequence[CardInfo], rules: MeldRules = MeldRules()):
@@ -321,7 +323,7 @@ class MeldSolver:
                 pos = [info[ids[i]].run_pos for i in sub]
                 if len(set(pos)) != len(pos) or len(sub) + kmax < r.min_run:
                     continue
-                if max(pos) - min(pos) + 1 - len(pos) > kmax + 1:
+                if max(pos) - min(pos) + 1 - len(pos) > kmax:
                     continue
                 smask = sum(1 << i for i in sub)
                 for wmask, k in wcombos:
@@ -333,6 +335,8 @@ class MeldSolver:
     # ------------------------------------------------------------- general path
     def _prepare(self, hand: Sequence[int]):
         ids = tuple(sorted(hand))
+        if len(set(ids)) != len(ids):
+            raise ValueError(f"a card id appears twice in {tuple(hand)}")
         vals = [self._value[c] for c in ids]
         melds = self._hand_melds(ids)
         mval: dict[int, int] = {}
@@ -360,9 +364,48 @@ class MeldSolver:
 
         return ids, vals, melds, by_low, f
 
+    def _meldable(self, hand: Sequence[int]) -> list[int]:
+        """A superset of the cards of ``hand`` that can be in some meld (cheap filter).
+
+        A natural can be in a group only if its rank has >= min_group - k cards
+        (k = usable wilds), and in a run only if some window of ``min_run``
+        positions around it holds >= min_run - k distinct positions of its suit.
+        """
+        info = self.cards
+        r = self.rules
+        wl = [c for c in hand if info[c].wild]
+        k = min(r.max_wild_per_meld, len(wl))
+        rank_n: dict[int, int] = {}
+        suit_pos: dict[int, set[int]] = {}
+        nat = []
+        for c in hand:
+            ci = info[c]
+            if not ci.wild and ci.suit >= 0:
+                nat.append(c)
+                rank_n[ci.run_pos] = rank_n.get(ci.run_pos, 0) + 1
+                suit_pos.setdefault(ci.suit, set()).add(ci.run_pos)
+        need_g, need_r, w = r.min_group - k, r.min_run - k, r.min_run
+        out = []
+        for c in nat:
+            ci = info[c]
+            if rank_n[ci.run_pos] >= need_g:
+                out.append(c)
+                continue
+            ps = suit_pos[ci.suit]
+            p = ci.run_pos
+            if any(sum(q in ps for q in range(a, a + w)) >= need_r for a in range(p - w + 1, p + 1)):
+                out.append(c)
+        if out and k:
+            out.extend(wl)
+        return out
+
     def _penalty_general(self, hand: Sequence[int]) -> int:
-        ids, vals, _, _, f = self._prepare(hand)
-        return sum(vals) - f((1 << len(ids)) - 1)
+        total = sum(self._value[c] for c in hand)
+        live = self._meldable(hand)
+        if not live:
+            return total
+        ids, vals, _, _, f = self._prepare(live)
+        return total - f((1 << len(ids)) - 1)
 
     def penalty(self, hand: Sequence[int]) -> int:
         """Least sum of unmatched values over all arrangements of ``hand`` (CH-3.3)."""

@@ -93,6 +93,7 @@ class FanTan(Game):
         return bool(self.may_pass(ctx))
 
     def legal_actions(self, state: DealState) -> list[Action]:
+        # FT-3.1: a move is exactly one card (or a pass); FT-5 is the worked example of this.
         cards = self.playable(state, state.to_move)
         actions = [Action("play", (c,)) for c in cards]
         if self._pass_allowed(state, cards):
@@ -141,7 +142,9 @@ class FanTan(Game):
             if self.opening is not None:
                 state.counters["opened"] = 1
             if not state.zones[f"hand.{seat}"]:
-                state.over = True                        # FT-4.1: last card wins at once
+                # FT-1.2 / FT-4.1: the last card wins at once; FT-4.2: moves are
+                # sequential, so only the mover can be the one winner.
+                state.over = True
                 return []
         state.to_move = self.next_seat(state, seat)      # FT-3.5: the turn moves on
         return []
