@@ -3,8 +3,10 @@ from __future__ import annotations
 
 from .bots import RandomBot
 from .hookspecs import hookimpl
+from .human import HumanBot
 
 
 @hookimpl
 def tapete_register_bots(register):
     register("random", RandomBot)
+    register("human", HumanBot)
