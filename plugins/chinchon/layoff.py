@@ -151,9 +151,8 @@ def best_showing(
     one_per_value: bool = False,
 ) -> Showing:
     """Own arrangement + lay-offs of ``hand`` onto ``table`` with the least penalty (CH-5)."""
-    info = solver.cards
     value = solver._value
-    ids, vals, melds, by_low, _ = solver._prepare(hand)
+    ids, _, melds, by_low, _ = solver._prepare(hand)
     n = len(ids)
     kinds: dict[int, list[str]] = {}
     for m, k in melds:

@@ -63,8 +63,10 @@ suits with counter bit tricks, returns at once when no meld is possible, and
 otherwise looks up the best matched value of the meld-involved cards in a dict
 (filled by a small exact search: each candidate group rank keeps 3..max cards
 or none, runs then take every segment of >= 3).  A hand that holds a wild goes
-to the general path: enumerate candidate melds, then an exact DP over subsets
-of the hand.
+to the general path, as do all hands on other tables (two decks, ...): a cheap
+filter keeps the cards that could be in some meld, then (cached on those
+cards) candidate melds are enumerated and an exact DP over subsets picks the
+best.  ``best``/``arrangements`` always use the general machinery.
 """
 
 from __future__ import annotations
@@ -191,6 +193,7 @@ class MeldSolver:
         # group capacity per (rank, suit): what a wild may stand for (CH-V7).
         self._cap = {k: min(v, rules.max_identical_in_group) for k, v in copies.items()}
         self._rank_suits = {r: tuple(sorted(s)) for r, s in rank_suits.items()}
+        self._general_cache: dict[tuple[int, ...], int] = {}
         fast = self._build_fast()
         self.fast_path = fast is not None
         if fast is not None:
@@ -404,8 +407,15 @@ class MeldSolver:
         live = self._meldable(hand)
         if not live:
             return total
-        ids, vals, _, _, f = self._prepare(live)
-        return total - f((1 << len(ids)) - 1)
+        key = tuple(sorted(live))
+        v = self._general_cache.get(key)
+        if v is None:
+            ids, _, _, _, f = self._prepare(key)
+            v = f((1 << len(ids)) - 1)
+            if len(self._general_cache) >= 1 << 18:
+                self._general_cache.clear()
+            self._general_cache[key] = v
+        return total - v
 
     def penalty(self, hand: Sequence[int]) -> int:
         """Least sum of unmatched values over all arrangements of ``hand`` (CH-3.3)."""

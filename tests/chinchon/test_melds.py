@@ -229,6 +229,18 @@ def test_ch_v2_two_deck_groups_hold_identical_copies():
     assert not one.fast_path and SOLVER40.fast_path
 
 
+def test_identity_marks_copies_and_custom_decks():
+    """CardInfo.identity: same rank+suit with different identity are not copies (CH-V2)."""
+    deck = [CardInfo(p, s, p + 1) for s in range(3) for p in range(5)]  # 3 suits, 5 ranks
+    deck += [CardInfo(0, 0, 1), CardInfo(0, 0, 1, identity=7)]  # ids 15 (copy of 0), 16
+    solver = MeldSolver(deck, TWO_DECK_RULES)
+    assert solver.meld_kinds([0, 15, 5]) == (GROUP,)  # identical copies may share a group
+    assert solver.meld_kinds([0, 16, 5]) == ()  # same suit, not copies
+    assert solver.meld_kinds([0, 15, 16, 5, 10]) == ()
+    assert solver.penalty([0, 15, 16, 5]) == 1  # 0 15 5 or 16 ... one ace left
+    assert solver.meld_kinds([0, 1, 2]) == (RUN,) and solver.meld_kinds([3, 4, 0]) == ()
+
+
 def test_ch_v7_wild_meanings_recorded():
     run = SOLVER_WILD.make_meld([card("4♣"), JOKERS[0], card("6♣")])
     assert run.kind == RUN and run.cards == (card("4♣"), JOKERS[0], card("6♣"))
