@@ -104,7 +104,7 @@ def check(files: List[Path] = typer.Argument(..., help="variant YAML files or ru
 def play(variant: str = typer.Argument(..., help="registered name or YAML path"),
          players: Optional[int] = typer.Option(None, "--players", "-p"),
          seed: str = typer.Option("1", "--seed", "-s"),
-         bots: str = typer.Option("random", "--bots", "-b", help="bot kinds, comma separated, one per seat or one for all"),
+         bots: Optional[str] = typer.Option(None, "--bots", "-b", help="bot kinds, comma separated, one per seat or one for all (default: the game's best bot)"),
          log: Optional[Path] = typer.Option(None, "--log", help="write a JSON-lines log here"),
          option: List[str] = typer.Option(None, "--option", "-o", help="NAME=VALUE"),
          quiet: bool = typer.Option(False, "--quiet", "-q", help="print only the result")) -> None:
@@ -116,7 +116,8 @@ def play(variant: str = typer.Argument(..., help="registered name or YAML path")
     try:
         v = load_variant(variant, options=_options(option))
         seed_value: object = int(seed) if seed.lstrip("-").isdigit() else seed
-        match = Match(v, players, seed_value, bots=[b.strip() for b in bots.split(",") if b.strip()])
+        kinds = [b.strip() for b in (bots or v.game_class.default_bot).split(",") if b.strip()]
+        match = Match(v, players, seed_value, bots=kinds)
         writer = LogWriter(log) if log else None
         printer = _Printer(v, quiet)
 

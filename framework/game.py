@@ -23,6 +23,7 @@ class Game:
     summary: ClassVar[str] = ""
     words: ClassVar[tuple] = ()             # StatementSpec / Quantity / Function of the family
     zone_kinds: ClassVar[tuple[str, ...]] = ("hand",)
+    default_bot: ClassVar[str] = "random"   # what `tapete play` seats when no --bots is given
 
     def __init__(self, rules: Rules):
         self.rules = rules

@@ -18,7 +18,7 @@ from .ledger import Ledger
 from .rng import Random, derive_seed
 from .rules.vocabulary import Ctx
 
-MAX_ACTIONS_PER_DEAL = 20_000
+MAX_ACTIONS_PER_DEAL = 100_000   # a runaway guard: rummy deals between random bots last thousands
 MAX_DEALS = 5_000
 
 

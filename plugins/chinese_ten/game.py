@@ -22,6 +22,7 @@ MAX_REDEALS = 1000
 
 class ChineseTen(Game):
     name = "chinese-ten"
+    default_bot = "greedy"
     summary = "Chinese Ten (Jiǎn Hóng Diǎn): capture pairs making ten, score the red cards"
     words = WORDS
     zone_kinds = ("hand", "table", "stock", "turned", "captures")

@@ -14,6 +14,7 @@ PASS = Action("pass")
 
 class FanTan(Game):
     name = "fantan"
+    default_bot = "sensible"
     summary = "Sevens / Fan Tan: build suit rows outwards from the sevens"
     words = WORDS
     zone_kinds = ("hand", "row")

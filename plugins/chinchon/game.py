@@ -1,0 +1,266 @@
+"""Chinchón mechanics: draw, discard, close face down, show and lay off.
+
+The script decides the deck, run order, card values, meld limits, who may
+close, whose melds are sealed, the scoring and the match end; this module only
+knows the shape of a rummy turn. Zones: ``hand.N``, ``stock`` (top = last),
+``discard`` (top = last), ``facedown`` (the closing discard) and, once a deal is
+over, ``meld.K`` for every shown meld. Counters: ``drawn`` (cards drawn in the
+current turn), ``turns.N``, ``misdealt.N`` and, after a close, ``closer``,
+``unmatched.N``, ``loose.N``, ``wilds.N``, ``full_close``, ``chinchon``.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from tapete import Action, Ctx, DealState, Game, Random
+
+from .showing import show_and_lay_off
+from .tables import MeldTables, Shown
+from .words import WORDS
+
+DRAW_STOCK = Action("draw", (), "stock")
+DRAW_DISCARD = Action("draw", (), "discard")
+
+
+class Chinchon(Game):
+    name = "chinchon"
+    default_bot = "heuristic"
+    summary = "Chinchón: Spanish rummy - draw, discard, close with melds and few loose points"
+    words = WORDS
+    zone_kinds = ("hand", "stock", "discard", "facedown", "meld")
+
+    def __init__(self, rules):
+        super().__init__(rules)
+        self.tables = MeldTables(rules)
+        self.solver = self.tables.solver
+        self.hand_size = rules.parsed_words("hand_size", default=7)
+        self.close_rule = rules.condition("close")
+        self.sealed_rule = rules.condition("sealed")
+        self.mistakes = rules.parsed_words("mistakes", default=False)
+        self.upward_only = rules.parsed_words("layoff_upward_only", default=False)
+        self.one_per_value = rules.parsed_words("layoff_one_per_value", default=False)
+        self._ctx = Ctx(game=self)
+
+    # -- dealing (CH-2) ---------------------------------------------------------------
+    def deal(self, state: DealState, rng: Random, ctx: Ctx) -> None:
+        cards = list(self.deck.ids)
+        rng.shuffle(cards)
+        for s in range(state.players):
+            state.zones[f"hand.{s}"] = []
+            state.counters[f"turns.{s}"] = 0
+        # CH-2.2: seven each, one at a time, starting with the first player
+        self.deal_round_robin(state, cards, self.hand_size, self.next_seat(state, state.dealer))
+        state.zones["discard"] = [cards.pop()]          # CH-2.2 the next card face up
+        state.zones["stock"] = cards
+        state.zones["facedown"] = []
+        state.counters["drawn"] = 0
+        ledger = ctx.ledger
+        if ledger is not None and ledger.seats != list(range(state.players)):
+            state.data["seats"] = list(ledger.seats)   # match seats, for describe_deal
+
+    # -- judging a close (CH-4.3) -------------------------------------------------------
+    def close_shown(self, state: DealState, seat: int, discard: int) -> Shown | None:
+        """The arrangement the player would show closing with ``discard`` face down, if allowed."""
+        hand = state.zones[f"hand.{seat}"]
+        if state.counters.get("drawn", 0) != 1 or len(hand) != self.hand_size + 1 or discard not in hand:
+            return None
+        rest = list(hand)
+        rest.remove(discard)
+        shown = Shown(self.tables, rest)
+        return shown if self._judge(state, seat, shown) else None
+
+    def _judge(self, state: DealState, seat: int, shown: Shown, rule=None) -> bool:
+        ctx = self._ctx
+        ctx.state, ctx.seat = state, seat
+        ctx.extra["shown"] = shown
+        try:
+            return bool((rule or self.close_rule)(ctx))
+        finally:
+            del ctx.extra["shown"]
+
+    # -- moves (CH-4) -------------------------------------------------------------------
+    def legal_actions(self, state: DealState) -> list[Action]:
+        seat = state.to_move
+        if state.counters.get("drawn", 0) == 0:          # CH-4.2 first draw
+            actions = []
+            if state.zones["stock"]:
+                actions.append(DRAW_STOCK)
+            if state.zones["discard"]:
+                actions.append(DRAW_DISCARD)
+            return actions
+        hand = state.zones[f"hand.{seat}"]
+        # CH-3.4 nothing is laid down during ordinary turns: discard, or close
+        actions = [Action("discard", (c,)) for c in hand]
+        for c in hand:                                   # CH-4.3 closing discards face down
+            if self.close_shown(state, seat, c) is not None:
+                actions.append(Action("close", (c,)))
+        return actions
+
+    def refusal(self, state: DealState, action: Action) -> str | None:
+        deck = self.deck
+        seat = state.to_move
+        hand = state.zones[f"hand.{seat}"]
+        drawn = state.counters.get("drawn", 0)
+        kind = action.kind
+        if kind == "draw":
+            if action.cards or action.detail not in ("stock", "discard"):
+                return "a draw reads 'draw stock' or 'draw discard'"
+            if drawn > 1 or (drawn == 1 and not self.mistakes):   # CH-V5 a mistaken extra draw
+                return "you have drawn already: discard a card, or close"
+            if not state.zones[action.detail]:
+                return f"the {action.detail} pile is empty"
+            return None
+        if kind not in ("discard", "close") or len(action.cards) != 1 or action.detail:
+            return "a Chinchón move is 'draw stock', 'draw discard', 'discard CARD' or 'close CARD'"
+        card = action.cards[0]
+        if card not in hand:
+            return f"{deck.format(card)} is not in your hand"
+        if kind == "discard":
+            if drawn == 0 and not self.mistakes:
+                return "draw first: 'draw stock' or 'draw discard' (CH-4.2)"
+            return None
+        if drawn == 0:
+            return "draw first, then close by discarding face down (CH-4.3)"
+        if self.close_shown(state, seat, card) is not None:
+            return None
+        if drawn != 1 or len(hand) != self.hand_size + 1:
+            return "you may not close this deal: your hand has the wrong number of cards (CH-V5)"
+        if state.counters.get(f"misdealt.{seat}", 0):
+            return "the close rule does not allow closing this deal after a misdeal (CH-V5)"
+        rest = [c for c in hand if c != card]
+        shown = Shown(self.tables, rest)
+        return (f"the close rule does not allow closing discarding {deck.format(card)}: the other "
+                f"cards leave {shown.penalty} point(s) in {shown.loose} unmatched card(s) (CH-4.3)")
+
+    def apply(self, state: DealState, action: Action) -> list[dict[str, Any]]:
+        seat = state.to_move
+        hand = state.zones[f"hand.{seat}"]
+        counters = state.counters
+        drawn = counters.get("drawn", 0)
+        if action.kind == "draw":
+            hand.append(state.zones[action.detail].pop())
+            if drawn == 0:
+                counters[f"turns.{seat}"] = counters.get(f"turns.{seat}", 0) + 1
+            else:                                        # CH-V5 drew twice
+                counters[f"misdealt.{seat}"] = 1
+            counters["drawn"] = drawn + 1
+            if drawn:
+                return [{"say": "draws a second card by mistake and may not close this deal"}]
+            return []
+        card = action.cards[0]
+        if action.kind == "close":
+            return self._close(state, seat, card)
+        events: list[dict[str, Any]] = []
+        if drawn == 0:                                   # CH-V5 discarded without drawing
+            counters[f"turns.{seat}"] = counters.get(f"turns.{seat}", 0) + 1
+            counters[f"misdealt.{seat}"] = 1
+            events.append({"say": "discards without drawing by mistake and may not close this deal"})
+        hand.remove(card)
+        state.zones["discard"].append(card)              # CH-4.2 discard face up
+        counters["drawn"] = 0
+        if not state.zones["stock"]:
+            events += self._rebuild_stock(state)
+        state.to_move = self.next_seat(state, seat)      # CH-4.1 the turn moves on
+        return events
+
+    def _rebuild_stock(self, state: DealState) -> list[dict[str, Any]]:
+        """CH-4.4: the discard pile but its top card, shuffled, becomes the new stock."""
+        pile = state.zones["discard"]
+        if len(pile) < 2:
+            return []
+        cards = pile[:-1]
+        del pile[:-1]
+        rng = Random.fromstate(state.rng)
+        rng.shuffle(cards)
+        state.rng = rng.getstate()
+        state.zones["stock"] = cards
+        state.counters["rebuilds"] = state.counters.get("rebuilds", 0) + 1
+        return [{"rebuilt": len(cards)}]
+
+    def _close(self, state: DealState, seat: int, card: int) -> list[dict[str, Any]]:
+        shown = self.close_shown(state, seat, card)
+        assert shown is not None
+        hand = state.zones[f"hand.{seat}"]
+        hand.remove(card)
+        state.zones.setdefault("facedown", []).append(card)   # CH-4.3 face down
+        sealed = self.sealed_rule is not None and self._judge(state, seat, shown, self.sealed_rule)
+        arrangement = shown.arrangement
+        counters = state.counters
+        counters["closer"] = seat
+        counters["full_close"] = int(shown.full)
+        counters["chinchon"] = int(shown.chinchon)
+        counters["drawn"] = 0
+        order = [self.next_seat(state, seat, k) for k in range(state.players)]
+        hands = {s: list(state.zones[f"hand.{s}"]) for s in order}
+        hands[seat] = list(arrangement.unmatched)
+        table = show_and_lay_off(self.tables, hands, order, arrangement.melds, sealed,
+                                 self.upward_only, self.one_per_value)
+        self._write_showing(state, table, hands)
+        state.over = True
+        names = self.deck.names
+        melds = " | ".join(self._meld_text(m) for m in arrangement.melds)
+        loose = " ".join(names[c] for c in arrangement.unmatched)
+        text = f"closes showing {melds or 'no melds'}"
+        text += f", unmatched {loose} ({shown.penalty})" if loose else ", all matched"
+        return [{"say": text + (" - sealed" if sealed else "")}]
+
+    def _meld_text(self, meld) -> str:
+        names, tables = self.deck.names, self.tables
+        meaning = {c: tables.stands_for(p, s) for c, p, s in meld.wilds}
+        return " ".join(names[c] + (f"={meaning[c]}" if c in meaning else "") for c in meld.cards)
+
+    def _write_showing(self, state: DealState, table, hands: dict[int, list[int]]) -> None:
+        tables, wild = self.tables, self.tables.wild
+        melds_data = []
+        wilds_by = [0] * state.players
+        for k, (tm, owner) in enumerate(zip(table.melds, table.owner)):
+            meld = tm.meld
+            state.zones[f"meld.{k}"] = list(meld.cards)
+            by = [table.added_by.get(c, owner) for c in meld.cards]
+            entry: dict[str, Any] = {"owner": owner, "kind": meld.kind, "by": by}
+            if tm.closed:
+                entry["sealed"] = True
+            if meld.wilds:
+                entry["wilds"] = [[meld.cards.index(c), tables.stands_for(p, s)] for c, p, s in meld.wilds]
+            melds_data.append(entry)
+            wilds_by[owner] += sum(1 for c, b in zip(meld.cards, by) if b == owner and wild[c])
+        state.data["melds"] = melds_data
+        for s in range(state.players):
+            left = sorted(hands[s])
+            state.zones[f"hand.{s}"] = left
+            state.counters[f"unmatched.{s}"] = tables.points(left)   # CH-5.5
+            state.counters[f"loose.{s}"] = len(left)
+            state.counters[f"wilds.{s}"] = wilds_by[s]
+
+    # -- reading a finished deal ----------------------------------------------------------
+    def describe_deal(self, state: DealState) -> list[str]:
+        names = self.deck.names
+        seats = state.data.get("seats") or list(range(state.players))
+        closer = state.counters.get("closer", -1)
+        if closer < 0:
+            return ["nobody closed"]
+        melds = state.data.get("melds", [])
+        lines = []
+        down = names[state.zones["facedown"][0]] if state.zones.get("facedown") else "-"
+        how = " with every card matched" if state.counters.get("full_close") else ""
+        lines.append(f"seat {seats[closer]} closed{how}, discarding {down} face down")
+        order = [self.next_seat(state, closer, k) for k in range(state.players)]
+        for s in order:
+            own = []
+            laid = []
+            for k, m in enumerate(melds):
+                cards = state.zones.get(f"meld.{k}", [])
+                if m["owner"] == s:
+                    meaning = dict(m.get("wilds", []))
+                    text = " ".join(names[c] + (f"={meaning[i]}" if i in meaning else "")
+                                    for i, c in enumerate(cards))
+                    own.append(f"[{text}]" + (" sealed" if m.get("sealed") else ""))
+                laid += [names[c] for c, b in zip(cards, m["by"]) if b == s and m["owner"] != s]
+            left = state.zones[f"hand.{s}"]
+            line = f"seat {seats[s]}: melds {' '.join(own) if own else '-'}"
+            if laid:
+                line += f"; laid off {' '.join(laid)}"
+            line += (f"; unmatched {' '.join(names[c] for c in left)} = "
+                     f"{state.counters.get(f'unmatched.{s}', 0)}" if left else "; unmatched -")
+            lines.append(line)
+        return lines
