@@ -3,11 +3,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .errors import ErrorList, LocatedError, Location, ScriptError, TapeteError
+from .errors import ErrorList, LocatedError, TapeteError
 
 
 def check_file(path: Path, registry=None) -> list[Exception]:
-    from .engine import _display_path, load_variant
+    from .engine import load_variant
     from .plugins import registry as default_registry
     path = Path(path)
     if not path.is_file():
@@ -34,6 +34,8 @@ def _check_script(path: Path, reg) -> None:
     parse_script(text, _display_path(path))
     users = []
     for name, file in reg.variants().items():
+        if file.parent.resolve() != path.resolve().parent:
+            continue                      # scripts are named relative to their variant file
         try:
             spec = read_variant(file, resolver(reg))
         except (ErrorList, LocatedError):

@@ -1,7 +1,6 @@
 """The ``tapete`` command line."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import List, Optional
 

@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from . import __version__
-from .actions import Action
 from .engine import Variant, first_dealer, start_deal
 from .errors import IllegalAction, TapeteError
 from .ledger import Ledger

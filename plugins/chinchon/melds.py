@@ -44,11 +44,12 @@ Decisions
 Tie-break (deterministic)
 -------------------------
 Arrangements are ordered by the key
-``(penalty, number of unmatched cards, sorted unmatched ids, melds)`` where
-``melds`` is the sorted tuple of ``(sorted card ids, kind)`` of the melds.
-So among equal penalties the arrangement leaving the fewest cards unmatched
-wins, then the one whose unmatched ids are lexicographically smallest, then
-the one whose melds are.  ``best(hand) == arrangements(hand)[0]``.
+``(penalty, number of unmatched cards, number of melds, sorted unmatched ids,
+melds)`` where ``melds`` is the sorted tuple of ``(sorted card ids, kind)`` of
+the melds. So among equal penalties the arrangement leaving the fewest cards
+unmatched wins, then the one with the fewest (so longest) melds - a 7-card run
+is shown as one run, not as 3 + 4 (CH-V6) - then the one whose unmatched ids
+are lexicographically smallest, then the one whose melds are.  ``best(hand) == arrangements(hand)[0]``.
 Within an ``Arrangement`` melds are listed in that same sorted order; a run's
 ``cards`` go by ascending run position, a group's by (suit stood for, id).
 
@@ -147,6 +148,7 @@ class Arrangement:
         return (
             self.penalty,
             len(self.unmatched),
+            len(self.melds),
             tuple(sorted(self.unmatched)),
             _melds_key(self.melds),
         )

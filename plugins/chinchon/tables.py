@@ -50,8 +50,8 @@ class Shown:
     """The arrangement of a closer's remaining cards, worked out only as far as asked.
 
     The closer shows the solver's best arrangement: the least penalty, then the
-    fewest loose cards (``MeldSolver.best``); a hand that is one run is shown as
-    that single run. The close rule usually reads
+    fewest loose cards, then the fewest melds (``MeldSolver.best``), so a hand
+    that is one run is shown as that single run. The close rule usually reads
     ``unmatched`` alone, which the solver's fast penalty answers; the full
     arrangement (``loose``, ``full``, ``chinchon``) is computed on first use.
     """
@@ -72,12 +72,8 @@ class Shown:
     @property
     def arrangement(self) -> Arrangement:
         if self._arr is None:
-            solver = self.tables.solver
-            arr = solver.best(self.cards)
-            if not arr.unmatched and len(arr.melds) > 1 and RUN in solver.meld_kinds(self.cards):
-                # CH-V6: a hand that is one long run is shown as that run (a chinchón)
-                arr = Arrangement((solver.make_meld(self.cards, RUN),), (), 0)
-            self._arr = arr
+            # The solver prefers fewer, longer melds, so a one-run hand is shown as that run (CH-V6).
+            self._arr = self.tables.solver.best(self.cards)
         return self._arr
 
     @property
