@@ -54,7 +54,7 @@ STATEMENTS = [
     StatementSpec("see", "what a seat sees of a zone: all, own, top, count or none",
                   words=(2, 2), multi=True, check=_check_see),
     StatementSpec("score", "what each player adds to their total after a deal", value=PER_SEAT,
-                  needs_value=True),
+                  needs_value=True, required=True),
     StatementSpec("won", "when a player counts as winning a deal", condition=PER_SEAT,
                   needs_condition=True),
     StatementSpec("out", "when a player drops out of the match after a deal",

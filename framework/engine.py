@@ -20,7 +20,7 @@ from .errors import (ErrorList, IllegalAction, LocatedError, Location, ScriptErr
 from .game import Game
 from .ledger import Ledger
 from .plugins import Registry, registry as default_registry
-from .rng import Random, derive_seed
+from .rng import Random
 from .rules.program import Rules, build_rules, game_of
 from .rules.syntax import parse_script
 from .rules.vocabulary import Ctx
@@ -246,6 +246,9 @@ def compile_variant(spec: VariantSpec, reg: Registry) -> Variant:
                                      f"script says 'game {declared.words[0].value}' but the "
                                      f"variant is for {spec.game!r}")])
     rules = build_rules(items, spec.game, spec.options, vocab, sources, _display_path(spec.scripts[0]))
+    if not rules.has("match_ends") and not rules.has("out"):
+        raise ErrorList([ScriptError(Location(_display_path(spec.scripts[-1]), 1, 1),
+                                     "the match never ends: add 'match_ends when ...' or 'out when ...'")])
     digest = hashlib.sha256()
     for file in spec.files:
         digest.update(file.name.encode())
@@ -257,6 +260,3 @@ def compile_variant(spec: VariantSpec, reg: Registry) -> Variant:
 
 _display_path = display_path
 
-
-def deal_seed(seed: object, deal_number: int) -> Random:
-    return Random(derive_seed(seed, "deal", deal_number))

@@ -111,14 +111,10 @@ def replay(path: Path, registry=None) -> ReplayReport:
     try:
         result = match.play(compare)
     except IllegalAction as exc:
-        raise Divergence(_current_line(produced, numbered), f"illegal move in the log: {exc}") from None
+        raise Divergence(len(produced) + 1, f"illegal move in the log: {exc}") from None
     if len(produced) != len(events):
         raise Divergence(len(produced) + 1, "the log goes on after the match ended")
     return ReplayReport(len(events), result.deals, result.winner)
-
-
-def _current_line(produced, numbered) -> int:
-    return len(produced) + 1
 
 
 def _short(obj: dict, keys) -> str:

@@ -67,6 +67,7 @@ class Match:
         game, rules, ledger = self.game, self.rules, self.ledger
         deck = game.deck
         score_expr, won_cond = rules.expr("score"), rules.condition("won")
+        wins_match = rules.condition("wins_match")
         history: list[dict[str, Any]] = []
         winner: int | None = None
         while winner is None:
@@ -103,7 +104,6 @@ class Match:
             scores: dict[int, int] = {}
             won: list[int] = []
             outright: list[int] = []
-            wins_match = rules.condition("wins_match")
             for i, s in enumerate(seats):
                 ctx.seat = i
                 scores[s] = int(score_expr(ctx))

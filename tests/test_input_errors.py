@@ -60,6 +60,15 @@ def test_script_error_is_reported_at_its_place(workdir, script, message):
     assert message in errors_of(workdir, script)
 
 
+def test_a_match_that_cannot_end_is_refused(workdir):
+    (workdir / "base.rules").write_text(
+        "game fantan\ndeck french52\nplayers = 3..8\nrow start 7\nscore = cards_left\n", encoding="utf-8")
+    (workdir / "v.yaml").write_text("game: fantan\nname: endless\nscripts: [base.rules]\n", encoding="utf-8")
+    with pytest.raises(ErrorList) as info:
+        load_variant(workdir / "v.yaml")
+    assert str(info.value) == "base.rules:1:1: the match never ends: add 'match_ends when ...' or 'out when ...'"
+
+
 def test_several_errors_are_reported_together(workdir):
     errs = errors_of(workdir, "rowz start 8\nscore = foo(1)\n")
     assert [e.split(": ")[0] for e in errs] == ["bad.rules:1:1", "bad.rules:2:9"]

@@ -264,7 +264,7 @@ def _word_test(w: t.Word, env: Env, deck: Deck) -> Callable[[int], bool]:
     raise env.error(w.pos, f"{w} is not a card pattern")
 
 
-def compile_table(table: t.Table, env: Env, card_quantities) -> list[Any]:
+def compile_table(table: t.Table, env: Env) -> list[Any]:
     """A card table becomes one value per card id, computed now."""
     deck = env.deck
     assert deck is not None

@@ -33,9 +33,6 @@ class Rules:
     tables: dict[str, list[Any]] = field(default_factory=dict)
     parsed: dict[tuple[str, str], Any] = field(default_factory=dict)
 
-    def _key(self, key: str, first: str) -> tuple[str, str]:
-        return (key, first)
-
     def has(self, key: str, first: str = "") -> bool:
         return (key, first) in self.statements
 
@@ -157,7 +154,7 @@ def _check_statement(item, spec: StatementSpec, env: Env, table_vocab: Vocabular
         if not spec.table:
             raise env.error(item.pos, f"{item.key!r} is not a card table")
         table_env = Env(table_vocab, env.options, env.sources, env.deck, env.order)
-        rules.tables[item.key] = compile_table(item, table_env, None)
+        rules.tables[item.key] = compile_table(item, table_env)
     else:
         if spec.table:
             raise env.error(item.pos, f"{item.key!r} is a card table: write {item.key} {{ pattern: value, ... }}")
