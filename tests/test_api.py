@@ -60,3 +60,12 @@ def test_grammar_and_variants_ship_as_package_data():
     from importlib import resources
     assert resources.files("tapete.grammars").joinpath("rules.lark").is_file()
     assert resources.files("tapete_variants").joinpath("fantan", "pagat.yaml").is_file()
+
+
+def test_python_dash_m_tapete_runs_the_command_line():
+    import subprocess
+    import sys
+    out = subprocess.run([sys.executable, "-m", "tapete", "play", "fantan/pagat", "--seed", "1", "-q"],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "Winner: seat" in out.stdout

@@ -1,0 +1,4 @@
+"""``python -m tapete`` runs the command line, for machines where ``tapete`` is not on PATH."""
+from .cli import app
+
+app(prog_name="tapete")
