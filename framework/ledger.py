@@ -43,6 +43,16 @@ class Ledger:
         view.seats = list(seats)
         return view
 
+    @classmethod
+    def from_json(cls, players: int, obj: dict) -> "Ledger":
+        ledger = cls(players, [int(x) for x in obj["totals"]], [int(x) for x in obj["deals_won"]],
+                     [bool(x) for x in obj["out"]], [int(x) for x in obj.get("last_scores", [])],
+                     [int(x) for x in obj["reentries"]], int(obj["deal_number"]))
+        if not all(len(getattr(ledger, k)) == players for k in ("totals", "deals_won", "out", "reentries")):
+            raise ValueError(f"ledger lists must have {players} entries")
+        return ledger
+
     def to_json(self) -> dict:
-        return {"totals": self.totals, "deals_won": self.deals_won, "out": self.out,
-                "reentries": self.reentries, "deal_number": self.deal_number}
+        return {"totals": list(self.totals), "deals_won": list(self.deals_won), "out": list(self.out),
+                "last_scores": list(self.last_scores), "reentries": list(self.reentries),
+                "deal_number": self.deal_number}

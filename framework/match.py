@@ -12,10 +12,11 @@ from typing import Any, Callable
 
 from . import __version__
 from .engine import Variant, first_dealer, start_deal
-from .errors import IllegalAction, TapeteError
+from .errors import IllegalAction, SnapshotError, TapeteError
 from .ledger import Ledger
 from .rng import Random, derive_seed
 from .rules.vocabulary import Ctx
+from .state import DealState
 
 MAX_ACTIONS_PER_DEAL = 100_000   # a runaway guard: rummy deals between random bots last thousands
 MAX_DEALS = 5_000
@@ -53,6 +54,50 @@ class Match:
                 agents.append(entry.factory(self.game, seat, Random(derive_seed(seed, "bot", seat))))
         self.agents = agents
         self.dealer = first_dealer(self.rules, self.players, seed)
+        self.state: DealState | None = None       # the deal in play, for snapshot()
+        self._resume: DealState | None = None
+
+    def snapshot(self) -> dict[str, Any]:
+        """The whole match as plain JSON: ledger, dealer, the deal in play, the bots' dice.
+
+        Call it from an ``emit`` callback to save a match in the middle of a deal."""
+        deck = self.game.deck
+        return {"type": "match-snapshot", "variant": self.variant.name, "options": self.variant.options,
+                "digest": self.variant.digest, "seed": self.seed, "players": self.players,
+                "bots": self.bot_names, "dealer": self.dealer, "ledger": self.ledger.to_json(),
+                "deal": self.state.to_json(deck) if self.state is not None and not self.state.over else None,
+                "bot_rng": [a.rng.getstate() if isinstance(getattr(a, "rng", None), Random) else None
+                            for a in self.agents]}
+
+    @classmethod
+    def resume(cls, variant: Variant, snapshot: dict[str, Any], bots: list[str] | None = None) -> "Match":
+        """A match that goes on from ``snapshot()``; refused whole if any part is broken."""
+        try:
+            if snapshot.get("type") != "match-snapshot":
+                raise SnapshotError("not a match snapshot")
+            if snapshot["variant"] != variant.name:
+                raise SnapshotError(f"the snapshot is of {snapshot['variant']}, not {variant.name}")
+            players = int(snapshot["players"])
+            match = cls(variant, players, snapshot["seed"], bots=bots or snapshot["bots"])
+            ledger = Ledger.from_json(players, snapshot["ledger"])
+            dealer = int(snapshot["dealer"])
+            if not 0 <= dealer < players:
+                raise SnapshotError(f"dealer {dealer} is not a seat")
+            deal = DealState.from_json(snapshot["deal"], variant.rules.deck) if snapshot.get("deal") else None
+            if deal is not None and deal.players != len(ledger.active):
+                raise SnapshotError("the deal in play does not match the players still in")
+            rngs = snapshot.get("bot_rng") or []
+        except SnapshotError:
+            raise
+        except (KeyError, TypeError, ValueError) as exc:
+            raise SnapshotError(f"broken match snapshot: {exc}") from None
+        match.ledger, match.dealer, match._resume = ledger, dealer, deal
+        if deal is not None:
+            ledger.deal_number -= 1           # play() counts the resumed deal again
+        for agent, state in zip(match.agents, rngs):
+            if state is not None and isinstance(getattr(agent, "rng", None), Random):
+                agent.rng = Random.fromstate(state)
+        return match
 
     def header(self) -> dict[str, Any]:
         v = self.variant
@@ -78,11 +123,17 @@ class Match:
             if self.dealer not in seats:
                 self.dealer = self._next_active(self.dealer)
             local = ledger.local()
-            state = start_deal(game, len(seats), seats.index(self.dealer),
-                               Random(derive_seed(self.seed, "deal", ledger.deal_number)), local)
-            reg.call("tapete_deal_started", match=self, state=state)
-            emit({"type": "deal", "number": ledger.deal_number, "dealer": self.dealer,
-                  "seats": seats, "state": state.to_json(deck)})
+            if self._resume is not None:
+                state, self._resume = self._resume, None
+                emit({"type": "resume", "number": ledger.deal_number, "dealer": self.dealer,
+                      "seats": seats, "state": state.to_json(deck)})
+            else:
+                state = start_deal(game, len(seats), seats.index(self.dealer),
+                                   Random(derive_seed(self.seed, "deal", ledger.deal_number)), local)
+                reg.call("tapete_deal_started", match=self, state=state)
+                emit({"type": "deal", "number": ledger.deal_number, "dealer": self.dealer,
+                      "seats": seats, "state": state.to_json(deck)})
+            self.state = state
             actions = 0
             while not state.over:
                 seat = state.to_move
@@ -122,13 +173,13 @@ class Match:
                       "scores": {str(k): v for k, v in scores.items()}, "won": won,
                       "totals": list(ledger.totals), "out": list(ledger.out),
                       "lines": game.describe_deal(state)}
-            history.append(record)
-            emit(record)
-            if winner is None:
+            if winner is None:          # the next dealer is known before anyone sees the score
                 nxt = rules.expr("next_dealer")
                 ctx.seat = None
                 d = seats[nxt(ctx) % len(seats)] if nxt is not None else seats[(seats.index(self.dealer) + game.step) % len(seats)]
                 self.dealer = d if d in ledger.active else self._next_active(d)
+            history.append(record)
+            emit(record)
         result = MatchResult(winner, list(ledger.totals), list(ledger.deals_won), ledger.deal_number, history)
         reg.call("tapete_match_ended", match=self, result=result)
         emit({"type": "end", "winner": winner, "totals": result.totals, "deals_won": result.deals_won,
