@@ -20,7 +20,7 @@ from .errors import (ErrorList, IllegalAction, LocatedError, Location, ScriptErr
 from .game import Game
 from .ledger import Ledger
 from .plugins import Registry, registry as default_registry
-from .rng import Random
+from .rng import Random, derive_seed
 from .rules.program import Rules, build_rules, game_of
 from .rules.syntax import parse_script
 from .rules.vocabulary import Ctx
@@ -70,7 +70,7 @@ class Variant:
             dealer = first_dealer(self.rules, players, seed)
         ledger = Ledger(players)
         ledger.deal_number = 1
-        state = start_deal(game, players, dealer, Random(seed, "deal-1"), ledger)
+        state = start_deal(game, players, dealer, Random(derive_seed(seed, "deal", 1)), ledger)
         return Deal(self, game, state)
 
     def deal_from_snapshot(self, snapshot: dict[str, Any] | str) -> "Deal":

@@ -5,6 +5,7 @@ import pytest
 
 from chinchon_helpers import variant
 from tapete import Match, Random, TapeteError
+from tapete.rng import derive_seed
 
 
 def test_ch_1_1_two_to_four_players():
@@ -70,7 +71,7 @@ def test_ch_2_2_seven_each_counterclockwise_then_one_face_up(players):
     # replay the shuffle: the dealer gives one card at a time, counter-clockwise,
     # starting with the first player; the next card starts the discard pile.
     cards = list(v.rules.deck.ids)
-    Random(11, "deal-1").shuffle(cards)
+    Random(derive_seed(11, "deal", 1)).shuffle(cards)
     hands = {s: [] for s in range(players)}
     seat = state.to_move
     for _ in range(7 * players):
