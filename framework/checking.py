@@ -1,4 +1,10 @@
-"""``tapete check``: validate variant files and stand-alone rule scripts."""
+"""``tapete check``: validate variant files and rule scripts.
+
+A script is checked in the context that gives its words meaning: the variant
+files next to it that use it (their options, their other scripts). A script no
+variant file uses is checked on its own against its game's words, when it names
+its game; otherwise only its syntax can be checked, and the result says so.
+"""
 from __future__ import annotations
 
 from pathlib import Path
@@ -6,41 +12,47 @@ from pathlib import Path
 from .errors import ErrorList, LocatedError, TapeteError
 
 
-def check_file(path: Path, registry=None) -> list[Exception]:
+def check_file(path: Path, registry=None) -> tuple[list[Exception], str]:
+    """The errors found in one file, and what was checked (for the ``ok`` line)."""
     from .engine import load_variant
     from .plugins import registry as default_registry
     path = Path(path)
     if not path.is_file():
-        return [TapeteError(f"{path}: no such file")]
+        return [TapeteError(f"{path}: no such file")], ""
     try:
         if path.suffix in (".yaml", ".yml"):
             load_variant(path, registry)
-        else:
-            _check_script(path, registry or default_registry())
+            return [], "ok"
+        return [], _check_script(path, registry or default_registry())
     except ErrorList as exc:
-        return list(exc.errors)
+        return list(exc.errors), ""
     except (LocatedError, TapeteError) as exc:
-        return [exc]
-    return []
+        return [exc], ""
 
 
-def _check_script(path: Path, reg) -> None:
-    """A script alone: parse it, and check it against the variants that use it, if any."""
-    from .engine import _display_path, compile_variant
+def _check_script(path: Path, reg) -> str:
+    from .engine import compile_variant, resolver
+    from .errors import display_path
+    from .rules.program import build_rules, game_of
     from .rules.syntax import parse_script
     from .variants import read_variant
-    from .engine import resolver
-    text = path.read_text(encoding="utf-8")
-    parse_script(text, _display_path(path))
-    users = []
-    for name, file in reg.variants().items():
-        if file.parent.resolve() != path.resolve().parent:
-            continue                      # scripts are named relative to their variant file
+    script = parse_script(path.read_text(encoding="utf-8"), display_path(path))
+    for file in sorted(path.resolve().parent.glob("*.y*ml")):
         try:
             spec = read_variant(file, resolver(reg))
         except (ErrorList, LocatedError):
             continue
         if path.resolve() in spec.scripts:
-            users.append(spec)
-    for spec in users[:1]:
-        compile_variant(spec, reg)
+            compile_variant(spec, reg)
+            return f"ok (checked with {file.name})"
+    sources = {script.path: script.text}
+    game, items = game_of([script], {}, reg.vocabulary(""), sources)
+    if game is None:
+        return "ok (syntax only: no variant file next to it uses it, and it names no game)"
+    name = str(game.words[0].value)
+    if name not in reg.games:
+        raise TapeteError(f"{script.path}: game {name!r} is not installed")
+    vocab = reg.vocabulary(name)
+    game, items = game_of([script], {}, vocab, sources)
+    build_rules(items, name, {}, vocab, sources, script.path)
+    return f"ok (checked alone as a {name} script, without options)"

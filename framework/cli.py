@@ -89,12 +89,12 @@ def check(files: List[Path] = typer.Argument(..., help="variant YAML files or ru
     from .checking import check_file
     problems = 0
     for f in files:
-        errors = check_file(f)
+        errors, what = check_file(f)
         for e in errors:
             err.print(str(e), markup=False)
         problems += len(errors)
         if not errors:
-            out.print(f"{f}: ok", markup=False)
+            out.print(f"{f}: {what}", markup=False)
     if problems:
         raise typer.Exit(1)
 

@@ -137,3 +137,22 @@ def test_check_command_accepts_every_shipped_variant():
     files = [str(p) for p in registry().variants().values()]
     result = CliRunner().invoke(app, ["check", *files])
     assert result.exit_code == 0, result.output
+
+
+def test_check_finds_semantic_errors_in_a_script_no_variant_uses_yet(workdir):
+    (workdir / "alone.rules").write_text(
+        "game fantan\ndeck french52\nplayers = 3..8\nrow start Z\nscore = cards_left\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["check", "alone.rules"])
+    assert result.exit_code == 1
+    assert result.output.splitlines()[0] == \
+        "alone.rules:4:11: unknown rank 'Z': this deck has 2 3 4 5 6 7 8 9 10 J Q K A"
+
+
+def test_check_says_when_only_the_syntax_of_an_overlay_could_be_checked(workdir):
+    (workdir / "overlay.rules").write_text("row start 8\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["check", "overlay.rules"])
+    assert result.exit_code == 0
+    assert "syntax only" in result.output
+    (workdir / "v.yaml").write_text("extends: fantan/pagat\nname: v\nscripts: [overlay.rules]\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["check", "overlay.rules"])
+    assert result.exit_code == 0 and "checked with v.yaml" in result.output
