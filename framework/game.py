@@ -54,11 +54,19 @@ class Game:
     def next_seat(self, state: DealState, seat: int, steps: int = 1) -> int:
         return (seat + self.step * steps) % state.players
 
+    def shuffled_deck(self, rng: Random) -> list[int]:
+        """Every card of the deck, shuffled; the last one is dealt first."""
+        cards = list(self.deck.ids)
+        rng.shuffle(cards)
+        return cards
+
     def deal_round_robin(self, state: DealState, cards: list[int], per_hand: int | None,
                          first: int) -> None:
-        """Deal one card at a time starting with ``first``; ``None`` deals everything."""
+        """Fresh hands, dealt one card at a time from ``first``; ``None`` deals everything."""
         n = state.players
-        hands = [state.zones.setdefault(f"hand.{s}", []) for s in range(n)]
+        hands = [[] for _ in range(n)]
+        for s in range(n):
+            state.zones[f"hand.{s}"] = hands[s]
         total = len(cards) if per_hand is None else per_hand * n
         seat = first
         for _ in range(total):

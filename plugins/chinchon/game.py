@@ -43,10 +43,8 @@ class Chinchon(Game):
 
     # -- dealing (CH-2) ---------------------------------------------------------------
     def deal(self, state: DealState, rng: Random, ctx: Ctx) -> None:
-        cards = list(self.deck.ids)
-        rng.shuffle(cards)
+        cards = self.shuffled_deck(rng)
         for s in range(state.players):
-            state.zones[f"hand.{s}"] = []
             state.counters[f"turns.{s}"] = 0
         # CH-2.2: seven each, one at a time, starting with the first player
         self.deal_round_robin(state, cards, self.hand_size, self.next_seat(state, state.dealer))

@@ -67,10 +67,7 @@ class ChineseTen(Game):
             raise TapeteError(problem)
         redeals = 0
         while True:
-            cards = list(self.deck.ids)
-            rng.shuffle(cards)       # CT-1.2 (a cut of a shuffled pack changes nothing: none is made)
-            for s in range(n):
-                state.zones[f"hand.{s}"] = []
+            cards = self.shuffled_deck(rng)  # CT-1.2 (a cut of a shuffled pack changes nothing: none is made)
             self.deal_round_robin(state, cards, hand, self.next_seat(state, state.dealer))  # CT-1.3
             state.zones["table"] = [cards.pop() for _ in range(table)]
             state.zones["stock"] = cards

@@ -47,10 +47,7 @@ class FanTan(Game):
 
     # -- dealing (FT-2) -------------------------------------------------------------
     def deal(self, state: DealState, rng: Random, ctx: Ctx) -> None:
-        cards = list(self.deck.ids)
-        rng.shuffle(cards)
-        for s in range(state.players):
-            state.zones[f"hand.{s}"] = []
+        cards = self.shuffled_deck(rng)
         # FT-2.2: every card, one at a time, starting on the dealer's left
         self.deal_round_robin(state, cards, None, self.next_seat(state, state.dealer))
         for suit, zone in self.row_names.items():
