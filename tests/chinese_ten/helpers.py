@@ -63,3 +63,28 @@ def play_out(deal, seed=0, bots=None):
         moves += 1
         assert moves < 1000
     return deal
+
+
+def random_moves(deal, seed, moves: int):
+    """Up to ``moves`` seeded random legal moves; stops early when the deal ends."""
+    rng = Random(seed, "moves")
+    for _ in range(moves):
+        if deal.over:
+            break
+        legal_now = deal.legal_actions()
+        deal.play(legal_now[rng.below(len(legal_now))])
+    return deal
+
+
+def seat_rules(deal):
+    """Each seat's (score, won) as the script's score and won rules give them for this deal."""
+    from tapete import Ctx
+    from tapete.ledger import Ledger
+    rules = deal.variant.rules
+    ctx = Ctx(game=deal.game, state=deal.state, ledger=Ledger(deal.state.players))
+    won = rules.condition("won")
+    out = []
+    for seat in range(deal.state.players):
+        ctx.seat = seat
+        out.append((rules.expr("score")(ctx), bool(won(ctx)) if won is not None else False))
+    return out

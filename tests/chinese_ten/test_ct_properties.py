@@ -8,11 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tapete import Ctx, Match, Random, RandomBot
-from tapete.ledger import Ledger
+from tapete import Match, Random, RandomBot
 from tapete_plugins.chinese_ten.bots import GreedyBot
 
-from .helpers import legal, names, play_out, variants
+from .helpers import play_out, random_moves, seat_rules, variants
 
 two = variants["two-player"]
 
@@ -23,13 +22,7 @@ SEEDS = st.integers(min_value=0, max_value=2**32)
 
 
 def _results(deal):
-    rules = deal.variant.rules
-    ctx = Ctx(game=deal.game, state=deal.state, ledger=Ledger(deal.state.players))
-    out = []
-    for seat in range(deal.state.players):
-        ctx.seat = seat
-        out.append(rules.expr("score")(ctx))
-    return out
+    return [score for score, _ in seat_rules(deal)]
 
 
 def _play_checking_turns(deal, seed, greedy_seat=None):
@@ -112,13 +105,7 @@ def test_different_seeds_give_different_deals():
 @settings(max_examples=25, deadline=None)
 @given(seed=SEEDS, moves=st.integers(min_value=0, max_value=30))
 def test_snapshots_resume_exactly(seed, moves):
-    deal = two.new_deal(seed=seed)
-    rng = Random(seed, "moves")
-    for _ in range(moves):
-        if deal.over:
-            break
-        legal = deal.legal_actions()
-        deal.play(legal[rng.below(len(legal))])
+    deal = random_moves(two.new_deal(seed=seed), seed, moves)
     text = json.dumps(deal.snapshot(), ensure_ascii=False)
     again = two.deal_from_snapshot(text)
     assert again.snapshot() == deal.snapshot()
@@ -128,13 +115,7 @@ def test_snapshots_resume_exactly(seed, moves):
 @settings(max_examples=25, deadline=None)
 @given(seed=SEEDS, moves=st.integers(min_value=0, max_value=30))
 def test_refused_moves_leave_the_state_unchanged(seed, moves):
-    deal = two.new_deal(seed=seed)
-    rng = Random(seed, "moves")
-    for _ in range(moves):
-        if deal.over:
-            return
-        legal = deal.legal_actions()
-        deal.play(legal[rng.below(len(legal))])
+    deal = random_moves(two.new_deal(seed=seed), seed, moves)
     if deal.over:
         return
     before = deal.snapshot()

@@ -6,7 +6,7 @@ import pytest
 from tapete import Ctx, Match
 from tapete.ledger import Ledger
 
-from .helpers import position, variants
+from .helpers import position, seat_rules, variants
 
 two = variants["two-player"]
 
@@ -29,13 +29,7 @@ def test_ct4_2_the_deck_holds_210_and_105_breaks_even():
 
 def _scores(deal):
     """What the match would record for each seat: the script's score and won rules."""
-    rules = deal.variant.rules
-    ctx = Ctx(game=deal.game, state=deal.state, ledger=Ledger(deal.state.players))
-    out = []
-    for seat in range(deal.state.players):
-        ctx.seat = seat
-        out.append((rules.expr("score")(ctx), bool(rules.condition("won")(ctx))))
-    return out
+    return seat_rules(deal)
 
 
 def test_ct4_2_result_is_points_minus_105_and_opposite():

@@ -93,6 +93,7 @@ def test_ct_v5_main_merah_worst_scorer_leads():
         if e["type"] == "deal":
             deals += 1
             first = None
+            current_dealer = e["dealer"]
         elif e["type"] == "action" and first is None:
             first = e["seat"]
             dealer_led += first == current_dealer
@@ -104,8 +105,6 @@ def test_ct_v5_main_merah_worst_scorer_leads():
                 assert first == 1 - current_dealer                 # a drawn deal: the non-dealer
         elif e["type"] == "score":
             last_scores = [e["scores"]["0"], e["scores"]["1"]]
-        if e["type"] == "deal":
-            current_dealer = e["dealer"]
     assert deals == 6 and dealer_led > 0       # the rule is not just "the non-dealer leads"
 
 
