@@ -8,6 +8,7 @@ min and max over R runs. ``--plugins K`` registers K idle extra plugins (house
 rules listening to deal events) to show that per-action cost does not depend on
 how many plugins are installed.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -56,8 +57,13 @@ def measure(name: str, deals: int, runs: int, reg) -> dict:
         actions, seconds = play_deals(v, players, deals, seed=r)
         aps.append(actions / seconds)
         dps.append(deals / seconds)
-    return {"variant": name, "players": players, "deals_per_run": deals,
-            "actions_per_second": _stats(aps), "deals_per_second": _stats(dps)}
+    return {
+        "variant": name,
+        "players": players,
+        "deals_per_run": deals,
+        "actions_per_second": _stats(aps),
+        "deals_per_second": _stats(dps),
+    }
 
 
 def _stats(xs: list[float]) -> dict:
@@ -74,8 +80,11 @@ def main(argv=None) -> None:
     reg = build_registry([_Idle() for _ in range(args.plugins)])
     names = args.variant or sorted(reg.variants())
     results = [measure(n, args.deals, args.runs, reg) for n in names]
-    json.dump({"python": platform.python_version(), "runs": args.runs, "extra_plugins": args.plugins,
-               "results": results}, sys.stdout, indent=2)
+    json.dump(
+        {"python": platform.python_version(), "runs": args.runs, "extra_plugins": args.plugins, "results": results},
+        sys.stdout,
+        indent=2,
+    )
     print()
 
 

@@ -8,6 +8,7 @@ often; match k uses the seed ``S-k``. Prints JSON: matches, wins of each bot,
 the heuristic bot's win rate with a 95% Wilson interval, deals per match and
 seconds. Needs the package installed (``pip install -e .`` in the checkout).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -44,13 +45,20 @@ def main() -> None:
         if result.winner >= 0:
             wins[bots[result.winner]] += 1
     n = args.matches
-    print(json.dumps({
-        "variant": variant.name, "matches": n, "wins": wins,
-        "heuristic_win_rate": round(wins["heuristic"] / n, 4) if n else None,
-        "wilson95": wilson(wins["heuristic"], n),
-        "deals_per_match": round(deals / n, 2) if n else None,
-        "seconds": round(time.perf_counter() - t0, 1),
-    }, indent=2))
+    print(
+        json.dumps(
+            {
+                "variant": variant.name,
+                "matches": n,
+                "wins": wins,
+                "heuristic_win_rate": round(wins["heuristic"] / n, 4) if n else None,
+                "wilson95": wilson(wins["heuristic"], n),
+                "deals_per_match": round(deals / n, 2) if n else None,
+                "seconds": round(time.perf_counter() - t0, 1),
+            },
+            indent=2,
+        )
+    )
 
 
 if __name__ == "__main__":

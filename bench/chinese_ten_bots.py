@@ -5,6 +5,7 @@ once in each seat, so the deal's luck cancels out between the two seatings.
 
     python bench/chinese_ten_bots.py [--deals 1000] [--seed-base 0]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -35,17 +36,23 @@ def main() -> None:
     by_seat = run(args.deals, args.seed_base)
     elapsed = time.perf_counter() - start
     every = by_seat[0] + by_seat[1]
-    print(f"chinese-ten/one-deal, greedy vs random, {args.deals} seeded deals x 2 seatings "
-          f"(seeds {args.seed_base}..{args.seed_base + args.deals - 1})")
+    print(
+        f"chinese-ten/one-deal, greedy vs random, {args.deals} seeded deals x 2 seatings "
+        f"(seeds {args.seed_base}..{args.seed_base + args.deals - 1})"
+    )
     for seat, results in by_seat.items():
         wins = sum(1 for r in results if r > 0)
         draws = sum(1 for r in results if r == 0)
-        print(f"  greedy in seat {seat}: average result {statistics.mean(results):+.2f} points "
-              f"(won {wins}, drew {draws}, lost {len(results) - wins - draws})")
+        print(
+            f"  greedy in seat {seat}: average result {statistics.mean(results):+.2f} points "
+            f"(won {wins}, drew {draws}, lost {len(results) - wins - draws})"
+        )
     err = statistics.stdev(every) / len(every) ** 0.5
     wins = sum(1 for r in every if r > 0)
-    print(f"  overall: average result {statistics.mean(every):+.2f} +/- {err:.2f} points per deal; "
-          f"greedy won {wins / len(every):.1%} of {len(every)} deals")
+    print(
+        f"  overall: average result {statistics.mean(every):+.2f} +/- {err:.2f} points per deal; "
+        f"greedy won {wins / len(every):.1%} of {len(every)} deals"
+    )
     print(f"  ({elapsed:.1f} s)")
 
 

@@ -5,6 +5,7 @@
 Plays N seeded 4-player matches of fantan/pagat with the sensible bot in each
 seat in turn; prints JSON with its match and deal win rates (chance: 25%).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -30,9 +31,18 @@ def main(argv=None) -> None:
         wins += result.winner == seat
         deals_won += result.deals_won[seat]
         deals += result.deals
-    json.dump({"variant": v.name, "matches": args.matches, "sensible_match_win_rate": round(wins / args.matches, 3),
-               "sensible_deal_win_rate": round(deals_won / deals, 3), "chance": 0.25,
-               "seconds": round(time.perf_counter() - start, 1)}, sys.stdout, indent=2)
+    json.dump(
+        {
+            "variant": v.name,
+            "matches": args.matches,
+            "sensible_match_win_rate": round(wins / args.matches, 3),
+            "sensible_deal_win_rate": round(deals_won / deals, 3),
+            "chance": 0.25,
+            "seconds": round(time.perf_counter() - start, 1),
+        },
+        sys.stdout,
+        indent=2,
+    )
     print()
 
 

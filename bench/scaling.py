@@ -7,6 +7,7 @@ shipped; with a rule script padded by 300 extra statements and if-blocks; and
 with 50 extra plugins listening to deal events. Reports actions/s medians and
 the ratios to the plain run (1.0 = no slowdown).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -19,7 +20,7 @@ from pathlib import Path
 from tapete import build_registry, load_variant
 
 sys.path.insert(0, str(Path(__file__).parent))
-from actions import _Idle, play_deals  # noqa: E402
+from actions import _Idle, play_deals
 
 
 def padded_variant(reg, folder: Path):
@@ -40,18 +41,25 @@ def main(argv=None) -> None:
     plain_reg = build_registry()
     many_reg = build_registry([_Idle() for _ in range(50)])
     with tempfile.TemporaryDirectory() as tmp:
-        setups = {"plain": load_variant("fantan/pagat", plain_reg),
-                  "script_padded_300": padded_variant(plain_reg, Path(tmp)),
-                  "plugins_50": load_variant("fantan/pagat", many_reg)}
+        setups = {
+            "plain": load_variant("fantan/pagat", plain_reg),
+            "script_padded_300": padded_variant(plain_reg, Path(tmp)),
+            "plugins_50": load_variant("fantan/pagat", many_reg),
+        }
         rates = {k: [] for k in setups}
         for r in range(args.runs):
             for k, v in setups.items():
                 actions, seconds = play_deals(v, 4, args.deals, seed=r)
                 rates[k].append(actions / seconds)
     med = {k: statistics.median(v) for k, v in rates.items()}
-    json.dump({"actions_per_second_median": {k: round(v) for k, v in med.items()},
-               "ratio_to_plain": {k: round(v / med["plain"], 3) for k, v in med.items()}},
-              sys.stdout, indent=2)
+    json.dump(
+        {
+            "actions_per_second_median": {k: round(v) for k, v in med.items()},
+            "ratio_to_plain": {k: round(v / med["plain"], 3) for k, v in med.items()},
+        },
+        sys.stdout,
+        indent=2,
+    )
     print()
 
 

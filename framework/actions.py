@@ -4,6 +4,7 @@ An action is a kind plus the cards it names plus an optional word: ``play 5♥``
 ``pass``, ``draw stock``, ``capture 8♣ 2♥``. Its text form is what the log
 stores and what a person types, so a replayed log reads like a game record.
 """
+
 from __future__ import annotations
 
 from typing import NamedTuple
@@ -23,7 +24,7 @@ class Action(NamedTuple):
         return " ".join(parts)
 
     @classmethod
-    def parse(cls, text: str, deck: Deck) -> "Action":
+    def parse(cls, text: str, deck: Deck) -> Action:
         words = text.split()
         if not words:
             raise ValueError("empty action")

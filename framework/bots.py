@@ -3,6 +3,7 @@
 A bot gets its own seeded random source, derived from the match seed and its
 seat, so a seeded match is the same whatever other seats do with their dice.
 """
+
 from __future__ import annotations
 
 from typing import Protocol

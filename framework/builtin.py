@@ -1,4 +1,5 @@
 """The core's own plugin: the bots every game gets."""
+
 from __future__ import annotations
 
 from .bots import RandomBot

@@ -8,6 +8,7 @@ per-card arrays (rank, suit, copy) that rule tables are compiled against.
 Two decks in one game (Chinchón with 5-8 players) give identical cards distinct
 ids; the second copy is written ``7♥/2`` so that a snapshot round-trips exactly.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -15,9 +16,15 @@ from dataclasses import dataclass, field
 SUIT_SYMBOLS = "♣♦♥♠"
 SUIT_LETTERS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 SUIT_NAMES = {
-    "clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠",
+    "clubs": "♣",
+    "diamonds": "♦",
+    "hearts": "♥",
+    "spades": "♠",
     # Spanish suits, written with the French symbols the rule documents use.
-    "bastos": "♣", "oros": "♦", "copas": "♥", "espadas": "♠",
+    "bastos": "♣",
+    "oros": "♦",
+    "copas": "♥",
+    "espadas": "♠",
 }
 RED_SUITS = frozenset("♦♥")
 JOKER = "Jk"
@@ -72,7 +79,7 @@ class Deck:
         self.names.append(f"{rank}{suit}{suffix}")
 
     @classmethod
-    def named(cls, name: str, copies: int = 1, jokers: int = 0) -> "Deck":
+    def named(cls, name: str, copies: int = 1, jokers: int = 0) -> Deck:
         return cls(NAMED_DECKS[name], copies=copies, jokers=jokers, name=name)
 
     def __len__(self) -> int:
@@ -114,8 +121,9 @@ class Deck:
         try:
             return self._by_name[key + copy]
         except KeyError:
-            raise ValueError(f"no card {raw!r} in this deck ({len(self)} cards: "
-                             f"ranks {' '.join(self.ranks)})") from None
+            raise ValueError(
+                f"no card {raw!r} in this deck ({len(self)} cards: ranks {' '.join(self.ranks)})"
+            ) from None
 
     def parse_all(self, texts) -> list[int]:
         return [self.parse(t) for t in texts]

@@ -5,6 +5,7 @@ files next to it that use it (their options, their other scripts). A script no
 variant file uses is checked on its own against its game's words, when it names
 its game; otherwise only its syntax can be checked, and the result says so.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -16,6 +17,7 @@ def check_file(path: Path, registry=None) -> tuple[list[Exception], str]:
     """The errors found in one file, and what was checked (for the ``ok`` line)."""
     from .engine import load_variant
     from .plugins import registry as default_registry
+
     path = Path(path)
     if not path.is_file():
         return [TapeteError(f"{path}: no such file")], ""
@@ -36,6 +38,7 @@ def _check_script(path: Path, reg) -> str:
     from .rules.program import build_rules, game_of
     from .rules.syntax import parse_script
     from .variants import read_variant
+
     script = parse_script(path.read_text(encoding="utf-8"), display_path(path))
     for file in sorted(path.resolve().parent.glob("*.y*ml")):
         try:

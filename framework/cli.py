@@ -1,8 +1,8 @@
 """The ``tapete`` command line."""
+
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List, Optional
 
 import typer
 from rich.console import Console
@@ -11,8 +11,7 @@ from rich.table import Table
 from . import __version__
 from .errors import ErrorList, LocatedError, TapeteError
 
-app = typer.Typer(help="Play, simulate and check card games.", no_args_is_help=True,
-                  add_completion=False)
+app = typer.Typer(help="Play, simulate and check card games.", no_args_is_help=True, add_completion=False)
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
@@ -24,7 +23,7 @@ def _fail(exc: Exception, code: int = 1) -> None:
     raise typer.Exit(code)
 
 
-def _options(pairs: List[str]) -> dict:
+def _options(pairs: list[str]) -> dict:
     result = {}
     for pair in pairs or []:
         if "=" not in pair:
@@ -43,9 +42,11 @@ def version() -> None:
 @app.command()
 def variants() -> None:
     """List every registered variant with a one-line description."""
+    import yaml
+
     from .plugins import registry
     from .variants import scan_variants
-    import yaml
+
     table = Table(show_header=True, header_style="bold")
     table.add_column("variant")
     table.add_column("description")
@@ -59,6 +60,7 @@ def variants() -> None:
 def plugins() -> None:
     """List the loaded plugins with their versions and hooks."""
     from .plugins import registry
+
     reg = registry()
     table = Table(show_header=True, header_style="bold")
     for col in ("plugin", "package", "version", "hooks"):
@@ -70,11 +72,14 @@ def plugins() -> None:
 
 
 @app.command()
-def show(variant: str = typer.Argument(..., help="registered name or YAML path"),
-         option: List[str] = typer.Option(None, "--option", "-o", help="NAME=VALUE")) -> None:
+def show(
+    variant: str = typer.Argument(..., help="registered name or YAML path"),
+    option: list[str] = typer.Option(None, "--option", "-o", help="NAME=VALUE"),
+) -> None:
     """Show a variant's resolved options and rules in plain words."""
     from .describe import describe
     from .engine import load_variant
+
     try:
         v = load_variant(variant, options=_options(option))
     except (TapeteError, LocatedError) as exc:
@@ -84,9 +89,10 @@ def show(variant: str = typer.Argument(..., help="registered name or YAML path")
 
 
 @app.command()
-def check(files: List[Path] = typer.Argument(..., help="variant YAML files or rule scripts")) -> None:
+def check(files: list[Path] = typer.Argument(..., help="variant YAML files or rule scripts")) -> None:
     """Validate variant files and rule scripts; exit 1 listing every error."""
     from .checking import check_file
+
     problems = 0
     for f in files:
         errors, what = check_file(f)
@@ -100,17 +106,25 @@ def check(files: List[Path] = typer.Argument(..., help="variant YAML files or ru
 
 
 @app.command()
-def play(variant: str = typer.Argument(..., help="registered name or YAML path"),
-         players: Optional[int] = typer.Option(None, "--players", "-p"),
-         seed: str = typer.Option("1", "--seed", "-s"),
-         bots: Optional[str] = typer.Option(None, "--bots", "-b", help="bot kinds, comma separated, one per seat or one for all (default: the game's best bot)"),
-         log: Optional[Path] = typer.Option(None, "--log", help="write a JSON-lines log here"),
-         option: List[str] = typer.Option(None, "--option", "-o", help="NAME=VALUE"),
-         quiet: bool = typer.Option(False, "--quiet", "-q", help="print only the result")) -> None:
+def play(
+    variant: str = typer.Argument(..., help="registered name or YAML path"),
+    players: int | None = typer.Option(None, "--players", "-p"),
+    seed: str = typer.Option("1", "--seed", "-s"),
+    bots: str | None = typer.Option(
+        None,
+        "--bots",
+        "-b",
+        help="bot kinds, comma separated, one per seat or one for all (default: the game's best bot)",
+    ),
+    log: Path | None = typer.Option(None, "--log", help="write a JSON-lines log here"),
+    option: list[str] = typer.Option(None, "--option", "-o", help="NAME=VALUE"),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="print only the result"),
+) -> None:
     """Play a whole match with bots and print each deal's result and the winner."""
     from .engine import load_variant
     from .gamelog import LogWriter
     from .match import Match
+
     writer = None
     try:
         v = load_variant(variant, options=_options(option))
@@ -124,6 +138,7 @@ def play(variant: str = typer.Argument(..., help="registered name or YAML path")
             if writer:
                 writer(event)
             printer(event)
+
         result = match.play(emit)
     except (TapeteError, LocatedError) as exc:
         _fail(exc)
@@ -131,8 +146,7 @@ def play(variant: str = typer.Argument(..., help="registered name or YAML path")
         if writer:
             writer.close()
     if result.winner >= 0:
-        out.print(f"[bold]Winner: seat {result.winner}[/bold] after {result.deals} deal(s); "
-                  f"totals {result.totals}")
+        out.print(f"[bold]Winner: seat {result.winner}[/bold] after {result.deals} deal(s); totals {result.totals}")
     else:
         out.print(f"[bold]Draw[/bold] after {result.deals} deal(s); totals {result.totals}")
 
@@ -146,8 +160,10 @@ class _Printer:
             return
         kind = event["type"]
         if kind == "match":
-            out.print(f"[bold]{event['variant']}[/bold]  players {event['players']}  seed {event['seed']}  "
-                      f"bots {','.join(event['bots'])}")
+            out.print(
+                f"[bold]{event['variant']}[/bold]  players {event['players']}  seed {event['seed']}  "
+                f"bots {','.join(event['bots'])}"
+            )
         elif kind == "deal":
             out.print(f"-- deal {event['number']}, dealer seat {event['dealer']}")
         elif kind == "action" and event.get("events"):
@@ -158,22 +174,27 @@ class _Printer:
             for line in event.get("lines", []):
                 out.print(f"   {line}", markup=False)
             scores = ", ".join(f"seat {k}: {v:+d}" for k, v in event["scores"].items())
-            out.print(f"   deal {event['number']} scores: {scores}; totals {event['totals']}"
-                      + (f"; out {[i for i, o in enumerate(event['out']) if o]}" if any(event['out']) else ""))
+            out.print(
+                f"   deal {event['number']} scores: {scores}; totals {event['totals']}"
+                + (f"; out {[i for i, o in enumerate(event['out']) if o]}" if any(event["out"]) else "")
+            )
 
 
 @app.command()
 def replay(log: Path = typer.Argument(..., help="a log written by 'tapete play --log'")) -> None:
     """Re-run a log and check every event; exit 0 when it reproduces."""
     from .gamelog import replay as run_replay
+
     try:
         report = run_replay(log)
     except (TapeteError, LocatedError) as exc:
         err.print(f"{log}: {exc}", markup=False)
-        raise typer.Exit(1)
-    out.print(f"{log}: reproduced {report.events} events over {report.deals} deal(s); "
-              f"winner seat {report.winner}", markup=False)
+        raise typer.Exit(1) from None
+    out.print(
+        f"{log}: reproduced {report.events} events over {report.deals} deal(s); winner seat {report.winner}",
+        markup=False,
+    )
 
 
-def main() -> None:   # pragma: no cover
+def main() -> None:  # pragma: no cover
     app()

@@ -3,13 +3,13 @@
 Statement ids here are generic; what a family adds (rows, melds, captures) comes
 from its plugin through the same registration hook.
 """
+
 from __future__ import annotations
 
 from .errors import ScriptError
-from .rules.vocabulary import (DEAL, MATCH, SEAT, Function, Quantity, StatementSpec,
-                               Vocabulary, scopes)
+from .rules.vocabulary import DEAL, MATCH, SEAT, Function, Quantity, StatementSpec, Vocabulary, scopes
 
-PLAY = "play"          # present in every scope that runs during a match
+PLAY = "play"  # present in every scope that runs during a match
 ZONE_MODES = ("all", "own", "top", "count", "none")
 
 AT_DEAL_START = scopes(PLAY, DEAL, MATCH)
@@ -31,44 +31,55 @@ def _check_game(item, env):
 
 
 STATEMENTS = [
-    StatementSpec("game", "the game family this script is for", words=(1, 1), required=True,
-                  check=_check_game),
-    StatementSpec("deck", "the cards: a named deck or 'ranks ... suits ...'", words=(1, None),
-                  required=True),
-    StatementSpec("decks", "how many copies of the deck are shuffled together", value=CONSTANT,
-                  needs_value=True),
+    StatementSpec("game", "the game family this script is for", words=(1, 1), required=True, check=_check_game),
+    StatementSpec("deck", "the cards: a named deck or 'ranks ... suits ...'", words=(1, None), required=True),
+    StatementSpec("decks", "how many copies of the deck are shuffled together", value=CONSTANT, needs_value=True),
     StatementSpec("jokers", "how many jokers are added", value=CONSTANT, needs_value=True),
     StatementSpec("order", "rank order from low to high (runs, rows, ranges)", words=(2, None)),
-    StatementSpec("ace", "high or low: moves the ace to the top or the bottom of the order",
-                  value=CONSTANT, needs_value=True),
-    StatementSpec("players", "how many may play: a number or a range like 3..8", value=CONSTANT,
-                  needs_value=True, required=True),
-    StatementSpec("direction", "clockwise or counterclockwise, for play and the deal",
-                  value=CONSTANT, needs_value=True),
-    StatementSpec("first_dealer", "lot, or a seat number, for the first deal", value=CONSTANT,
-                  needs_value=True),
-    StatementSpec("leader", "who moves first in a deal (a seat expression)", value=AT_DEAL_START,
-                  needs_value=True),
-    StatementSpec("next_dealer", "who deals the next deal (a seat expression)", value=AT_DEAL_START,
-                  needs_value=True),
-    StatementSpec("see", "what a seat sees of a zone: all, own, top, count or none",
-                  words=(2, 2), multi=True, check=_check_see),
-    StatementSpec("score", "what each player adds to their total after a deal", value=PER_SEAT,
-                  needs_value=True, required=True),
-    StatementSpec("won", "when a player counts as winning a deal", condition=PER_SEAT,
-                  needs_condition=True),
-    StatementSpec("out", "when a player drops out of the match after a deal",
-                  condition=SEAT_IN_MATCH, needs_condition=True),
-    StatementSpec("wins_match", "when a player's deal wins the whole match at once (checked first)",
-                  condition=PER_SEAT, needs_condition=True),
-    StatementSpec("rejoin", "when a player who just went out comes back in (re-entry)",
-                  condition=SEAT_IN_MATCH, needs_condition=True),
-    StatementSpec("rejoin_total", "the total a rejoining player restarts from (over players still in)",
-                  value=MATCH_WIDE, needs_value=True),
-    StatementSpec("match_ends", "when the match is over (checked after every deal)",
-                  condition=MATCH_WIDE, needs_condition=True),
-    StatementSpec("winner", "the seat that wins the finished match (-1: a draw)", value=MATCH_WIDE,
-                  needs_value=True),
+    StatementSpec(
+        "ace", "high or low: moves the ace to the top or the bottom of the order", value=CONSTANT, needs_value=True
+    ),
+    StatementSpec(
+        "players", "how many may play: a number or a range like 3..8", value=CONSTANT, needs_value=True, required=True
+    ),
+    StatementSpec(
+        "direction", "clockwise or counterclockwise, for play and the deal", value=CONSTANT, needs_value=True
+    ),
+    StatementSpec("first_dealer", "lot, or a seat number, for the first deal", value=CONSTANT, needs_value=True),
+    StatementSpec("leader", "who moves first in a deal (a seat expression)", value=AT_DEAL_START, needs_value=True),
+    StatementSpec("next_dealer", "who deals the next deal (a seat expression)", value=AT_DEAL_START, needs_value=True),
+    StatementSpec(
+        "see", "what a seat sees of a zone: all, own, top, count or none", words=(2, 2), multi=True, check=_check_see
+    ),
+    StatementSpec(
+        "score", "what each player adds to their total after a deal", value=PER_SEAT, needs_value=True, required=True
+    ),
+    StatementSpec("won", "when a player counts as winning a deal", condition=PER_SEAT, needs_condition=True),
+    StatementSpec(
+        "out", "when a player drops out of the match after a deal", condition=SEAT_IN_MATCH, needs_condition=True
+    ),
+    StatementSpec(
+        "wins_match",
+        "when a player's deal wins the whole match at once (checked first)",
+        condition=PER_SEAT,
+        needs_condition=True,
+    ),
+    StatementSpec(
+        "rejoin",
+        "when a player who just went out comes back in (re-entry)",
+        condition=SEAT_IN_MATCH,
+        needs_condition=True,
+    ),
+    StatementSpec(
+        "rejoin_total",
+        "the total a rejoining player restarts from (over players still in)",
+        value=MATCH_WIDE,
+        needs_value=True,
+    ),
+    StatementSpec(
+        "match_ends", "when the match is over (checked after every deal)", condition=MATCH_WIDE, needs_condition=True
+    ),
+    StatementSpec("winner", "the seat that wins the finished match (-1: a draw)", value=MATCH_WIDE, needs_value=True),
 ]
 
 
@@ -79,35 +90,55 @@ def _next(ctx, seat, steps=1):
 
 
 QUANTITIES = [
-    Quantity("players", "number of players in the match", scopes(PLAY),
-             lambda c: c.state.players if c.state is not None else c.ledger.players),
+    Quantity(
+        "players",
+        "number of players in the match",
+        scopes(PLAY),
+        lambda c: c.state.players if c.state is not None else c.ledger.players,
+    ),
     Quantity("dealer", "the dealer's seat in this deal", scopes(PLAY, DEAL), lambda c: c.state.dealer),
     Quantity("seat", "the seat being asked about", scopes(PLAY, SEAT), lambda c: c.seat),
-    Quantity("total", "the player's running total in the match", SEAT_IN_MATCH,
-             lambda c: c.ledger.totals[c.seat]),
-    Quantity("deals_won", "deals this player has won", SEAT_IN_MATCH,
-             lambda c: c.ledger.deals_won[c.seat]),
-    Quantity("last_score", "what the player scored in the last finished deal", SEAT_IN_MATCH,
-             lambda c: c.ledger.last_scores[c.seat] if c.ledger.last_scores else 0),
-    Quantity("deal_number", "1 for the first deal of the match, 2 for the next, ...", MATCH_WIDE,
-             lambda c: c.ledger.deal_number),
-    Quantity("reentries", "how often the player has rejoined the match", SEAT_IN_MATCH,
-             lambda c: c.ledger.reentries[c.seat]),
-    Quantity("active_players", "players not out of the match", MATCH_WIDE,
-             lambda c: len(c.ledger.active)),
+    Quantity("total", "the player's running total in the match", SEAT_IN_MATCH, lambda c: c.ledger.totals[c.seat]),
+    Quantity("deals_won", "deals this player has won", SEAT_IN_MATCH, lambda c: c.ledger.deals_won[c.seat]),
+    Quantity(
+        "last_score",
+        "what the player scored in the last finished deal",
+        SEAT_IN_MATCH,
+        lambda c: c.ledger.last_scores[c.seat] if c.ledger.last_scores else 0,
+    ),
+    Quantity(
+        "deal_number",
+        "1 for the first deal of the match, 2 for the next, ...",
+        MATCH_WIDE,
+        lambda c: c.ledger.deal_number,
+    ),
+    Quantity(
+        "reentries", "how often the player has rejoined the match", SEAT_IN_MATCH, lambda c: c.ledger.reentries[c.seat]
+    ),
+    Quantity("active_players", "players not out of the match", MATCH_WIDE, lambda c: len(c.ledger.active)),
 ]
 
 FUNCTIONS = [
-    Function("next", "the seat after a seat in the direction of play: next(dealer), next(dealer, 2)",
-             (1, 2), scopes(PLAY), _next),
+    Function(
+        "next",
+        "the seat after a seat in the direction of play: next(dealer), next(dealer, 2)",
+        (1, 2),
+        scopes(PLAY),
+        _next,
+    ),
     Function("abs", "absolute value", (1, 1), scopes(), lambda c, x: abs(x)),
     Function("max", "the larger of several values", (2, 8), scopes(), lambda c, *xs: max(xs)),
     Function("min", "the smaller of several values", (2, 8), scopes(), lambda c, *xs: min(xs)),
 ]
 
 SYMBOLS = {
-    "clockwise": "clockwise", "counterclockwise": "counterclockwise",
-    "high": "high", "low": "low", "lot": "lot", "true": True, "false": False,
+    "clockwise": "clockwise",
+    "counterclockwise": "counterclockwise",
+    "high": "high",
+    "low": "low",
+    "lot": "lot",
+    "true": True,
+    "false": False,
 }
 
 
@@ -118,5 +149,13 @@ def core_vocabulary() -> Vocabulary:
     return v
 
 
-__all__ = ["core_vocabulary", "PLAY", "AT_DEAL_START", "PER_SEAT", "MATCH_WIDE", "SEAT_IN_MATCH",
-           "CONSTANT", "ScriptError"]
+__all__ = [
+    "core_vocabulary",
+    "PLAY",
+    "AT_DEAL_START",
+    "PER_SEAT",
+    "MATCH_WIDE",
+    "SEAT_IN_MATCH",
+    "CONSTANT",
+    "ScriptError",
+]

@@ -4,6 +4,7 @@ Each rule is printed as it reads in the script (after overlays and ``if``
 choices), next to the vocabulary's own sentence for that statement, so a player
 can see what applies without opening the files.
 """
+
 from __future__ import annotations
 
 from .rules import tree as t
@@ -14,9 +15,12 @@ def describe(variant) -> list[str]:
     vocab = variant.registry.vocabulary(spec.game)
     lo, hi = variant.player_range()
     players = f"{lo}" if lo == hi else f"{lo}-{hi}"
-    lines = [f"{spec.full_name} - {spec.summary}",
-             f"game {spec.game}, {players} players; files: "
-             + ", ".join(p.name for p in spec.files), "", "Options"]
+    lines = [
+        f"{spec.full_name} - {spec.summary}",
+        f"game {spec.game}, {players} players; files: " + ", ".join(p.name for p in spec.files),
+        "",
+        "Options",
+    ]
     for name, decl in spec.declarations.items():
         lines.append(_row(f"{name} = {rules.options.get(name)}", decl.doc))
     if not spec.declarations:
@@ -27,9 +31,15 @@ def describe(variant) -> list[str]:
         extra.append(f"{deck.copies} decks")
     if deck.jokers:
         extra.append(f"{deck.jokers} jokers")
-    lines += ["", "Cards", f"  {len(deck)} cards ({deck.name}{', ' + ', '.join(extra) if extra else ''}); "
-                           f"ranks low to high: {' '.join(rules.order)}", "", "Rules"]
-    for (key, first), item in rules.statements.items():
+    lines += [
+        "",
+        "Cards",
+        f"  {len(deck)} cards ({deck.name}{', ' + ', '.join(extra) if extra else ''}); "
+        f"ranks low to high: {' '.join(rules.order)}",
+        "",
+        "Rules",
+    ]
+    for (key, _first), item in rules.statements.items():
         if key in ("game", "deck", "order"):
             continue
         if isinstance(item, t.Table):

@@ -6,6 +6,7 @@ all once. A `Deal` wraps a game and a state for callers who play move by move:
 it refuses illegal moves without touching the state and hides what a seat
 cannot see.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -15,11 +16,20 @@ from pathlib import Path
 from typing import Any
 
 from .actions import Action
-from .errors import (ErrorList, IllegalAction, LocatedError, Location, ScriptError, TapeteError, VariantError,
-                     display_path)
+from .errors import (
+    ErrorList,
+    IllegalAction,
+    LocatedError,
+    Location,
+    ScriptError,
+    TapeteError,
+    VariantError,
+    display_path,
+)
 from .game import Game
 from .ledger import Ledger
-from .plugins import Registry, registry as default_registry
+from .plugins import Registry
+from .plugins import registry as default_registry
 from .rng import Random, derive_seed
 from .rules.program import Rules, build_rules, game_of
 from .rules.syntax import parse_script
@@ -61,7 +71,7 @@ class Variant:
         if not lo <= players <= hi:
             raise TapeteError(f"{self.name} is for {lo}-{hi} players, not {players}")
 
-    def new_deal(self, players: int | None = None, seed: object = 0, dealer: int | None = None) -> "Deal":
+    def new_deal(self, players: int | None = None, seed: object = 0, dealer: int | None = None) -> Deal:
         """A fresh deal; without a dealer, the first dealer is drawn by lot from the seed."""
         players = players or self.default_players()
         self.check_players(players)
@@ -73,8 +83,9 @@ class Variant:
         state = start_deal(game, players, dealer, Random(derive_seed(seed, "deal", 1)), ledger)
         return Deal(self, game, state)
 
-    def deal_from_snapshot(self, snapshot: dict[str, Any] | str) -> "Deal":
+    def deal_from_snapshot(self, snapshot: dict[str, Any] | str) -> Deal:
         from .state import DealState
+
         obj = json.loads(snapshot) if isinstance(snapshot, str) else snapshot
         state = DealState.from_json(obj, self.rules.deck)
         return Deal(self, self.new_game(), state)
@@ -131,7 +142,7 @@ class Deal:
             raise IllegalAction(why)
         return self.game.apply(self.state, action)
 
-    def clone(self) -> "Deal":
+    def clone(self) -> Deal:
         return Deal(self.variant, self.game, self.state.clone())
 
     def snapshot(self) -> dict[str, Any]:
@@ -156,8 +167,16 @@ def observe(game: Game, state: DealState, seat: int) -> dict[str, Any]:
             zones[name] = {"top": names[cards[-1]] if cards else None, "count": len(cards)}
         elif mode == "count":
             zones[name] = {"count": len(cards)}
-    return {"seat": seat, "players": state.players, "dealer": state.dealer, "to_move": state.to_move,
-            "over": state.over, "zones": zones, "counters": dict(state.counters), "data": state.data}
+    return {
+        "seat": seat,
+        "players": state.players,
+        "dealer": state.dealer,
+        "to_move": state.to_move,
+        "over": state.over,
+        "zones": zones,
+        "counters": dict(state.counters),
+        "data": state.data,
+    }
 
 
 # -- loading -------------------------------------------------------------------
@@ -166,7 +185,7 @@ def resolver(reg: Registry):
 
     def resolve(target: str, base: Path) -> Path | None:
         nonlocal known
-        local = (base / target)
+        local = base / target
         if local.suffix in (".yaml", ".yml") and local.is_file():
             return local
         if known is None:
@@ -175,6 +194,7 @@ def resolver(reg: Registry):
             return known[target]
         game = base.name
         return known.get(f"{game}/{target}")
+
     return resolve
 
 
@@ -191,13 +211,15 @@ def find_variant_file(name_or_path: str, reg: Registry) -> Path:
     if len(matches) == 1:
         return known[matches[0]]
     import difflib
+
     close = difflib.get_close_matches(name_or_path, list(known), n=3)
     hint = f" (did you mean {', '.join(close)}?)" if close else ""
     raise TapeteError(f"no variant {name_or_path!r}{hint}; 'tapete variants' lists them")
 
 
-def load_variant(name_or_path: str | Path, reg: Registry | None = None,
-                 options: dict[str, Any] | None = None) -> Variant:
+def load_variant(
+    name_or_path: str | Path, reg: Registry | None = None, options: dict[str, Any] | None = None
+) -> Variant:
     """Load, check and compile a variant; raise ErrorList with every problem found."""
     reg = reg or default_registry()
     path = find_variant_file(str(name_or_path), reg)
@@ -209,8 +231,9 @@ def load_variant(name_or_path: str | Path, reg: Registry | None = None,
         for key, value in options.items():
             decl = spec.declarations.get(key)
             if decl is None:
-                raise TapeteError(f"unknown option {key!r} for {spec.full_name}; "
-                                  f"options: {', '.join(spec.declarations)}")
+                raise TapeteError(
+                    f"unknown option {key!r} for {spec.full_name}; options: {', '.join(spec.declarations)}"
+                )
             if isinstance(value, str) and decl.type != "str" and decl.type != "choice":
                 value = parse_cli_value(decl, value)
             problem = check_value(decl, value)
@@ -223,8 +246,10 @@ def load_variant(name_or_path: str | Path, reg: Registry | None = None,
 def compile_variant(spec: VariantSpec, reg: Registry) -> Variant:
     game_class = reg.games.get(spec.game)
     if game_class is None:
-        raise VariantError(Location(str(spec.path)), f"game {spec.game!r} is not installed; "
-                                                     f"installed games: {', '.join(sorted(reg.games))}")
+        raise VariantError(
+            Location(str(spec.path)),
+            f"game {spec.game!r} is not installed; installed games: {', '.join(sorted(reg.games))}",
+        )
     sources: dict[str, str] = {}
     scripts = []
     errors = []
@@ -242,21 +267,31 @@ def compile_variant(spec: VariantSpec, reg: Registry) -> Variant:
     declared, items = game_of(scripts, spec.options, vocab, sources)
     if declared is not None and str(declared.words[0].value) != spec.game:
         pos = declared.pos
-        raise ErrorList([ScriptError(Location(pos.path, pos.line, pos.column, sources[pos.path].splitlines()[pos.line - 1]),
-                                     f"script says 'game {declared.words[0].value}' but the "
-                                     f"variant is for {spec.game!r}")])
+        raise ErrorList(
+            [
+                ScriptError(
+                    Location(pos.path, pos.line, pos.column, sources[pos.path].splitlines()[pos.line - 1]),
+                    f"script says 'game {declared.words[0].value}' but the variant is for {spec.game!r}",
+                )
+            ]
+        )
     rules = build_rules(items, spec.game, spec.options, vocab, sources, _display_path(spec.scripts[0]))
     if not rules.has("match_ends") and not rules.has("out"):
-        raise ErrorList([ScriptError(Location(_display_path(spec.scripts[-1]), 1, 1),
-                                     "the match never ends: add 'match_ends when ...' or 'out when ...'")])
+        raise ErrorList(
+            [
+                ScriptError(
+                    Location(_display_path(spec.scripts[-1]), 1, 1),
+                    "the match never ends: add 'match_ends when ...' or 'out when ...'",
+                )
+            ]
+        )
     digest = hashlib.sha256()
     for file in spec.files:
         digest.update(file.name.encode())
         digest.update(file.read_bytes())
     variant = Variant(spec, rules, game_class, reg, digest.hexdigest()[:16])
-    variant.new_game()      # a family checks what it needs from the program here
+    variant.new_game()  # a family checks what it needs from the program here
     return variant
 
 
 _display_path = display_path
-

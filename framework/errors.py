@@ -4,6 +4,7 @@ Every problem a designer can cause in a script or a variant file is reported as
 ``file:line:col: message`` followed by the offending line and a caret, so that an
 editor can jump to it and a terminal user can see it at once.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -77,6 +78,7 @@ def line_of(text: str, line: int) -> str | None:
 def display_path(file) -> str:
     """Paths in messages are relative to where the command runs, when under it."""
     from pathlib import Path
+
     try:
         return str(Path(file).resolve().relative_to(Path.cwd().resolve()))
     except ValueError:

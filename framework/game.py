@@ -6,6 +6,7 @@ rows, melds and captures apply. One `Game` object serves a whole match: it reads
 the program once in ``__init__`` into plain attributes, so that its per-action
 methods only touch the `DealState` and those attributes.
 """
+
 from __future__ import annotations
 
 from typing import Any, ClassVar
@@ -21,9 +22,9 @@ from .state import DealState
 class Game:
     name: ClassVar[str] = "?"
     summary: ClassVar[str] = ""
-    words: ClassVar[tuple] = ()             # StatementSpec / Quantity / Function of the family
+    words: ClassVar[tuple] = ()  # StatementSpec / Quantity / Function of the family
     zone_kinds: ClassVar[tuple[str, ...]] = ("hand",)
-    default_bot: ClassVar[str] = "random"   # what `tapete play` seats when no --bots is given
+    default_bot: ClassVar[str] = "random"  # what `tapete play` seats when no --bots is given
 
     def __init__(self, rules: Rules):
         self.rules = rules
@@ -60,8 +61,7 @@ class Game:
         rng.shuffle(cards)
         return cards
 
-    def deal_round_robin(self, state: DealState, cards: list[int], per_hand: int | None,
-                         first: int) -> None:
+    def deal_round_robin(self, state: DealState, cards: list[int], per_hand: int | None, first: int) -> None:
         """Fresh hands, dealt one card at a time from ``first``; ``None`` deals everything."""
         n = state.players
         hands = [[] for _ in range(n)]

@@ -5,12 +5,14 @@ variant, resolved options, a digest of the variant's files, the seed); every
 later line is one event. Replay feeds the logged actions back through the rules
 and compares each event it produces with the logged one.
 """
+
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from .actions import Action
 from .engine import load_variant
@@ -86,8 +88,11 @@ def replay(path: Path, registry=None) -> ReplayReport:
     head = events[0]
     variant = load_variant(head["variant"], registry, options=head.get("options"))
     if variant.digest != head.get("digest"):
-        raise Divergence(1, f"the files of {variant.name} changed since the log was written "
-                            f"(digest {variant.digest}, log has {head.get('digest')})")
+        raise Divergence(
+            1,
+            f"the files of {variant.name} changed since the log was written "
+            f"(digest {variant.digest}, log has {head.get('digest')})",
+        )
     numbered = list(enumerate(events, 1))
     action_lines = iter([(n, e) for n, e in numbered if e.get("type") == "action"])
     players = int(head["players"])
@@ -101,12 +106,17 @@ def replay(path: Path, registry=None) -> ReplayReport:
         try:
             n, logged = next(position)
         except StopIteration:
-            raise Divergence(len(events) + 1, f"the match goes on past the end of the log with {event['type']}") from None
+            raise Divergence(
+                len(events) + 1, f"the match goes on past the end of the log with {event['type']}"
+            ) from None
         expect = json.loads(json.dumps(event, ensure_ascii=False))
         if expect != logged:
             keys = sorted(k for k in set(expect) | set(logged) if expect.get(k) != logged.get(k))
-            raise Divergence(n, f"{logged.get('type')} event differs in {', '.join(keys)}: "
-                                f"log has {_short(logged, keys)}, replay gives {_short(expect, keys)}")
+            raise Divergence(
+                n,
+                f"{logged.get('type')} event differs in {', '.join(keys)}: "
+                f"log has {_short(logged, keys)}, replay gives {_short(expect, keys)}",
+            )
 
     try:
         result = match.play(compare)

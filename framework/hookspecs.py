@@ -5,6 +5,7 @@ and `datasette`): a plugin calls it once per thing it provides, and tapete keeps
 the registry. They run once at start-up. Lifecycle hooks run once per deal or
 match, never per action, so the hot path has no plugin dispatch.
 """
+
 from __future__ import annotations
 
 import pluggy

@@ -3,17 +3,17 @@
 Moves are typed as text (``play 7♦``, ``7D`` works too) or by their number in the
 list. A refused move is explained and asked again; nothing changes meanwhile.
 """
+
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from .actions import Action
 from .engine import observe
 
 
 class HumanBot:
-    def __init__(self, game, seat: int, rng, ask: Callable[[str], str] = input,
-                 say: Callable[[str], None] = print):
+    def __init__(self, game, seat: int, rng, ask: Callable[[str], str] = input, say: Callable[[str], None] = print):
         self.seat, self.ask, self.say = seat, ask, say
 
     def choose(self, game, state, legal: list[Action]) -> Action:
@@ -21,8 +21,11 @@ class HumanBot:
         view = observe(game, state, state.to_move)
         self.say(f"-- your move, seat {state.to_move}")
         for zone, cards in view["zones"].items():
-            shown = " ".join(cards) if isinstance(cards, list) else \
-                (f"top {cards['top']}, " if cards.get("top") else "") + f"{cards['count']} cards"
+            shown = (
+                " ".join(cards)
+                if isinstance(cards, list)
+                else (f"top {cards['top']}, " if cards.get("top") else "") + f"{cards['count']} cards"
+            )
             self.say(f"   {zone}: {shown}")
         texts = [a.text(deck) for a in legal]
         self.say("   moves: " + "  ".join(f"[{i}] {t}" for i, t in enumerate(texts, 1)))

@@ -4,6 +4,7 @@ Rule expressions read it through quantities such as ``total`` and
 ``deals_won``; `local` gives the same numbers indexed by the seats of one deal,
 which differ from match seats once somebody has dropped out.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -19,7 +20,7 @@ class Ledger:
     reentries: list[int] = field(default_factory=list)
     deal_number: int = 0
     active: list[int] = field(default_factory=list)
-    seats: list[int] = field(default_factory=list)   # match seat of each seat of this view
+    seats: list[int] = field(default_factory=list)  # match seat of each seat of this view
 
     def __post_init__(self) -> None:
         n = self.players
@@ -33,26 +34,42 @@ class Ledger:
     def refresh(self) -> None:
         self.active = [s for s in range(self.players) if not self.out[s]]
 
-    def local(self) -> "Ledger":
+    def local(self) -> Ledger:
         """The ledger seen from one deal, whose seat i is match seat ``active[i]``."""
         seats = self.active
-        view = Ledger(len(seats), [self.totals[s] for s in seats], [self.deals_won[s] for s in seats],
-                      [False] * len(seats),
-                      [self.last_scores[s] for s in seats] if self.last_scores else [],
-                      [self.reentries[s] for s in seats], self.deal_number)
+        view = Ledger(
+            len(seats),
+            [self.totals[s] for s in seats],
+            [self.deals_won[s] for s in seats],
+            [False] * len(seats),
+            [self.last_scores[s] for s in seats] if self.last_scores else [],
+            [self.reentries[s] for s in seats],
+            self.deal_number,
+        )
         view.seats = list(seats)
         return view
 
     @classmethod
-    def from_json(cls, players: int, obj: dict) -> "Ledger":
-        ledger = cls(players, [int(x) for x in obj["totals"]], [int(x) for x in obj["deals_won"]],
-                     [bool(x) for x in obj["out"]], [int(x) for x in obj.get("last_scores", [])],
-                     [int(x) for x in obj["reentries"]], int(obj["deal_number"]))
+    def from_json(cls, players: int, obj: dict) -> Ledger:
+        ledger = cls(
+            players,
+            [int(x) for x in obj["totals"]],
+            [int(x) for x in obj["deals_won"]],
+            [bool(x) for x in obj["out"]],
+            [int(x) for x in obj.get("last_scores", [])],
+            [int(x) for x in obj["reentries"]],
+            int(obj["deal_number"]),
+        )
         if not all(len(getattr(ledger, k)) == players for k in ("totals", "deals_won", "out", "reentries")):
             raise ValueError(f"ledger lists must have {players} entries")
         return ledger
 
     def to_json(self) -> dict:
-        return {"totals": list(self.totals), "deals_won": list(self.deals_won), "out": list(self.out),
-                "last_scores": list(self.last_scores), "reentries": list(self.reentries),
-                "deal_number": self.deal_number}
+        return {
+            "totals": list(self.totals),
+            "deals_won": list(self.deals_won),
+            "out": list(self.out),
+            "last_scores": list(self.last_scores),
+            "reentries": list(self.reentries),
+            "deal_number": self.deal_number,
+        }

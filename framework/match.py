@@ -5,10 +5,12 @@ directly and touches plugins only once per deal (and only if some plugin listens
 Everything that happens is reported as plain-JSON events, which is what the log
 writes and what `replay` compares.
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from . import __version__
 from .engine import Variant, first_dealer, start_deal
@@ -18,13 +20,13 @@ from .rng import Random, derive_seed
 from .rules.vocabulary import Ctx
 from .state import DealState
 
-MAX_ACTIONS_PER_DEAL = 100_000   # a runaway guard: rummy deals between random bots last thousands
+MAX_ACTIONS_PER_DEAL = 100_000  # a runaway guard: rummy deals between random bots last thousands
 MAX_DEALS = 5_000
 
 
 @dataclass
 class MatchResult:
-    winner: int                   # -1 for a draw
+    winner: int  # -1 for a draw
     totals: list[int]
     deals_won: list[int]
     deals: int
@@ -32,8 +34,14 @@ class MatchResult:
 
 
 class Match:
-    def __init__(self, variant: Variant, players: int | None = None, seed: object = 0,
-                 bots: list[str] | None = None, agents: list | None = None):
+    def __init__(
+        self,
+        variant: Variant,
+        players: int | None = None,
+        seed: object = 0,
+        bots: list[str] | None = None,
+        agents: list | None = None,
+    ):
         self.variant = variant
         self.players = players or variant.default_players()
         variant.check_players(self.players)
@@ -54,7 +62,7 @@ class Match:
                 agents.append(entry.factory(self.game, seat, Random(derive_seed(seed, "bot", seat))))
         self.agents = agents
         self.dealer = first_dealer(self.rules, self.players, seed)
-        self.state: DealState | None = None       # the deal in play, for snapshot()
+        self.state: DealState | None = None  # the deal in play, for snapshot()
         self._resume: DealState | None = None
 
     def snapshot(self) -> dict[str, Any]:
@@ -62,15 +70,22 @@ class Match:
 
         Call it from an ``emit`` callback to save a match in the middle of a deal."""
         deck = self.game.deck
-        return {"type": "match-snapshot", "variant": self.variant.name, "options": self.variant.options,
-                "digest": self.variant.digest, "seed": self.seed, "players": self.players,
-                "bots": self.bot_names, "dealer": self.dealer, "ledger": self.ledger.to_json(),
-                "deal": self.state.to_json(deck) if self.state is not None and not self.state.over else None,
-                "bot_rng": [a.rng.getstate() if isinstance(getattr(a, "rng", None), Random) else None
-                            for a in self.agents]}
+        return {
+            "type": "match-snapshot",
+            "variant": self.variant.name,
+            "options": self.variant.options,
+            "digest": self.variant.digest,
+            "seed": self.seed,
+            "players": self.players,
+            "bots": self.bot_names,
+            "dealer": self.dealer,
+            "ledger": self.ledger.to_json(),
+            "deal": self.state.to_json(deck) if self.state is not None and not self.state.over else None,
+            "bot_rng": [a.rng.getstate() if isinstance(getattr(a, "rng", None), Random) else None for a in self.agents],
+        }
 
     @classmethod
-    def resume(cls, variant: Variant, snapshot: dict[str, Any], bots: list[str] | None = None) -> "Match":
+    def resume(cls, variant: Variant, snapshot: dict[str, Any], bots: list[str] | None = None) -> Match:
         """A match that goes on from ``snapshot()``; refused whole if any part is broken."""
         try:
             if snapshot.get("type") != "match-snapshot":
@@ -93,17 +108,24 @@ class Match:
             raise SnapshotError(f"broken match snapshot: {exc}") from None
         match.ledger, match.dealer, match._resume = ledger, dealer, deal
         if deal is not None:
-            ledger.deal_number -= 1           # play() counts the resumed deal again
-        for agent, state in zip(match.agents, rngs):
+            ledger.deal_number -= 1  # play() counts the resumed deal again
+        for agent, state in zip(match.agents, rngs, strict=False):
             if state is not None and isinstance(getattr(agent, "rng", None), Random):
                 agent.rng = Random.fromstate(state)
         return match
 
     def header(self) -> dict[str, Any]:
         v = self.variant
-        return {"type": "match", "tapete": __version__, "variant": v.name,
-                "options": v.options, "digest": v.digest, "seed": self.seed,
-                "players": self.players, "bots": self.bot_names}
+        return {
+            "type": "match",
+            "tapete": __version__,
+            "variant": v.name,
+            "options": v.options,
+            "digest": v.digest,
+            "seed": self.seed,
+            "players": self.players,
+            "bots": self.bot_names,
+        }
 
     def play(self, emit: Callable[[dict[str, Any]], None] | None = None) -> MatchResult:
         emit = emit or (lambda event: None)
@@ -125,14 +147,33 @@ class Match:
             local = ledger.local()
             if self._resume is not None:
                 state, self._resume = self._resume, None
-                emit({"type": "resume", "number": ledger.deal_number, "dealer": self.dealer,
-                      "seats": seats, "state": state.to_json(deck)})
+                emit(
+                    {
+                        "type": "resume",
+                        "number": ledger.deal_number,
+                        "dealer": self.dealer,
+                        "seats": seats,
+                        "state": state.to_json(deck),
+                    }
+                )
             else:
-                state = start_deal(game, len(seats), seats.index(self.dealer),
-                                   Random(derive_seed(self.seed, "deal", ledger.deal_number)), local)
+                state = start_deal(
+                    game,
+                    len(seats),
+                    seats.index(self.dealer),
+                    Random(derive_seed(self.seed, "deal", ledger.deal_number)),
+                    local,
+                )
                 reg.call("tapete_deal_started", match=self, state=state)
-                emit({"type": "deal", "number": ledger.deal_number, "dealer": self.dealer,
-                      "seats": seats, "state": state.to_json(deck)})
+                emit(
+                    {
+                        "type": "deal",
+                        "number": ledger.deal_number,
+                        "dealer": self.dealer,
+                        "seats": seats,
+                        "state": state.to_json(deck),
+                    }
+                )
             self.state = state
             actions = 0
             while not state.over:
@@ -149,8 +190,7 @@ class Match:
                 emit(out)
                 actions += 1
                 if actions > MAX_ACTIONS_PER_DEAL:
-                    raise TapeteError(f"deal {ledger.deal_number} did not end within "
-                                      f"{MAX_ACTIONS_PER_DEAL} actions")
+                    raise TapeteError(f"deal {ledger.deal_number} did not end within {MAX_ACTIONS_PER_DEAL} actions")
             ctx = Ctx(game=game, state=state, ledger=local)
             scores: dict[int, int] = {}
             won: list[int] = []
@@ -169,21 +209,37 @@ class Match:
                 ledger.deals_won[s] += 1
             ledger.last_scores = [scores.get(s, 0) for s in range(self.players)]
             winner = outright[0] if len(outright) == 1 else self._after_deal()
-            record = {"type": "score", "number": ledger.deal_number,
-                      "scores": {str(k): v for k, v in scores.items()}, "won": won,
-                      "totals": list(ledger.totals), "out": list(ledger.out),
-                      "lines": game.describe_deal(state)}
-            if winner is None:          # the next dealer is known before anyone sees the score
+            record = {
+                "type": "score",
+                "number": ledger.deal_number,
+                "scores": {str(k): v for k, v in scores.items()},
+                "won": won,
+                "totals": list(ledger.totals),
+                "out": list(ledger.out),
+                "lines": game.describe_deal(state),
+            }
+            if winner is None:  # the next dealer is known before anyone sees the score
                 nxt = rules.expr("next_dealer")
                 ctx.seat = None
-                d = seats[nxt(ctx) % len(seats)] if nxt is not None else seats[(seats.index(self.dealer) + game.step) % len(seats)]
+                d = (
+                    seats[nxt(ctx) % len(seats)]
+                    if nxt is not None
+                    else seats[(seats.index(self.dealer) + game.step) % len(seats)]
+                )
                 self.dealer = d if d in ledger.active else self._next_active(d)
             history.append(record)
             emit(record)
         result = MatchResult(winner, list(ledger.totals), list(ledger.deals_won), ledger.deal_number, history)
         reg.call("tapete_match_ended", match=self, result=result)
-        emit({"type": "end", "winner": winner, "totals": result.totals, "deals_won": result.deals_won,
-              "deals": result.deals})
+        emit(
+            {
+                "type": "end",
+                "winner": winner,
+                "totals": result.totals,
+                "deals_won": result.deals_won,
+                "deals": result.deals,
+            }
+        )
         return result
 
     def _next_active(self, seat: int) -> int:
@@ -215,8 +271,7 @@ class Match:
                 keep_active = ledger.active
                 ledger.active = staying
                 ctx.seat = None
-                restart = int(rejoin_total(ctx)) if rejoin_total is not None else max(
-                    ledger.totals[s] for s in staying)
+                restart = int(rejoin_total(ctx)) if rejoin_total is not None else max(ledger.totals[s] for s in staying)
                 ledger.active = keep_active
                 for s in list(going):
                     ctx.seat = s

@@ -4,11 +4,13 @@ Built-in games are found exactly like third-party ones: through the ``tapete``
 entry-point group. The registry is built once; ``check_pending`` makes a plugin
 with a misspelt hook name fail at start-up instead of being silently ignored.
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
 import pluggy
 
@@ -64,6 +66,7 @@ class Registry:
 
     def variants(self) -> dict[str, Path]:
         from .variants import scan_variants
+
         return scan_variants(self.variant_dirs)
 
     def plugin_info(self) -> list[dict[str, Any]]:
@@ -74,15 +77,20 @@ class Registry:
                 continue
             dist = dist_of.get(id(plugin))
             hooks = sorted(h.name for h in self.pm.get_hookcallers(plugin) or [])
-            rows.append({"name": name,
-                         "package": dist.project_name if dist else "tapete",
-                         "version": dist.version if dist else _own_version(),
-                         "hooks": hooks})
+            rows.append(
+                {
+                    "name": name,
+                    "package": dist.project_name if dist else "tapete",
+                    "version": dist.version if dist else _own_version(),
+                    "hooks": hooks,
+                }
+            )
         return rows
 
 
 def _own_version() -> str:
     from . import __version__
+
     return __version__
 
 
@@ -90,6 +98,7 @@ def make_manager(extra_plugins: Iterable[object] = (), entry_points: bool = True
     pm = pluggy.PluginManager("tapete")
     pm.add_hookspecs(hookspecs)
     from . import builtin
+
     pm.register(builtin, name="tapete.builtin")
     if entry_points:
         pm.load_setuptools_entrypoints(ENTRY_POINT_GROUP)

@@ -5,6 +5,7 @@ have changed between versions; a tiny PCG32 written out here keeps a seeded matc
 identical across platforms and Python releases, and its whole state is one pair of
 integers, so it snapshots into a deal state.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -58,7 +59,7 @@ class Random:
         return [self.state, self.inc]
 
     @classmethod
-    def fromstate(cls, state: list[int]) -> "Random":
+    def fromstate(cls, state: list[int]) -> Random:
         r = cls.__new__(cls)
         r.state, r.inc = int(state[0]), int(state[1])
         return r

@@ -6,6 +6,7 @@ whole truth: save, resume, replay, clone and readable rule tests all come from
 element being the top); ``counters`` hold integers; ``data`` holds other plain
 JSON values a family needs (never card ids).
 """
+
 from __future__ import annotations
 
 import json
@@ -30,13 +31,16 @@ class DealState:
     def hand(self, seat: int) -> list[int]:
         return self.zones[f"hand.{seat}"]
 
-    def clone(self) -> "DealState":
+    def clone(self) -> DealState:
         return DealState(
-            self.players, self.dealer, self.to_move,
+            self.players,
+            self.dealer,
+            self.to_move,
             {k: v[:] for k, v in self.zones.items()},
             dict(self.counters),
             json.loads(json.dumps(self.data)) if self.data else {},
-            self.over, list(self.rng),
+            self.over,
+            list(self.rng),
         )
 
     def card_count(self) -> int:
@@ -56,7 +60,7 @@ class DealState:
         }
 
     @classmethod
-    def from_json(cls, obj: Any, deck: Deck) -> "DealState":
+    def from_json(cls, obj: Any, deck: Deck) -> DealState:
         """Read a snapshot completely or not at all; say what is wrong."""
         if not isinstance(obj, dict):
             raise SnapshotError("a deal snapshot must be a JSON object")
@@ -85,8 +89,7 @@ class DealState:
                     except ValueError as exc:
                         raise SnapshotError(f"zone {name!r}: {exc}") from None
                     if card in seen:
-                        raise SnapshotError(
-                            f"card {deck.format(card)} is in zone {seen[card]!r} and zone {name!r}")
+                        raise SnapshotError(f"card {deck.format(card)} is in zone {seen[card]!r} and zone {name!r}")
                     seen[card] = name
                     ids.append(card)
                 state.zones[str(name)] = ids

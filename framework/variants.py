@@ -6,6 +6,7 @@ parent's. Options are declared once, with a type and a range, in the variant
 that introduces them (``declare:``), so a child file stays a few lines long.
 Every error names the file, the key path and the line.
 """
+
 from __future__ import annotations
 
 import difflib
@@ -107,16 +108,24 @@ def _suggest(word: str, known) -> str:
 
 
 def _type_name(v: Any) -> str:
-    return {bool: "true/false", int: "a whole number", str: "text", list: "a list",
-            dict: "a mapping", float: "a decimal number", type(None): "nothing"}.get(type(v), type(v).__name__)
+    return {
+        bool: "true/false",
+        int: "a whole number",
+        str: "text",
+        list: "a list",
+        dict: "a mapping",
+        float: "a decimal number",
+        type(None): "nothing",
+    }.get(type(v), type(v).__name__)
 
 
 def read_variant(path: Path, resolve_name, _seen: tuple = ()) -> VariantSpec:
     """Read a variant file and everything it extends; raise ErrorList on any problem."""
     path = path.resolve()
     if path in _seen:
-        raise VariantError(Location(display_path(path)), "extends itself through " +
-                           " -> ".join(p.name for p in (*_seen, path)))
+        raise VariantError(
+            Location(display_path(path)), "extends itself through " + " -> ".join(p.name for p in (*_seen, path))
+        )
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
@@ -128,8 +137,9 @@ def read_variant(path: Path, resolve_name, _seen: tuple = ()) -> VariantSpec:
         raise doc.error((), "a variant file must be a mapping of keys (game:, name:, scripts:, ...)")
     for key in data:
         if key not in TOP_KEYS:
-            errors.append(doc.error((key,), f"unknown key{_suggest(str(key), TOP_KEYS)}; "
-                                            f"known keys: {', '.join(TOP_KEYS)}"))
+            errors.append(
+                doc.error((key,), f"unknown key{_suggest(str(key), TOP_KEYS)}; known keys: {', '.join(TOP_KEYS)}")
+            )
 
     parent: VariantSpec | None = None
     if "extends" in data:
@@ -139,8 +149,11 @@ def read_variant(path: Path, resolve_name, _seen: tuple = ()) -> VariantSpec:
         else:
             found = resolve_name(target, path.parent)
             if found is None:
-                errors.append(doc.error(("extends",), f"no variant {target!r} (neither a registered "
-                                                      f"name nor a file next to this one)"))
+                errors.append(
+                    doc.error(
+                        ("extends",), f"no variant {target!r} (neither a registered name nor a file next to this one)"
+                    )
+                )
             else:
                 try:
                     parent = read_variant(found, resolve_name, (*_seen, path))
@@ -162,8 +175,7 @@ def read_variant(path: Path, resolve_name, _seen: tuple = ()) -> VariantSpec:
 
     game = text_field("game", parent is None and "extends" not in data) or (parent.game if parent else "?")
     if parent is not None and "game" in data and data["game"] != parent.game:
-        errors.append(doc.error(("game",), f"is {data['game']!r} but the variant it extends is "
-                                           f"for {parent.game!r}"))
+        errors.append(doc.error(("game",), f"is {data['game']!r} but the variant it extends is for {parent.game!r}"))
     name = text_field("name", True) or path.stem
     summary = text_field("summary", False) or (parent.summary if parent else "")
     spec = VariantSpec(path, game, name, summary)
@@ -214,8 +226,13 @@ def read_variant(path: Path, resolve_name, _seen: tuple = ()) -> VariantSpec:
     for opt, value in options.items():
         decl = spec.declarations.get(opt)
         if decl is None:
-            errors.append(doc.error(("options", opt), f"unknown option{_suggest(str(opt), spec.declarations)}"
-                                                      f"; declared options: {', '.join(spec.declarations) or 'none'}"))
+            errors.append(
+                doc.error(
+                    ("options", opt),
+                    f"unknown option{_suggest(str(opt), spec.declarations)}"
+                    f"; declared options: {', '.join(spec.declarations) or 'none'}",
+                )
+            )
             continue
         problem = check_value(decl, value)
         if problem:
@@ -240,7 +257,9 @@ def _declaration(doc: _Doc, opt: str, d: Any) -> OptionDecl:
         raise doc.error(where, "must be a mapping with type:, default: and doc:")
     for k in d:
         if k not in DECL_KEYS:
-            raise doc.error(where + (k,), f"unknown key{_suggest(str(k), DECL_KEYS)}; use {', '.join(sorted(DECL_KEYS))}")
+            raise doc.error(
+                where + (k,), f"unknown key{_suggest(str(k), DECL_KEYS)}; use {', '.join(sorted(DECL_KEYS))}"
+            )
     typ = d.get("type")
     if typ not in TYPES:
         raise doc.error(where + ("type",), f"must be one of {', '.join(TYPES)}, not {typ!r}")
@@ -249,8 +268,9 @@ def _declaration(doc: _Doc, opt: str, d: Any) -> OptionDecl:
     choices = d.get("choices", ())
     if typ == "choice" and (not isinstance(choices, list) or not choices):
         raise doc.error(where + ("choices",), "a choice option needs a list of choices")
-    decl = OptionDecl(opt, typ, d["default"], str(d.get("doc", "")), d.get("min"), d.get("max"),
-                      tuple(str(c) for c in choices))
+    decl = OptionDecl(
+        opt, typ, d["default"], str(d.get("doc", "")), d.get("min"), d.get("max"), tuple(str(c) for c in choices)
+    )
     for bound in ("min", "max"):
         v = getattr(decl, bound)
         if v is not None and (isinstance(v, bool) or not isinstance(v, int)):

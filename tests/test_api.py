@@ -1,7 +1,6 @@
 """The Python API as docs/api.md shows it."""
-from __future__ import annotations
 
-from pathlib import Path
+from __future__ import annotations
 
 import pytest
 from typer.testing import CliRunner
@@ -31,8 +30,9 @@ def test_deal_step_by_step():
     deal.play(moves[0])
     assert deal.to_move != seat
     with pytest.raises(IllegalAction):
-        deal.play("play 7♥") if "7♥" not in deal.observe(deal.to_move)["zones"][f"hand.{deal.to_move}"] \
-            else deal.play("pass")
+        deal.play("play 7♥") if "7♥" not in deal.observe(deal.to_move)["zones"][f"hand.{deal.to_move}"] else deal.play(
+            "pass"
+        )
 
 
 def test_variants_and_show_commands():
@@ -58,6 +58,7 @@ def test_play_refuses_a_wrong_player_count_and_unknown_bot():
 
 def test_grammar_and_variants_ship_as_package_data():
     from importlib import resources
+
     assert resources.files("tapete.grammars").joinpath("rules.lark").is_file()
     assert resources.files("tapete_variants").joinpath("fantan", "pagat.yaml").is_file()
 
@@ -65,7 +66,12 @@ def test_grammar_and_variants_ship_as_package_data():
 def test_python_dash_m_tapete_runs_the_command_line():
     import subprocess
     import sys
-    out = subprocess.run([sys.executable, "-m", "tapete", "play", "fantan/pagat", "--seed", "1", "-q"],
-                         capture_output=True, text=True, timeout=120)
+
+    out = subprocess.run(
+        [sys.executable, "-m", "tapete", "play", "fantan/pagat", "--seed", "1", "-q"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.returncode == 0, out.stderr
     assert "Winner: seat" in out.stdout

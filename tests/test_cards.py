@@ -1,4 +1,5 @@
 """Card notation, decks and the seeded random source."""
+
 from __future__ import annotations
 
 import pytest
@@ -6,8 +7,19 @@ import pytest
 from tapete import Deck, Random
 
 
-@pytest.mark.parametrize("text,name", [("7♥", "7♥"), ("7H", "7♥"), ("7h", "7♥"), ("10♣", "10♣"),
-                                       ("10C", "10♣"), ("TC", "10♣"), ("A♠", "A♠"), ("qd", "Q♦")])
+@pytest.mark.parametrize(
+    "text,name",
+    [
+        ("7♥", "7♥"),
+        ("7H", "7♥"),
+        ("7h", "7♥"),
+        ("10♣", "10♣"),
+        ("10C", "10♣"),
+        ("TC", "10♣"),
+        ("A♠", "A♠"),
+        ("qd", "Q♦"),
+    ],
+)
 def test_card_notation_reads_symbols_and_letters(text, name):
     deck = Deck.named("french52")
     assert deck.format(deck.parse(text)) == name

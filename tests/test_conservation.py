@@ -1,14 +1,16 @@
 """Every card is accounted for after every action, in every variant (property test)."""
+
 from __future__ import annotations
 
 from collections import Counter
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from conftest import variant
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tapete import Random, registry
 from tapete.match import MAX_ACTIONS_PER_DEAL
-from conftest import variant
 
 VARIANTS = sorted(registry().variants())
 
@@ -30,5 +32,5 @@ def test_every_card_is_somewhere_exactly_once(name, seed):
         assert legal, "a player to move always has a legal action"
         deal.play(legal[rng.below(len(legal))])
         moves += 1
-        assert moves < MAX_ACTIONS_PER_DEAL     # random rummy deals run to thousands of moves
+        assert moves < MAX_ACTIONS_PER_DEAL  # random rummy deals run to thousands of moves
     assert Counter(c for z in deal.state.zones.values() for c in z) == full

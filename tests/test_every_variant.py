@@ -1,4 +1,5 @@
 """Every registered variant plays a whole match from the command line, and the log replays."""
+
 from __future__ import annotations
 
 import pytest

@@ -4,13 +4,14 @@ For a seat, swap the identities of two cards it cannot see (other hands, the
 stock, a face-down pile, the discard below its top): its observation must not
 change. Run over several seeds and several moments of each deal.
 """
+
 from __future__ import annotations
 
 import pytest
+from conftest import variant
 
 from tapete import Random, registry
 from tapete.engine import observe
-from conftest import variant
 
 VARIANTS = sorted(registry().variants())
 

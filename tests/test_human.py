@@ -1,4 +1,5 @@
 """A person playing from the terminal through the human bot."""
+
 from __future__ import annotations
 
 from typer.testing import CliRunner
@@ -8,21 +9,26 @@ from tapete.cli import app
 
 def test_a_person_plays_by_number_or_by_card_and_refusals_are_explained():
     moves = "pass\n" + "1\n" * 400
-    result = CliRunner().invoke(app, ["play", "fantan/pagat", "--bots", "human,random,random,random",
-                                      "--seed", "2", "--quiet"], input=moves)
+    result = CliRunner().invoke(
+        app, ["play", "fantan/pagat", "--bots", "human,random,random,random", "--seed", "2", "--quiet"], input=moves
+    )
     assert "-- your move, seat 0" in result.output
     assert "refused: you may not pass while you can play: playable 7♥ 7♠" in result.output
     assert result.exit_code == 0 and "Winner: seat" in result.output
 
 
 def test_a_card_alone_is_read_as_playing_it():
-    result = CliRunner().invoke(app, ["play", "fantan/pagat", "--bots", "human,random,random,random",
-                                      "--seed", "2", "--quiet"], input="7S\n" + "1\n" * 400)
+    result = CliRunner().invoke(
+        app,
+        ["play", "fantan/pagat", "--bots", "human,random,random,random", "--seed", "2", "--quiet"],
+        input="7S\n" + "1\n" * 400,
+    )
     assert result.exit_code == 0
     assert "row.♠: 7♠" in result.output
 
 
 def test_running_out_of_input_abandons_the_match_cleanly():
-    result = CliRunner().invoke(app, ["play", "fantan/pagat", "--bots", "human,random,random,random",
-                                      "--seed", "2"], input="")
+    result = CliRunner().invoke(
+        app, ["play", "fantan/pagat", "--bots", "human,random,random,random", "--seed", "2"], input=""
+    )
     assert result.exit_code != 0 and "abandoned" in result.output

@@ -1,12 +1,13 @@
 """Saving a match in the middle of a deal and going on later gives the same match."""
+
 from __future__ import annotations
 
 import json
 
 import pytest
+from conftest import variant
 
 from tapete import Match, SnapshotError
-from conftest import variant
 
 
 class Saver:
@@ -22,12 +23,15 @@ class Saver:
                 self.saved = json.dumps(self.match.snapshot(), ensure_ascii=False)
 
 
-@pytest.mark.parametrize("name,players,kind,nth", [
-    ("fantan/pagat", 4, "action", 70),
-    ("fantan/chips", 5, "score", 2),
-    ("chinese-ten/two-player", 2, "action", 30),
-    ("chinchon/fournier", 3, "action", 500),
-])
+@pytest.mark.parametrize(
+    "name,players,kind,nth",
+    [
+        ("fantan/pagat", 4, "action", 70),
+        ("fantan/chips", 5, "score", 2),
+        ("chinese-ten/two-player", 2, "action", 30),
+        ("chinchon/fournier", 3, "action", 500),
+    ],
+)
 def test_a_resumed_match_ends_exactly_as_the_uninterrupted_one(name, players, kind, nth):
     v = variant(name)
     whole = Match(v, players, seed=12, bots=["random"])
@@ -37,18 +41,24 @@ def test_a_resumed_match_ends_exactly_as_the_uninterrupted_one(name, players, ki
     assert saver.saved is not None
     resumed = Match.resume(v, json.loads(saver.saved))
     rest = resumed.play()
-    assert (rest.winner, rest.totals, rest.deals_won, rest.deals) == \
-           (full.winner, full.totals, full.deals_won, full.deals)
+    assert (rest.winner, rest.totals, rest.deals_won, rest.deals) == (
+        full.winner,
+        full.totals,
+        full.deals_won,
+        full.deals,
+    )
 
 
 def test_a_broken_match_snapshot_is_refused_whole():
     v = variant("fantan/pagat")
     m = Match(v, 4, seed=1)
     snap = m.snapshot()
-    for change, message in [(lambda s: s["ledger"].pop("totals"), "broken match snapshot"),
-                            (lambda s: s.__setitem__("variant", "fantan/nines"), "of fantan/nines"),
-                            (lambda s: s.__setitem__("dealer", 7), "dealer 7 is not a seat"),
-                            (lambda s: s["ledger"].__setitem__("totals", [0, 0]), "4 entries")]:
+    for change, message in [
+        (lambda s: s["ledger"].pop("totals"), "broken match snapshot"),
+        (lambda s: s.__setitem__("variant", "fantan/nines"), "of fantan/nines"),
+        (lambda s: s.__setitem__("dealer", 7), "dealer 7 is not a seat"),
+        (lambda s: s["ledger"].__setitem__("totals", [0, 0]), "4 entries"),
+    ]:
         broken = json.loads(json.dumps(snap))
         change(broken)
         with pytest.raises(SnapshotError, match=message):

@@ -1,4 +1,5 @@
 """Plugins: entry-point discovery, registration hooks, lifecycle hooks, start-up checks."""
+
 from __future__ import annotations
 
 import pytest
@@ -69,19 +70,29 @@ class ExtraWord:
 
     @hookimpl
     def tapete_register_vocabulary(self, register):
-        from tapete import Quantity, SEAT, DEAL
-        register("fantan", Quantity("double_left", "twice the cards left", frozenset({"play", SEAT, DEAL}),
-                                    lambda c: 2 * len(c.state.zones[f"hand.{c.seat}"])))
+        from tapete import DEAL, SEAT, Quantity
+
+        register(
+            "fantan",
+            Quantity(
+                "double_left",
+                "twice the cards left",
+                frozenset({"play", SEAT, DEAL}),
+                lambda c: 2 * len(c.state.zones[f"hand.{c.seat}"]),
+            ),
+        )
 
 
 def test_a_plugin_can_add_a_quantity_that_scripts_then_use(tmp_path):
-    (tmp_path / "d.rules").write_text("score = double_left\nmatch_ends when max(total) >= 50\n"
-                                      "winner = lowest(total)\n", encoding="utf-8")
+    (tmp_path / "d.rules").write_text(
+        "score = double_left\nmatch_ends when max(total) >= 50\nwinner = lowest(total)\n", encoding="utf-8"
+    )
     (tmp_path / "d.yaml").write_text("extends: fantan/pagat\nname: d\nscripts: [d.rules]\n", encoding="utf-8")
     reg = build_registry([ExtraWord()])
     result = Match(load_variant(tmp_path / "d.yaml", reg), 4, seed=1).play()
     assert all(t % 2 == 0 for t in result.totals) and max(result.totals) >= 50
     from tapete import ErrorList
+
     with pytest.raises(ErrorList, match="unknown name 'double_left'"):
         load_variant(tmp_path / "d.yaml", build_registry())
 

@@ -1,15 +1,16 @@
 """Seeded matches are identical; logs replay; a tampered log is caught at its line."""
+
 from __future__ import annotations
 
 import json
 
 import pytest
+from conftest import variant
 from typer.testing import CliRunner
 
 from tapete import Match
 from tapete.cli import app
 from tapete.gamelog import Divergence, LogWriter, replay
-from conftest import variant
 
 
 def write_log(path, name="fantan/pagat", players=4, seed=7, bots=("random",)):
@@ -53,7 +54,7 @@ def _tamper(path, lines, index, change):
 def test_replay_names_the_first_tampered_score(tmp_path):
     path = tmp_path / "g.jsonl"
     lines = write_log(path)
-    index = next(i for i, l in enumerate(lines) if json.loads(l)["type"] == "score")
+    index = next(i for i, line in enumerate(lines) if json.loads(line)["type"] == "score")
     _tamper(path, lines, index, lambda e: e["totals"].__setitem__(0, 99))
     with pytest.raises(Divergence) as info:
         replay(path)
@@ -64,8 +65,7 @@ def test_replay_names_the_first_tampered_score(tmp_path):
 def test_replay_catches_a_changed_move(tmp_path):
     path = tmp_path / "g.jsonl"
     lines = write_log(path)
-    index = next(i for i, l in enumerate(lines) if json.loads(l).get("action", "").startswith("play")
-                 and i > 20)
+    index = next(i for i, line in enumerate(lines) if json.loads(line).get("action", "").startswith("play") and i > 20)
     _tamper(path, lines, index, lambda e: e.__setitem__("action", "pass"))
     with pytest.raises(Divergence) as info:
         replay(path)
@@ -89,7 +89,7 @@ def test_cli_play_then_replay(tmp_path):
     ok = runner.invoke(app, ["replay", str(log)])
     assert ok.exit_code == 0 and "reproduced" in ok.output
     lines = log.read_text(encoding="utf-8").splitlines()
-    lines[5] = lines[5].replace('"seat": ', '"seat": 1')   # now an impossible seat number
+    lines[5] = lines[5].replace('"seat": ', '"seat": 1')  # now an impossible seat number
     log.write_text("\n".join(lines) + "\n", encoding="utf-8")
     bad = runner.invoke(app, ["replay", str(log)])
     assert bad.exit_code == 1 and "line 6" in bad.output

@@ -1,13 +1,15 @@
 """Deal states snapshot to JSON and back exactly; broken snapshots are reported, never half-loaded."""
+
 from __future__ import annotations
 
 import json
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
-from tapete import DealState, SnapshotError, registry
 from conftest import variant
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tapete import SnapshotError, registry
 
 VARIANTS = sorted(registry().variants())
 
@@ -37,19 +39,22 @@ def test_snapshot_round_trip_is_exact_and_resumes_the_same(name, seed, steps):
     assert resumed.snapshot() == deal.snapshot()
 
 
-@pytest.mark.parametrize("change,message", [
-    (lambda s: s["zones"]["hand.1"].append("7♥"), "card 7♥ is in zone"),
-    (lambda s: s["zones"]["hand.0"].append("X9"), "zone 'hand.0': no card 'X9'"),
-    (lambda s: s.pop("dealer"), "deal snapshot lacks 'dealer'"),
-    (lambda s: s.__setitem__("to_move", 9), "'to_move' must be a seat from 0 to 3"),
-    (lambda s: s.__setitem__("players", "four"), "'players' must be an integer"),
-    (lambda s: s["zones"].__setitem__("row.♥", "7♥"), "zone 'row.♥' must be a list of cards"),
-])
+@pytest.mark.parametrize(
+    "change,message",
+    [
+        (lambda s: s["zones"]["hand.1"].append("7♥"), "card 7♥ is in zone"),
+        (lambda s: s["zones"]["hand.0"].append("X9"), "zone 'hand.0': no card 'X9'"),
+        (lambda s: s.pop("dealer"), "deal snapshot lacks 'dealer'"),
+        (lambda s: s.__setitem__("to_move", 9), "'to_move' must be a seat from 0 to 3"),
+        (lambda s: s.__setitem__("players", "four"), "'players' must be an integer"),
+        (lambda s: s["zones"].__setitem__("row.♥", "7♥"), "zone 'row.♥' must be a list of cards"),
+    ],
+)
 def test_broken_snapshots_are_refused_with_a_reason(change, message):
     v = variant("fantan/pagat")
     snap = v.new_deal(4, seed=1).snapshot()
     hand = snap["zones"]["hand.0"]
-    if "7♥" not in hand:     # make sure the duplicate case duplicates a real card
+    if "7♥" not in hand:  # make sure the duplicate case duplicates a real card
         owner = next(k for k, z in snap["zones"].items() if "7♥" in z)
         snap["zones"][owner].remove("7♥")
         hand.append("7♥")

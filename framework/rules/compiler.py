@@ -5,12 +5,14 @@ Everything here runs once, when a variant loads. Names are resolved to options
 are all constant is evaluated on the spot. What comes out is a closure taking a
 `Ctx`, so the hot path never sees the parser or the vocabulary again.
 """
+
 from __future__ import annotations
 
 import difflib
 import operator
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from ..cards import RED_SUITS, SUIT_NAMES, Deck, face_value
 from ..errors import Location, ScriptError, line_of
@@ -18,10 +20,17 @@ from . import tree as t
 from .vocabulary import CARD, MATCH, SEAT, Ctx, Vocabulary
 
 _BINARY: dict[str, Callable[[Any, Any], Any]] = {
-    "+": operator.add, "-": operator.sub, "*": operator.mul,
-    "/": lambda a, b: a // b if b else 0, "%": lambda a, b: a % b if b else 0,
-    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
-    ">": operator.gt, ">=": operator.ge,
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
+    "/": lambda a, b: a // b if b else 0,
+    "%": lambda a, b: a % b if b else 0,
+    "==": operator.eq,
+    "!=": operator.ne,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
 }
 AGGREGATES = ("max", "min", "sum", "count", "any", "all", "highest", "lowest")
 
@@ -104,8 +113,10 @@ def _name(node: t.Name, env: Env, scope: frozenset[str]) -> Compiled:
     q = env.vocab.quantities.get(name)
     if q is None:
         known = {*env.options, *env.vocab.symbols, *env.vocab.quantities}
-        raise env.error(node.pos, f"unknown name {name!r}: not an option, a symbol or a "
-                                  f"quantity of this game{_suggest(name, known)}")
+        raise env.error(
+            node.pos,
+            f"unknown name {name!r}: not an option, a symbol or a quantity of this game{_suggest(name, known)}",
+        )
     missing = q.needs - scope
     if missing:
         raise env.error(node.pos, _scope_message(name, missing, scope))
@@ -116,8 +127,7 @@ def _scope_message(name: str, missing: frozenset[str], scope: frozenset[str]) ->
     if not scope:
         return f"{name!r} is known only during play; here only options and symbols may be used"
     if SEAT in missing and MATCH in scope:
-        return (f"{name!r} belongs to one player; here it needs an aggregate such as "
-                f"max({name}) or count({name} > 0)")
+        return f"{name!r} belongs to one player; here it needs an aggregate such as max({name}) or count({name} > 0)"
     return f"{name!r} cannot be used here (it needs: {', '.join(sorted(missing))})"
 
 
@@ -137,8 +147,7 @@ def _binary(node: t.Binary, env: Env, scope: frozenset[str]) -> Compiled:
         try:
             return Compiled(value=op(left.value, right.value), const=True)
         except TypeError:
-            raise env.error(node.pos, f"cannot apply {node.op!r} to {left.value!r} and "
-                                      f"{right.value!r}") from None
+            raise env.error(node.pos, f"cannot apply {node.op!r} to {left.value!r} and {right.value!r}") from None
     lf, rf = left.fn, right.fn
     if right.const:
         rv = right.value
@@ -184,8 +193,14 @@ def _aggregate(node: t.Call, env: Env, scope: frozenset[str]) -> Compiled:
     """max(total) in a match-wide rule: the inner expression runs once per seat still in."""
     inner = compile_expr(node.args[0], env, scope | {SEAT})
     f = inner.fn
-    reduce = {"max": max, "min": min, "sum": sum, "count": lambda xs: sum(1 for x in xs if x),
-              "any": any, "all": all}.get(node.name)
+    reduce = {
+        "max": max,
+        "min": min,
+        "sum": sum,
+        "count": lambda xs: sum(1 for x in xs if x),
+        "any": any,
+        "all": all,
+    }.get(node.name)
     pick = node.name
 
     def run(ctx: Ctx):
@@ -199,8 +214,9 @@ def _aggregate(node: t.Call, env: Env, scope: frozenset[str]) -> Compiled:
         if not values:
             return -1
         best = max(values) if pick == "highest" else min(values)
-        found = [s for s, v in zip(seats, values) if v == best]
+        found = [s for s, v in zip(seats, values, strict=False) if v == best]
         return found[0] if len(found) == 1 else -1
+
     return Compiled(run)
 
 
@@ -257,9 +273,8 @@ def _word_test(w: t.Word, env: Env, deck: Deck) -> Callable[[int], bool]:
         order = list(env.order or deck.ranks)
         a, b = order.index(lo), order.index(hi)
         if a > b:
-            raise env.error(w.pos, f"empty rank range {lo}..{hi}: {lo} comes after {hi} "
-                                   f"in the order {' '.join(order)}")
-        inside = frozenset(order[a:b + 1])
+            raise env.error(w.pos, f"empty rank range {lo}..{hi}: {lo} comes after {hi} in the order {' '.join(order)}")
+        inside = frozenset(order[a : b + 1])
         return lambda c: rank_of[c] in inside
     raise env.error(w.pos, f"{w} is not a card pattern")
 
@@ -282,22 +297,35 @@ def compile_table(table: t.Table, env: Env) -> list[Any]:
                 values.append(expr(ctx))
                 break
         else:
-            raise env.error(table.pos, f"table {table.key!r} gives no value for "
-                                       f"{deck.format(card)}; end it with '_: 0' or similar")
+            raise env.error(
+                table.pos, f"table {table.key!r} gives no value for {deck.format(card)}; end it with '_: 0' or similar"
+            )
     return values
 
 
 def card_quantities(deck: Deck, order: tuple[str, ...]):
     """What ``rank``, ``index`` and ``position`` mean inside a card table."""
     from .vocabulary import Quantity
+
     ranks = deck.ranks
     pos = {r: i for i, r in enumerate(order)}
     return [
-        Quantity("rank", "face value of the card's rank (A=1, J=11, Q=12, K=13)",
-                 frozenset({CARD}), lambda ctx: face_value(deck.rank_of[ctx.card])),
-        Quantity("index", "1-based place of the rank in the deck's list of ranks",
-                 frozenset({CARD}),
-                 lambda ctx: ranks.index(deck.rank_of[ctx.card]) + 1 if deck.rank_of[ctx.card] in ranks else 0),
-        Quantity("position", "1-based place of the rank in the game's rank order",
-                 frozenset({CARD}), lambda ctx: pos.get(deck.rank_of[ctx.card], -1) + 1),
+        Quantity(
+            "rank",
+            "face value of the card's rank (A=1, J=11, Q=12, K=13)",
+            frozenset({CARD}),
+            lambda ctx: face_value(deck.rank_of[ctx.card]),
+        ),
+        Quantity(
+            "index",
+            "1-based place of the rank in the deck's list of ranks",
+            frozenset({CARD}),
+            lambda ctx: ranks.index(deck.rank_of[ctx.card]) + 1 if deck.rank_of[ctx.card] in ranks else 0,
+        ),
+        Quantity(
+            "position",
+            "1-based place of the rank in the game's rank order",
+            frozenset({CARD}),
+            lambda ctx: pos.get(deck.rank_of[ctx.card], -1) + 1,
+        ),
     ]

@@ -5,6 +5,7 @@ statements by key (a `multi` statement such as ``see hand own`` is told apart by
 its first word). ``if`` blocks are decided here, on options only. Every problem
 found is collected and reported together, each at its file, line and column.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -77,8 +78,9 @@ def flatten(items, env: Env, out: list) -> None:
             out.append(item)
 
 
-def game_of(scripts: list[t.Script], options: dict[str, Any], vocab: Vocabulary,
-            sources: dict[str, str]) -> tuple[str | None, list]:
+def game_of(
+    scripts: list[t.Script], options: dict[str, Any], vocab: Vocabulary, sources: dict[str, str]
+) -> tuple[str | None, list]:
     env = Env(vocab, options, sources)
     items: list = []
     errors: list[ScriptError] = []
@@ -96,8 +98,9 @@ def game_of(scripts: list[t.Script], options: dict[str, Any], vocab: Vocabulary,
     return game, items
 
 
-def build_rules(items: list, game: str, options: dict[str, Any], vocab: Vocabulary,
-                sources: dict[str, str], first_path: str) -> Rules:
+def build_rules(
+    items: list, game: str, options: dict[str, Any], vocab: Vocabulary, sources: dict[str, str], first_path: str
+) -> Rules:
     env = Env(vocab, options, sources)
     errors: list[ScriptError] = []
 
@@ -106,8 +109,11 @@ def build_rules(items: list, game: str, options: dict[str, Any], vocab: Vocabula
     for item in items:
         spec = vocab.statements.get(item.key)
         if spec is None:
-            errors.append(env.error(item.pos, f"unknown statement {item.key!r} for game "
-                                              f"{game!r}{_suggest(item.key, vocab.statements)}"))
+            errors.append(
+                env.error(
+                    item.pos, f"unknown statement {item.key!r} for game {game!r}{_suggest(item.key, vocab.statements)}"
+                )
+            )
             continue
         first = ""
         if spec.multi:
@@ -126,8 +132,7 @@ def build_rules(items: list, game: str, options: dict[str, Any], vocab: Vocabula
     deck, order = _deck(chosen, env, errors)
     env.deck, env.order = deck, order
     pos = {r: i for i, r in enumerate(order)}
-    rules = Rules(game, deck, order, [pos.get(r, -1) for r in deck.rank_of], dict(options),
-                  statements=chosen)
+    rules = Rules(game, deck, order, [pos.get(r, -1) for r in deck.rank_of], dict(options), statements=chosen)
     table_vocab = vocab.merged(Vocabulary(quantities={q.name: q for q in card_quantities(deck, order)}))
 
     for (key, first), item in chosen.items():
@@ -143,8 +148,7 @@ def build_rules(items: list, game: str, options: dict[str, Any], vocab: Vocabula
     return rules
 
 
-def _check_statement(item, spec: StatementSpec, env: Env, table_vocab: Vocabulary,
-                     rules: Rules, first: str) -> None:
+def _check_statement(item, spec: StatementSpec, env: Env, table_vocab: Vocabulary, rules: Rules, first: str) -> None:
     lo, hi = spec.words
     n = len(item.words)
     if n < lo or (hi is not None and n > hi):
@@ -189,8 +193,10 @@ def _deck(chosen, env: Env, errors: list) -> tuple[Deck, tuple[str, ...]]:
         jokers = _const(chosen, "jokers", env, 0)
         for key, v in (("decks", copies), ("jokers", jokers)):
             if not isinstance(v, int) or isinstance(v, bool) or v < (1 if key == "decks" else 0) or v > 8:
-                raise env.error(chosen[(key, "")].pos, f"{key} must be a whole number from "
-                                                       f"{1 if key == 'decks' else 0} to 8, not {v!r}")
+                raise env.error(
+                    chosen[(key, "")].pos,
+                    f"{key} must be a whole number from {1 if key == 'decks' else 0} to 8, not {v!r}",
+                )
         words = item.words
         first = str(words[0].value)
         if first in NAMED_DECKS and len(words) == 1:
@@ -200,16 +206,21 @@ def _deck(chosen, env: Env, errors: list) -> tuple[Deck, tuple[str, ...]]:
             if "suits" not in names:
                 raise env.error(item.pos, "a custom deck reads: deck ranks 2 3 ... suits ♣ ♦ ♥ ♠")
             cut = names.index("suits")
-            ranks, suits = names[:cut], names[cut + 1:]
+            ranks, suits = names[:cut], names[cut + 1 :]
             suits = [SUIT_NAMES.get(s, s) for s in suits]
             bad = [s for s in suits if s not in "♣♦♥♠"]
             if not ranks or not suits or bad:
-                raise env.error(item.pos, f"a custom deck needs ranks and suits among ♣ ♦ ♥ ♠"
-                                          f"{' (not ' + ', '.join(bad) + ')' if bad else ''}")
+                raise env.error(
+                    item.pos,
+                    f"a custom deck needs ranks and suits among ♣ ♦ ♥ ♠"
+                    f"{' (not ' + ', '.join(bad) + ')' if bad else ''}",
+                )
             deck = Deck(tuple(ranks), tuple(suits), copies=copies, jokers=jokers)
         else:
-            raise env.error(words[0].pos, f"unknown deck {first!r}: use one of "
-                                          f"{', '.join(NAMED_DECKS)} or 'deck ranks ... suits ...'")
+            raise env.error(
+                words[0].pos,
+                f"unknown deck {first!r}: use one of {', '.join(NAMED_DECKS)} or 'deck ranks ... suits ...'",
+            )
         order = tuple(deck.ranks)
         order_item = chosen.get(("order", ""))
         if order_item is not None:
@@ -219,8 +230,10 @@ def _deck(chosen, env: Env, errors: list) -> tuple[Deck, tuple[str, ...]]:
                     raise env.error(w.pos, f"unknown rank {w.value!r}: this deck has {' '.join(deck.ranks)}")
             if sorted(order) != sorted(deck.ranks):
                 missing = [r for r in deck.ranks if r not in order]
-                raise env.error(order_item.pos, f"the order must list every rank once"
-                                                f"{' (missing ' + ' '.join(missing) + ')' if missing else ''}")
+                raise env.error(
+                    order_item.pos,
+                    f"the order must list every rank once{' (missing ' + ' '.join(missing) + ')' if missing else ''}",
+                )
         ace = _const(chosen, "ace", env, None)
         if ace is not None:
             if ace not in ("high", "low"):

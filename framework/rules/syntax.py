@@ -4,6 +4,7 @@ The grammar knows only the shapes of statements; which words exist is the
 checker's business (see ``compiler``), because games add words through plugins.
 Lark errors are turned into ``file:line:col: message`` with a caret.
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -16,12 +17,32 @@ from ..errors import Location, ScriptError, line_of
 from . import tree as t
 
 _READABLE = {
-    "_NL": "end of line", "NAME": "a name", "INT": "a number", "CARD": "a card",
-    "SUIT": "a suit", "STRING": "a string", "EQUAL": "'='", "COLON": "':'",
-    "LBRACE": "'{'", "RBRACE": "'}'", "LPAR": "'('", "RPAR": "')'", "COMMA": "','",
-    "COMPARE": "a comparison", "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '/' or '%'",
-    "WHEN": "'when'", "IF": "'if'", "ELSE": "'else'", "AND": "'and'", "OR": "'or'",
-    "NOT": "'not'", "MINUS": "'-'", "VBAR": "'|'", "__ANON_0": "'..'", "$END": "end of file",
+    "_NL": "end of line",
+    "NAME": "a name",
+    "INT": "a number",
+    "CARD": "a card",
+    "SUIT": "a suit",
+    "STRING": "a string",
+    "EQUAL": "'='",
+    "COLON": "':'",
+    "LBRACE": "'{'",
+    "RBRACE": "'}'",
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "COMMA": "','",
+    "COMPARE": "a comparison",
+    "ADD_OP": "'+' or '-'",
+    "MUL_OP": "'*', '/' or '%'",
+    "WHEN": "'when'",
+    "IF": "'if'",
+    "ELSE": "'else'",
+    "AND": "'and'",
+    "OR": "'or'",
+    "NOT": "'not'",
+    "MINUS": "'-'",
+    "VBAR": "'|'",
+    "__ANON_0": "'..'",
+    "$END": "end of file",
 }
 
 
@@ -81,8 +102,7 @@ class _ToNodes(Transformer):
         self.path = path
 
     def _pos(self, meta_or_token) -> t.Pos:
-        return t.Pos(self.path, getattr(meta_or_token, "line", 0) or 0,
-                     getattr(meta_or_token, "column", 0) or 0)
+        return t.Pos(self.path, getattr(meta_or_token, "line", 0) or 0, getattr(meta_or_token, "column", 0) or 0)
 
     # top level
     def start(self, meta, items):

@@ -3,6 +3,7 @@
 The Lark tree is turned into these once, so that the checker and compiler work on
 plain dataclasses that carry their own file position for error messages.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -18,8 +19,8 @@ class Pos:
 
 @dataclass(frozen=True)
 class Word:
-    kind: str            # name | int | card | suit | string | range
-    value: object        # str, int, or (lo, hi) for a range
+    kind: str  # name | int | card | suit | string | range
+    value: object  # str, int, or (lo, hi) for a range
     pos: Pos
 
     def __str__(self) -> str:
@@ -34,7 +35,7 @@ class Word:
 # Expressions -------------------------------------------------------------
 @dataclass(frozen=True)
 class Literal:
-    kind: str            # int | card | suit | string | range
+    kind: str  # int | card | suit | string | range
     value: object
     pos: Pos
 
@@ -48,26 +49,26 @@ class Name:
 @dataclass(frozen=True)
 class Call:
     name: str
-    args: tuple["Expr", ...]
+    args: tuple[Expr, ...]
     pos: Pos
 
 
 @dataclass(frozen=True)
 class Unary:
-    op: str              # "-" | "not"
-    operand: "Expr"
+    op: str  # "-" | "not"
+    operand: Expr
     pos: Pos
 
 
 @dataclass(frozen=True)
 class Binary:
-    op: str              # + - * / % == != < <= > >= and or
-    left: "Expr"
-    right: "Expr"
+    op: str  # + - * / % == != < <= > >= and or
+    left: Expr
+    right: Expr
     pos: Pos
 
 
-Expr = Union[Literal, Name, Call, Unary, Binary]
+Expr = Union[Literal, Name, Call, Unary, Binary]  # noqa: UP007  (a runtime alias)
 
 
 # Statements ----------------------------------------------------------------
@@ -98,12 +99,12 @@ class Table:
 @dataclass(frozen=True)
 class IfBlock:
     condition: Expr
-    then: tuple["Item", ...]
-    otherwise: tuple["Item", ...]
+    then: tuple[Item, ...]
+    otherwise: tuple[Item, ...]
     pos: Pos
 
 
-Item = Union[Statement, Table, IfBlock]
+Item = Union[Statement, Table, IfBlock]  # noqa: UP007  (a runtime alias)
 
 
 @dataclass

@@ -9,10 +9,12 @@ Scopes say what an expression can see when it runs: ``card`` (inside a card
 table), ``seat`` (one player), ``deal`` (the deal state), ``match`` (the ledger).
 A quantity names the scopes it needs; using it elsewhere is a load-time error.
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 CARD, SEAT, DEAL, MATCH = "card", "seat", "deal", "match"
 
@@ -21,13 +23,13 @@ CARD, SEAT, DEAL, MATCH = "card", "seat", "deal", "match"
 class StatementSpec:
     name: str
     doc: str
-    words: tuple[int, int | None] = (0, 0)        # min and max number of words
-    value: frozenset[str] | None = None           # scopes of "= expr", None: not allowed
-    condition: frozenset[str] | None = None       # scopes of "when expr"
-    table: bool = False                           # "{ pattern: expr ... }"
+    words: tuple[int, int | None] = (0, 0)  # min and max number of words
+    value: frozenset[str] | None = None  # scopes of "= expr", None: not allowed
+    condition: frozenset[str] | None = None  # scopes of "when expr"
+    table: bool = False  # "{ pattern: expr ... }"
     needs_value: bool = False
     needs_condition: bool = False
-    multi: bool = False                           # several, told apart by their first word
+    multi: bool = False  # several, told apart by their first word
     required: bool = False
     check: Callable[[Any, Any], Any] | None = None  # (statement, env) -> parsed words
 
@@ -46,7 +48,7 @@ class Function:
     doc: str
     arity: tuple[int, int]
     needs: frozenset[str]
-    call: Callable[..., Any]                       # (ctx, *args)
+    call: Callable[..., Any]  # (ctx, *args)
 
 
 @dataclass
@@ -57,15 +59,16 @@ class Vocabulary:
     symbols: dict[str, Any] = field(default_factory=dict)
 
     def add(self, item: StatementSpec | Quantity | Function) -> None:
-        table = {StatementSpec: self.statements, Quantity: self.quantities,
-                 Function: self.functions}[type(item)]
+        table = {StatementSpec: self.statements, Quantity: self.quantities, Function: self.functions}[type(item)]
         table[item.name] = item
 
-    def merged(self, other: "Vocabulary") -> "Vocabulary":
-        return Vocabulary({**self.statements, **other.statements},
-                          {**self.quantities, **other.quantities},
-                          {**self.functions, **other.functions},
-                          {**self.symbols, **other.symbols})
+    def merged(self, other: Vocabulary) -> Vocabulary:
+        return Vocabulary(
+            {**self.statements, **other.statements},
+            {**self.quantities, **other.quantities},
+            {**self.functions, **other.functions},
+            {**self.symbols, **other.symbols},
+        )
 
 
 def scopes(*names: str) -> frozenset[str]:
@@ -89,5 +92,5 @@ class Ctx:
         self.card = card
         self.extra = extra if extra is not None else {}
 
-    def for_seat(self, seat: int) -> "Ctx":
+    def for_seat(self, seat: int) -> Ctx:
         return Ctx(self.game, self.state, seat, self.ledger, self.card, self.extra)

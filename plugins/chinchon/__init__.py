@@ -5,6 +5,7 @@ The exact meld solver lives in ``melds`` and ``layoff``; ``game`` holds the turn
 mechanics, ``showing`` the showing and laying off after a close, ``words`` the
 family's rule-script vocabulary and ``bots`` the heuristic bot.
 """
+
 from __future__ import annotations
 
 from importlib import resources

@@ -11,6 +11,7 @@ next unseen card could bring (``expected``). With it the bot
 * closes as soon as the rules allow, choosing the face-down card that leaves the
   fewest points (a full close first): waiting only gives the others time.
 """
+
 from __future__ import annotations
 
 from tapete import Action, DealState, Random
@@ -42,8 +43,7 @@ class HeuristicBot:
             return DRAW_STOCK
         closes = [a for a in legal if a.kind == "close"]
         if closes:
-            return min(closes, key=lambda a: (penalty(_without(hand, a.cards[0])), -value[a.cards[0]],
-                                              a.cards[0]))
+            return min(closes, key=lambda a: (penalty(_without(hand, a.cards[0])), -value[a.cards[0]], a.cards[0]))
         discards = [a for a in legal if a.kind == "discard"]
         if not discards:
             return legal[0]

@@ -8,6 +8,7 @@ over, ``meld.K`` for every shown meld. Counters: ``drawn`` (cards drawn in the
 current turn), ``turns.N``, ``misdealt.N`` and, after a close, ``closer``,
 ``unmatched.N``, ``loose.N``, ``wilds.N``, ``full_close``, ``chinchon``.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -48,13 +49,13 @@ class Chinchon(Game):
             state.counters[f"turns.{s}"] = 0
         # CH-2.2: seven each, one at a time, starting with the first player
         self.deal_round_robin(state, cards, self.hand_size, self.next_seat(state, state.dealer))
-        state.zones["discard"] = [cards.pop()]          # CH-2.2 the next card face up
+        state.zones["discard"] = [cards.pop()]  # CH-2.2 the next card face up
         state.zones["stock"] = cards
         state.zones["facedown"] = []
         state.counters["drawn"] = 0
         ledger = ctx.ledger
         if ledger is not None and ledger.seats != list(range(state.players)):
-            state.data["seats"] = list(ledger.seats)   # match seats, for describe_deal
+            state.data["seats"] = list(ledger.seats)  # match seats, for describe_deal
 
     # -- judging a close (CH-4.3) -------------------------------------------------------
     def close_shown(self, state: DealState, seat: int, discard: int) -> Shown | None:
@@ -79,7 +80,7 @@ class Chinchon(Game):
     # -- moves (CH-4) -------------------------------------------------------------------
     def legal_actions(self, state: DealState) -> list[Action]:
         seat = state.to_move
-        if state.counters.get("drawn", 0) == 0:          # CH-4.2 first draw
+        if state.counters.get("drawn", 0) == 0:  # CH-4.2 first draw
             actions = []
             if state.zones["stock"]:
                 actions.append(DRAW_STOCK)
@@ -89,7 +90,7 @@ class Chinchon(Game):
         hand = state.zones[f"hand.{seat}"]
         # CH-3.4 nothing is laid down during ordinary turns: discard, or close
         actions = [Action("discard", (c,)) for c in hand]
-        for c in hand:                                   # CH-4.3 closing discards face down
+        for c in hand:  # CH-4.3 closing discards face down
             if self.close_shown(state, seat, c) is not None:
                 actions.append(Action("close", (c,)))
         return actions
@@ -103,7 +104,7 @@ class Chinchon(Game):
         if kind == "draw":
             if action.cards or action.detail not in ("stock", "discard"):
                 return "a draw reads 'draw stock' or 'draw discard'"
-            if drawn > 1 or (drawn == 1 and not self.mistakes):   # CH-V5 a mistaken extra draw
+            if drawn > 1 or (drawn == 1 and not self.mistakes):  # CH-V5 a mistaken extra draw
                 return "you have drawn already: discard a card, or close"
             if not state.zones[action.detail]:
                 return f"the {action.detail} pile is empty"
@@ -127,8 +128,10 @@ class Chinchon(Game):
             return "the close rule does not allow closing this deal after a misdeal (CH-V5)"
         rest = [c for c in hand if c != card]
         shown = Shown(self.tables, rest)
-        return (f"the close rule does not allow closing discarding {deck.format(card)}: the other "
-                f"cards leave {shown.penalty} point(s) in {shown.loose} unmatched card(s) (CH-4.3)")
+        return (
+            f"the close rule does not allow closing discarding {deck.format(card)}: the other "
+            f"cards leave {shown.penalty} point(s) in {shown.loose} unmatched card(s) (CH-4.3)"
+        )
 
     def apply(self, state: DealState, action: Action) -> list[dict[str, Any]]:
         seat = state.to_move
@@ -139,7 +142,7 @@ class Chinchon(Game):
             hand.append(state.zones[action.detail].pop())
             if drawn == 0:
                 counters[f"turns.{seat}"] = counters.get(f"turns.{seat}", 0) + 1
-            else:                                        # CH-V5 drew twice
+            else:  # CH-V5 drew twice
                 counters[f"misdealt.{seat}"] = 1
             counters["drawn"] = drawn + 1
             if drawn:
@@ -149,16 +152,16 @@ class Chinchon(Game):
         if action.kind == "close":
             return self._close(state, seat, card)
         events: list[dict[str, Any]] = []
-        if drawn == 0:                                   # CH-V5 discarded without drawing
+        if drawn == 0:  # CH-V5 discarded without drawing
             counters[f"turns.{seat}"] = counters.get(f"turns.{seat}", 0) + 1
             counters[f"misdealt.{seat}"] = 1
             events.append({"say": "discards without drawing by mistake and may not close this deal"})
         hand.remove(card)
-        state.zones["discard"].append(card)              # CH-4.2 discard face up
+        state.zones["discard"].append(card)  # CH-4.2 discard face up
         counters["drawn"] = 0
         if not state.zones["stock"]:
             events += self._rebuild_stock(state)
-        state.to_move = self.next_seat(state, seat)      # CH-4.1 the turn moves on
+        state.to_move = self.next_seat(state, seat)  # CH-4.1 the turn moves on
         return events
 
     def _rebuild_stock(self, state: DealState) -> list[dict[str, Any]]:
@@ -180,7 +183,7 @@ class Chinchon(Game):
         assert shown is not None
         hand = state.zones[f"hand.{seat}"]
         hand.remove(card)
-        state.zones.setdefault("facedown", []).append(card)   # CH-4.3 face down
+        state.zones.setdefault("facedown", []).append(card)  # CH-4.3 face down
         sealed = self.sealed_rule is not None and self._judge(state, seat, shown, self.sealed_rule)
         arrangement = shown.arrangement
         counters = state.counters
@@ -191,8 +194,9 @@ class Chinchon(Game):
         order = [self.next_seat(state, seat, k) for k in range(state.players)]
         hands = {s: list(state.zones[f"hand.{s}"]) for s in order}
         hands[seat] = list(arrangement.unmatched)
-        table = show_and_lay_off(self.tables, hands, order, arrangement.melds, sealed,
-                                 self.upward_only, self.one_per_value)
+        table = show_and_lay_off(
+            self.tables, hands, order, arrangement.melds, sealed, self.upward_only, self.one_per_value
+        )
         self._write_showing(state, table, hands)
         state.over = True
         names = self.deck.names
@@ -211,7 +215,7 @@ class Chinchon(Game):
         tables, wild = self.tables, self.tables.wild
         melds_data = []
         wilds_by = [0] * state.players
-        for k, (tm, owner) in enumerate(zip(table.melds, table.owner)):
+        for k, (tm, owner) in enumerate(zip(table.melds, table.owner, strict=False)):
             meld = tm.meld
             state.zones[f"meld.{k}"] = list(meld.cards)
             by = [table.added_by.get(c, owner) for c in meld.cards]
@@ -221,12 +225,12 @@ class Chinchon(Game):
             if meld.wilds:
                 entry["wilds"] = [[meld.cards.index(c), tables.stands_for(p, s)] for c, p, s in meld.wilds]
             melds_data.append(entry)
-            wilds_by[owner] += sum(1 for c, b in zip(meld.cards, by) if b == owner and wild[c])
+            wilds_by[owner] += sum(1 for c, b in zip(meld.cards, by, strict=False) if b == owner and wild[c])
         state.data["melds"] = melds_data
         for s in range(state.players):
             left = sorted(hands[s])
             state.zones[f"hand.{s}"] = left
-            state.counters[f"unmatched.{s}"] = tables.points(left)   # CH-5.5
+            state.counters[f"unmatched.{s}"] = tables.points(left)  # CH-5.5
             state.counters[f"loose.{s}"] = len(left)
             state.counters[f"wilds.{s}"] = wilds_by[s]
 
@@ -250,15 +254,17 @@ class Chinchon(Game):
                 cards = state.zones.get(f"meld.{k}", [])
                 if m["owner"] == s:
                     meaning = dict(m.get("wilds", []))
-                    text = " ".join(names[c] + (f"={meaning[i]}" if i in meaning else "")
-                                    for i, c in enumerate(cards))
+                    text = " ".join(names[c] + (f"={meaning[i]}" if i in meaning else "") for i, c in enumerate(cards))
                     own.append(f"[{text}]" + (" sealed" if m.get("sealed") else ""))
-                laid += [names[c] for c, b in zip(cards, m["by"]) if b == s and m["owner"] != s]
+                laid += [names[c] for c, b in zip(cards, m["by"], strict=False) if b == s and m["owner"] != s]
             left = state.zones[f"hand.{s}"]
             line = f"seat {seats[s]}: melds {' '.join(own) if own else '-'}"
             if laid:
                 line += f"; laid off {' '.join(laid)}"
-            line += (f"; unmatched {' '.join(names[c] for c in left)} = "
-                     f"{state.counters.get(f'unmatched.{s}', 0)}" if left else "; unmatched -")
+            line += (
+                f"; unmatched {' '.join(names[c] for c in left)} = {state.counters.get(f'unmatched.{s}', 0)}"
+                if left
+                else "; unmatched -"
+            )
             lines.append(line)
         return lines

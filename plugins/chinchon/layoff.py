@@ -40,8 +40,8 @@ bottom-up), ties by card id.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from .melds import GROUP, RUN, Arrangement, Meld, MeldSolver, _melds_key
 

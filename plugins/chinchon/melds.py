@@ -72,9 +72,9 @@ best.  ``best``/``arrangements`` always use the general machinery.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
-from typing import Callable, Iterator, Sequence
 
 GROUP = "group"
 RUN = "run"
@@ -289,7 +289,7 @@ class MeldSolver:
         start = self._run_start(suit, list(pos), len(nat) + len(wl))
         assert start is not None
         free = [p for p in range(start, start + len(nat) + len(wl)) if p not in pos]
-        wilds = tuple((w, p, suit) for w, p in zip(wl, free))
+        wilds = tuple((w, p, suit) for w, p in zip(wl, free, strict=False))
         for w, p, _ in wilds:
             pos[p] = w
         return Meld(RUN, tuple(pos[p] for p in sorted(pos)), wilds)

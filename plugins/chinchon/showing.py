@@ -13,6 +13,7 @@ showing, picks the own melds and lay-offs that leave them the fewest points
 (``layoff.best_showing``); a card that fits two melds goes where it leaves the
 fewest points, and on a tie to the meld shown first.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -27,50 +28,55 @@ class Table:
 
     melds: list[TableMeld] = field(default_factory=list)
     owner: list[int] = field(default_factory=list)
-    added_by: dict[int, int] = field(default_factory=dict)      # card -> seat that laid it off
+    added_by: dict[int, int] = field(default_factory=dict)  # card -> seat that laid it off
 
     def put(self, seat: int, meld: Meld, sealed: bool = False) -> None:
         self.melds.append(TableMeld(meld, sealed))
         self.owner.append(seat)
 
 
-def show_and_lay_off(tables, hands: dict[int, list[int]], order: list[int], closer_melds,
-                     sealed: bool, upward_only: bool, one_per_value: bool) -> Table:
+def show_and_lay_off(
+    tables,
+    hands: dict[int, list[int]],
+    order: list[int],
+    closer_melds,
+    sealed: bool,
+    upward_only: bool,
+    one_per_value: bool,
+) -> Table:
     """Run the whole showing; ``hands`` (seat -> cards) is left holding the unmatched cards."""
     solver = tables.solver
     table = Table()
     closer = order[0]
-    for meld in closer_melds:                       # CH-5.1 the closer shows first
+    for meld in closer_melds:  # CH-5.1 the closer shows first
         table.put(closer, meld, sealed)
-    used: dict[int, set[int]] = {s: set() for s in order}   # CH-V2 ranks already laid off
+    used: dict[int, set[int]] = {s: set() for s in order}  # CH-V2 ranks already laid off
 
     def turn(seat: int) -> bool:
         hand = hands[seat]
         if not hand:
             return False
-        blocked = [c for c in hand if one_per_value and _rank_of(tables, c) in used[seat]
-                   and not tables.wild[c]]
+        blocked = [c for c in hand if one_per_value and _rank_of(tables, c) in used[seat] and not tables.wild[c]]
         free = [c for c in hand if c not in blocked]
         if not free:
             return False
-        s = best_showing(solver, free, table.melds, runs_upward_only=upward_only,
-                         one_per_value=one_per_value)
+        s = best_showing(solver, free, table.melds, runs_upward_only=upward_only, one_per_value=one_per_value)
         if not s.layoffs and not s.arrangement.melds:
             return False
-        for c, j in s.layoffs:                      # CH-5.2 additions to shown melds
+        for c, j in s.layoffs:  # CH-5.2 additions to shown melds
             table.added_by[c] = seat
             used[seat].add(_laid_rank(tables, c, s.table[j]))
         for j, meld in enumerate(s.table):
             table.melds[j] = TableMeld(meld, table.melds[j].closed)
-        for meld in s.arrangement.melds:            # the player's own melds go down too
+        for meld in s.arrangement.melds:  # the player's own melds go down too
             table.put(seat, meld)
         hands[seat] = sorted(blocked + list(s.unmatched))
         return True
 
-    for seat in order[1:]:                          # CH-5.1 the others, in turn order
+    for seat in order[1:]:  # CH-5.1 the others, in turn order
         turn(seat)
-    while True:                                     # CH-5.2 / CH-5.6 until nobody can add
-        if not any([turn(seat) for seat in order]):
+    while True:  # CH-5.2 / CH-5.6 until nobody can add
+        if not any(turn(seat) for seat in order):
             break
     return table
 

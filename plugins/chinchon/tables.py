@@ -7,6 +7,7 @@ the lazily computed arrangement a close is judged on, so that judging the eight
 possible closes of a turn usually costs eight fast penalty look-ups and nothing
 more.
 """
+
 from __future__ import annotations
 
 from .melds import RUN, Arrangement, CardInfo, MeldRules, MeldSolver
@@ -25,15 +26,19 @@ class MeldTables:
         self.wild = [bool(w) for w in wild]
         self.order = rules.order
         self.infos = [
-            CardInfo(rules.order_pos[c], SUITS.index(deck.suit_of[c]) if deck.suit_of[c] else -1,
-                     self.value[c], self.wild[c])
-            for c in deck.ids]
+            CardInfo(
+                rules.order_pos[c], SUITS.index(deck.suit_of[c]) if deck.suit_of[c] else -1, self.value[c], self.wild[c]
+            )
+            for c in deck.ids
+        ]
         lo, hi = rules.parsed_words("group_size", default=(3, 4))
         self.meld_rules = MeldRules(
-            min_group=lo, max_group=hi,
+            min_group=lo,
+            max_group=hi,
             max_identical_in_group=rules.parsed_words("group_copies", default=1),
             min_run=rules.parsed_words("run_length", default=3),
-            max_wild_per_meld=rules.parsed_words("wilds_per_meld", default=1))
+            max_wild_per_meld=rules.parsed_words("wilds_per_meld", default=1),
+        )
         self.solver = MeldSolver(self.infos, self.meld_rules)
         self.positive = all(v > 0 for v in self.value)
 

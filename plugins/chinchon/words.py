@@ -7,6 +7,7 @@ quantities (``unmatched``, ``loose_cards``, ``full_close``, ...) describe the
 seven cards the closer would show; after the deal they describe what each
 player has left once every lay-off is made.
 """
+
 from __future__ import annotations
 
 from tapete import DEAL, SEAT, Quantity, StatementSpec
@@ -29,6 +30,7 @@ def _whole(lo: int, hi: int | None = None):
             top = f" to {hi}" if hi is not None else " or more"
             raise env.error(item.value.pos, f"{item.key} must be a whole number from {lo}{top}, not {v!r}")
         return v
+
     return check
 
 
@@ -52,8 +54,11 @@ def _group_size(item, env):
 def _no_wrap(item, env):
     """CH-1.3: runs never go round the corner; the meld solver has no wrapping runs."""
     if _flag(item, env):
-        raise env.error(item.value.pos, "runs that wrap from the top rank to the bottom are not "
-                                        "supported by the chinchon family; write run_wrap = false")
+        raise env.error(
+            item.value.pos,
+            "runs that wrap from the top rank to the bottom are not "
+            "supported by the chinchon family; write run_wrap = false",
+        )
     return False
 
 
@@ -98,53 +103,109 @@ def _shown_wilds(c):
 
 WORDS = (
     # cards and melds
-    StatementSpec("hand_size", "cards dealt to each player; a player closes from one more (CH-2.2)",
-                  value=CONSTANT, needs_value=True, check=_whole(1, 20)),
-    StatementSpec("value", "penalty points of a card left unmatched (CH-1.4)", table=True,
-                  required=True),
-    StatementSpec("wild", "1 for a card that stands for any card in a meld, else 0 (CH-V7)",
-                  table=True),
-    StatementSpec("group_size", "how many cards of one rank a group holds: 3..4 (CH-3.1)",
-                  value=CONSTANT, needs_value=True, check=_group_size),
-    StatementSpec("group_copies", "how many identical cards one group may hold (CH-3.1, CH-V2)",
-                  value=CONSTANT, needs_value=True, check=_whole(1, 8)),
-    StatementSpec("run_length", "the fewest cards of one suit in a run (CH-3.2)",
-                  value=CONSTANT, needs_value=True, check=_whole(2, 20)),
-    StatementSpec("run_wrap", "whether a run may go on from the top rank to the ace (CH-1.3: false)",
-                  value=CONSTANT, needs_value=True, check=_no_wrap),
-    StatementSpec("wilds_per_meld", "the most wild cards one meld may hold (CH-V7)",
-                  value=CONSTANT, needs_value=True, check=_whole(0, 8)),
+    StatementSpec(
+        "hand_size",
+        "cards dealt to each player; a player closes from one more (CH-2.2)",
+        value=CONSTANT,
+        needs_value=True,
+        check=_whole(1, 20),
+    ),
+    StatementSpec("value", "penalty points of a card left unmatched (CH-1.4)", table=True, required=True),
+    StatementSpec("wild", "1 for a card that stands for any card in a meld, else 0 (CH-V7)", table=True),
+    StatementSpec(
+        "group_size",
+        "how many cards of one rank a group holds: 3..4 (CH-3.1)",
+        value=CONSTANT,
+        needs_value=True,
+        check=_group_size,
+    ),
+    StatementSpec(
+        "group_copies",
+        "how many identical cards one group may hold (CH-3.1, CH-V2)",
+        value=CONSTANT,
+        needs_value=True,
+        check=_whole(1, 8),
+    ),
+    StatementSpec(
+        "run_length",
+        "the fewest cards of one suit in a run (CH-3.2)",
+        value=CONSTANT,
+        needs_value=True,
+        check=_whole(2, 20),
+    ),
+    StatementSpec(
+        "run_wrap",
+        "whether a run may go on from the top rank to the ace (CH-1.3: false)",
+        value=CONSTANT,
+        needs_value=True,
+        check=_no_wrap,
+    ),
+    StatementSpec(
+        "wilds_per_meld",
+        "the most wild cards one meld may hold (CH-V7)",
+        value=CONSTANT,
+        needs_value=True,
+        check=_whole(0, 8),
+    ),
     # closing and showing
-    StatementSpec("close", "when a player who has drawn may close, discarding face down (CH-4.3)",
-                  condition=SEAT_IN_DEAL, needs_condition=True, required=True),
-    StatementSpec("sealed", "when nobody may lay off on the closer's melds (CH-5.4)",
-                  condition=SEAT_IN_DEAL, needs_condition=True),
-    StatementSpec("layoff_upward_only", "runs are extended only at their top when laying off (CH-V2)",
-                  value=CONSTANT, needs_value=True, check=_flag),
-    StatementSpec("layoff_one_per_value", "a player lays off at most one card of each rank (CH-V2)",
-                  value=CONSTANT, needs_value=True, check=_flag),
-    StatementSpec("mistakes", "a person's extra draw or discard without drawing is accepted and "
-                              "marks the player as misdealt (CH-V5)",
-                  value=CONSTANT, needs_value=True, check=_flag),
+    StatementSpec(
+        "close",
+        "when a player who has drawn may close, discarding face down (CH-4.3)",
+        condition=SEAT_IN_DEAL,
+        needs_condition=True,
+        required=True,
+    ),
+    StatementSpec(
+        "sealed", "when nobody may lay off on the closer's melds (CH-5.4)", condition=SEAT_IN_DEAL, needs_condition=True
+    ),
+    StatementSpec(
+        "layoff_upward_only",
+        "runs are extended only at their top when laying off (CH-V2)",
+        value=CONSTANT,
+        needs_value=True,
+        check=_flag,
+    ),
+    StatementSpec(
+        "layoff_one_per_value",
+        "a player lays off at most one card of each rank (CH-V2)",
+        value=CONSTANT,
+        needs_value=True,
+        check=_flag,
+    ),
+    StatementSpec(
+        "mistakes",
+        "a person's extra draw or discard without drawing is accepted and marks the player as misdealt (CH-V5)",
+        value=CONSTANT,
+        needs_value=True,
+        check=_flag,
+    ),
     # what rules can ask about a player
-    Quantity("unmatched", "points of the player's unmatched cards (while closing: of the cards "
-                          "shown; after the deal: what is left after lay-offs)", SEAT_IN_DEAL, _unmatched),
+    Quantity(
+        "unmatched",
+        "points of the player's unmatched cards (while closing: of the cards "
+        "shown; after the deal: what is left after lay-offs)",
+        SEAT_IN_DEAL,
+        _unmatched,
+    ),
     Quantity("loose_cards", "how many unmatched cards that is", SEAT_IN_DEAL, _loose),
     Quantity("closed", "the player closed this deal", SEAT_IN_DEAL, _closed),
-    Quantity("full_close", "the player closes with every card in melds (CH-6.2)", SEAT_IN_DEAL,
-             _full_close),
-    Quantity("chinchon", "the player closes with all their cards in one run (CH-V6)", SEAT_IN_DEAL,
-             _chinchon),
-    Quantity("shown_wilds", "wild cards in the player's own shown melds (CH-V7)", SEAT_IN_DEAL,
-             _shown_wilds),
-    Quantity("turn_number", "the player's turn in this deal, 1 for their first (CH-V8)", SEAT_IN_DEAL,
-             lambda c: c.state.counters.get(f"turns.{c.seat}", 0)),
-    Quantity("misdealt", "the player drew twice or discarded without drawing this deal (CH-V5)",
-             SEAT_IN_DEAL, lambda c: bool(c.state.counters.get(f"misdealt.{c.seat}", 0))),
-    Quantity("hand_cards", "cards in the player's hand", SEAT_IN_DEAL,
-             lambda c: len(c.state.zones[f"hand.{c.seat}"])),
-    Quantity("stock_cards", "cards left in the stock", DEAL_ONLY,
-             lambda c: len(c.state.zones.get("stock", ()))),
+    Quantity("full_close", "the player closes with every card in melds (CH-6.2)", SEAT_IN_DEAL, _full_close),
+    Quantity("chinchon", "the player closes with all their cards in one run (CH-V6)", SEAT_IN_DEAL, _chinchon),
+    Quantity("shown_wilds", "wild cards in the player's own shown melds (CH-V7)", SEAT_IN_DEAL, _shown_wilds),
+    Quantity(
+        "turn_number",
+        "the player's turn in this deal, 1 for their first (CH-V8)",
+        SEAT_IN_DEAL,
+        lambda c: c.state.counters.get(f"turns.{c.seat}", 0),
+    ),
+    Quantity(
+        "misdealt",
+        "the player drew twice or discarded without drawing this deal (CH-V5)",
+        SEAT_IN_DEAL,
+        lambda c: bool(c.state.counters.get(f"misdealt.{c.seat}", 0)),
+    ),
+    Quantity("hand_cards", "cards in the player's hand", SEAT_IN_DEAL, lambda c: len(c.state.zones[f"hand.{c.seat}"])),
+    Quantity("stock_cards", "cards left in the stock", DEAL_ONLY, lambda c: len(c.state.zones.get("stock", ()))),
 )
 
 __all__ = ["WORDS"]

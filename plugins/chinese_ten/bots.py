@@ -8,6 +8,7 @@ card holds a partner for it, times the points of the card and of such a partner
 (denial: a black 8 left out is a gift when a red 2 can take it). It knows only what
 a player at the table knows: its own hand, the face-up table and the captured cards.
 """
+
 from __future__ import annotations
 
 from tapete import Action, DealState, Random
@@ -40,7 +41,7 @@ class GreedyBot:
             if value is None:
                 partners = [u for u in unseen if u in takes[card]]
                 k = len(partners)
-                miss = 1.0                          # no partner among their hand and stock card
+                miss = 1.0  # no partner among their hand and stock card
                 for i in range(draws):
                     miss *= max(n_unseen - k - i, 0) / (n_unseen - i)
                 worth = point_of[card] + (sum(point_of[u] for u in partners) / k if k else 0)
@@ -60,7 +61,7 @@ class GreedyBot:
             card, taken = action.cards[0], action.cards[1:]
             if action.kind == "play":
                 gain, after = 0.0, table + [card]
-            else:                                   # capture or take: the pair goes to our pile
+            else:  # capture or take: the pair goes to our pile
                 gain = point_of[card] + sum(point_of[t] for t in taken)
                 after = [t for t in table if t not in taken]
             if action.kind != "take":

@@ -7,6 +7,7 @@ needs one decision, and two when the turned stock card matches several table
 cards: the card then waits, face up in the ``turned`` zone, for the same player
 to choose (CT-2.2, CT-2.4), so a snapshot taken between the two is complete.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -32,30 +33,35 @@ class ChineseTen(Game):
         deck = self.deck
         self.names = deck.names
         self.rank_of = deck.rank_of
-        self.takes = capture_partners(rules)                       # CT-2.1
+        self.takes = capture_partners(rules)  # CT-2.1
         points = rules.table("points")
-        self.point_of = list(points) if points is not None else [0] * len(deck)   # CT-4.1
+        self.point_of = list(points) if points is not None else [0] * len(deck)  # CT-4.1
         mode, ranks = rules.parsed_words("opening", "", ("none", ()))
         self.opening_mode, self.special_ranks = mode, frozenset(ranks)
         self.sizes = (rules.expr("hand_size"), rules.expr("table_size"), rules.expr("stock_size"))
         self._break_even = rules.expr("break_even")
-        self.bonuses = [(first, rules.expr("bonus", first), rules.condition("bonus", first))
-                        for first, _ in rules.each("bonus")]
+        self.bonuses = [
+            (first, rules.expr("bonus", first), rules.condition("bonus", first)) for first, _ in rules.each("bonus")
+        ]
         self._ctx = Ctx(game=self)
         players = rules.constant("players")
         if isinstance(players, int) and all(size.const for size in self.sizes):
             problem = self.size_problem(*(size.value for size in self.sizes), players)
-            if problem:                   # found at load time when nothing depends on the deal
+            if problem:  # found at load time when nothing depends on the deal
                 raise located(rules, "hand_size", "", problem)
 
     # -- dealing (CT-1) -------------------------------------------------------------
     def size_problem(self, hand: int, table: int, stock: int, players: int) -> str | None:
         if hand * players + table + stock != len(self.deck):
-            return (f"hand_size {hand} x {players} players + table_size {table} + stock_size "
-                    f"{stock} must use the {len(self.deck)} cards of the deck (CT-1.3)")
+            return (
+                f"hand_size {hand} x {players} players + table_size {table} + stock_size "
+                f"{stock} must use the {len(self.deck)} cards of the deck (CT-1.3)"
+            )
         if stock != hand * players:
-            return (f"stock_size {stock} must equal the {hand * players} hand cards: each turn "
-                    f"turns one stock card per hand card played (CT-2.4, CT-3.4)")
+            return (
+                f"stock_size {stock} must equal the {hand * players} hand cards: each turn "
+                f"turns one stock card per hand card played (CT-2.4, CT-3.4)"
+            )
         return None
 
     def deal(self, state: DealState, rng: Random, ctx: Ctx) -> None:
@@ -71,19 +77,20 @@ class ChineseTen(Game):
             self.deal_round_robin(state, cards, hand, self.next_seat(state, state.dealer))  # CT-1.3
             state.zones["table"] = [cards.pop() for _ in range(table)]
             state.zones["stock"] = cards
-            if self.opening_mode != "redeal" or not crowded_ranks(self.rank_of, state.zones["table"],
-                                                                  self.special_ranks):
+            if self.opening_mode != "redeal" or not crowded_ranks(
+                self.rank_of, state.zones["table"], self.special_ranks
+            ):
                 break
-            redeals += 1                                           # CT-V5: deal again
+            redeals += 1  # CT-V5: deal again
             if redeals > MAX_REDEALS:
                 raise TapeteError(f"no acceptable opening table in {MAX_REDEALS} redeals")
         state.zones["turned"] = []
         for s in range(n):
-            state.zones[f"captures.{s}"] = []                      # CT-1.5
+            state.zones[f"captures.{s}"] = []  # CT-1.5
         if redeals:
             state.counters["redeals"] = redeals
         if self.opening_mode == "specials":
-            apply_specials(self.rank_of, state, self.special_ranks)   # CT-3.1, CT-3.2
+            apply_specials(self.rank_of, state, self.special_ranks)  # CT-3.1, CT-3.2
 
     # -- what may be taken (CT-2.1, CT-2.2, CT-3.1) -----------------------------------
     def targets(self, state: DealState, card: int) -> list[tuple[int, ...]]:
@@ -92,22 +99,22 @@ class ChineseTen(Game):
         triples = state.data.get("triples")
         if triples:
             rank = self.rank_of[card]
-            if rank in triples:                                    # CT-3.1 the fourth takes all three
+            if rank in triples:  # CT-3.1 the fourth takes all three
                 group = tuple(t for t in table if self.rank_of[t] == rank)
                 if len(group) == 3:
                     return [group]
         takes = self.takes[card]
-        return [(t,) for t in table if t in takes]                 # CT-2.2 never a sum of several
+        return [(t,) for t in table if t in takes]  # CT-2.2 never a sum of several
 
     def legal_actions(self, state: DealState) -> list[Action]:
         turned = state.zones.get("turned")
-        if turned:                                                 # CT-2.2 / CT-2.4 the stock card's choice
+        if turned:  # CT-2.2 / CT-2.4 the stock card's choice
             card = turned[-1]
             return [Action("take", (card, *t)) for t in self.targets(state, card)]
         actions: list[Action] = []
         for card in state.zones[f"hand.{state.to_move}"]:
             options = self.targets(state, card)
-            if options:                                            # CT-2.3 a possible capture is made
+            if options:  # CT-2.3 a possible capture is made
                 actions.extend(Action("capture", (card, *t)) for t in options)
             else:
                 actions.append(Action("play", (card,)))
@@ -119,16 +126,23 @@ class ChineseTen(Game):
         if turned:
             card = turned[-1]
             options = self.targets(state, card)
-            if action.kind == "take" and action.cards[:1] == (card,) and action.cards[1:] in options \
-                    and not action.detail:
+            if (
+                action.kind == "take"
+                and action.cards[:1] == (card,)
+                and action.cards[1:] in options
+                and not action.detail
+            ):
                 return None
-            return (f"first say what the turned {names[card]} takes (CT-2.2): "
-                    + " or ".join(f"'take {names[card]} {self._fmt(t)}'" for t in options))
+            return f"first say what the turned {names[card]} takes (CT-2.2): " + " or ".join(
+                f"'take {names[card]} {self._fmt(t)}'" for t in options
+            )
         if action.kind == "take":
             return "no turned stock card is waiting: play a card from your hand"
         if action.kind not in ("play", "capture") or not action.cards or action.detail:
-            return ("a Chinese Ten move is 'play CARD', 'capture CARD TABLE-CARD', or 'take TURNED "
-                    "TABLE-CARD' for a turned stock card")
+            return (
+                "a Chinese Ten move is 'play CARD', 'capture CARD TABLE-CARD', or 'take TURNED "
+                "TABLE-CARD' for a turned stock card"
+            )
         card = action.cards[0]
         if card not in state.zones[f"hand.{state.to_move}"]:
             return f"{names[card]} is not in your hand"
@@ -136,16 +150,19 @@ class ChineseTen(Game):
         if action.kind == "play":
             if len(action.cards) != 1:
                 return f"'play {names[card]}' names one card; a capture reads 'capture CARD TABLE-CARD'"
-            if options:                                            # CT-2.3
-                return (f"{names[card]} must capture (CT-2.3): "
-                        + " or ".join(f"'capture {names[card]} {self._fmt(t)}'" for t in options))
+            if options:  # CT-2.3
+                return f"{names[card]} must capture (CT-2.3): " + " or ".join(
+                    f"'capture {names[card]} {self._fmt(t)}'" for t in options
+                )
             return None
         taken = action.cards[1:]
         if taken in options:
             return None
         if len(taken) > 1:
-            why = f"{names[card]} cannot take {self._fmt(taken)}: a card takes one table card; " \
-                  f"several are never summed (CT-2.2)"
+            why = (
+                f"{names[card]} cannot take {self._fmt(taken)}: a card takes one table card; "
+                f"several are never summed (CT-2.2)"
+            )
         elif options:
             why = f"{names[card]} cannot take {self._fmt(taken) or 'nothing'} (CT-2.1)"
         else:
@@ -159,7 +176,7 @@ class ChineseTen(Game):
         seat = state.to_move
         names = self.names
         extra: list[dict[str, Any]] = []
-        if action.kind == "take":                                  # the turned card's chosen capture
+        if action.kind == "take":  # the turned card's chosen capture
             card, taken = action.cards[0], action.cards[1:]
             state.zones["turned"].remove(card)
             self._capture(state, seat, card, taken, extra)
@@ -168,15 +185,15 @@ class ChineseTen(Game):
         card = action.cards[0]
         state.zones[f"hand.{seat}"].remove(card)
         table = state.zones["table"]
-        if action.kind == "capture":          # CT-2.3 the pair goes to the pile (CT-5: both steps)
+        if action.kind == "capture":  # CT-2.3 the pair goes to the pile (CT-5: both steps)
             taken = action.cards[1:]
             self._capture(state, seat, card, taken, extra)
             said = f"plays {names[card]}, takes {self._fmt(taken)}"
         else:
-            table.append(card)                                     # CT-2.3 no capture: it stays
+            table.append(card)  # CT-2.3 no capture: it stays
             said = f"plays {names[card]}"
         stock = state.zones.get("stock")
-        if stock:                                                  # CT-2.4 then turn the stock card
+        if stock:  # CT-2.4 then turn the stock card
             top = stock.pop()
             options = self.targets(state, top)
             if not options:
@@ -185,30 +202,29 @@ class ChineseTen(Game):
             elif len(options) == 1:
                 self._capture(state, seat, top, options[0], extra)
                 said += f"; turns {names[top]}, takes {self._fmt(options[0])}"
-            else:                                                  # CT-2.2 the player chooses
+            else:  # CT-2.2 the player chooses
                 state.zones.setdefault("turned", []).append(top)
-                said += f"; turns {names[top]}, which may take " + " or ".join(
-                    self._fmt(t) for t in options)
+                said += f"; turns {names[top]}, which may take " + " or ".join(self._fmt(t) for t in options)
                 return [{"say": said}, *extra]
         self._end_turn(state, seat)
         return [{"say": said}, *extra]
 
-    def _capture(self, state: DealState, seat: int, card: int, taken: tuple[int, ...],
-                 events: list[dict[str, Any]]) -> None:
+    def _capture(
+        self, state: DealState, seat: int, card: int, taken: tuple[int, ...], events: list[dict[str, Any]]
+    ) -> None:
         table = state.zones["table"]
         for t in taken:
             table.remove(t)
-        state.zones.setdefault(f"captures.{seat}", []).extend((card, *taken))   # CT-1.5
+        state.zones.setdefault(f"captures.{seat}", []).extend((card, *taken))  # CT-1.5
         triples = state.data.get("triples")
         if triples and len(taken) > 1 and self.rank_of[card] in triples:
-            triples.remove(self.rank_of[card])                     # CT-3.1 used once
+            triples.remove(self.rank_of[card])  # CT-3.1 used once
             if not triples:
                 del state.data["triples"]
         if self.bonuses:
             self._bonuses(state, seat, (card, *taken), events)
 
-    def _bonuses(self, state: DealState, seat: int, cards: tuple[int, ...],
-                 events: list[dict[str, Any]]) -> None:
+    def _bonuses(self, state: DealState, seat: int, cards: tuple[int, ...], events: list[dict[str, Any]]) -> None:
         """Event rules (CT-V3): every other player pays the capturer the bonus's value."""
         ctx = self._ctx
         ctx.state, ctx.seat, ctx.extra = state, seat, {"took": cards}
@@ -220,14 +236,15 @@ class ChineseTen(Game):
                     if s != seat:
                         counters[f"bonus.{s}"] = counters.get(f"bonus.{s}", 0) - amount
                         counters[f"bonus.{seat}"] = counters.get(f"bonus.{seat}", 0) + amount
-                events.append({"say": f"bonus {name}: {amount} from each other player",
-                               "bonus": name, "amount": amount})
+                events.append(
+                    {"say": f"bonus {name}: {amount} from each other player", "bonus": name, "amount": amount}
+                )
         ctx.extra = {}
 
     def _end_turn(self, state: DealState, seat: int) -> None:
         hands = [state.zones[f"hand.{s}"] for s in range(state.players)]
         if not any(hands):
-            state.over = True                                      # CT-3.4 hands and stock ran out
+            state.over = True  # CT-3.4 hands and stock ran out
             return
         nxt = self.next_seat(state, seat)
         while not hands[nxt]:
@@ -256,11 +273,13 @@ class ChineseTen(Game):
             points = self.points(state, s)
             bonus = state.counters.get(f"bonus.{s}", 0)
             result = points + bonus - self.break_even(ctx)
-            scoring = " ".join(names[c] for c in sorted(pile, key=lambda c: -self.point_of[c])
-                               if self.point_of[c])
-            lines.append(f"seat {s}: {len(pile)} cards, {points} points"
-                         + (f", bonus {bonus:+d}" if bonus else "")
-                         + f", result {result:+d}" + (f" ({scoring})" if scoring else ""))
+            scoring = " ".join(names[c] for c in sorted(pile, key=lambda c: -self.point_of[c]) if self.point_of[c])
+            lines.append(
+                f"seat {s}: {len(pile)} cards, {points} points"
+                + (f", bonus {bonus:+d}" if bonus else "")
+                + f", result {result:+d}"
+                + (f" ({scoring})" if scoring else "")
+            )
         return lines
 
     def _fmt(self, cards) -> str:

@@ -5,6 +5,7 @@ never all be captured one at a time, so the rules treat them at the start: the
 fourth card takes a triple at once, a quad goes straight to the dealer, or the
 cards are dealt again. Nothing here applies to a triple formed later (CT-3.3).
 """
+
 from __future__ import annotations
 
 from tapete import DealState
@@ -26,9 +27,9 @@ def apply_specials(rank_of, state: DealState, ranks: frozenset[str]) -> None:
     triples: list[str] = []
     for rank, cards in crowded_ranks(rank_of, table, ranks).items():
         if len(cards) == 3:
-            triples.append(rank)                                   # CT-3.1
+            triples.append(rank)  # CT-3.1
         else:
-            for c in cards:                                        # CT-3.2
+            for c in cards:  # CT-3.2
                 table.remove(c)
             state.zones[f"captures.{state.dealer}"].extend(cards)
             state.data.setdefault("quads", []).append(rank)

@@ -2,6 +2,7 @@
 
 Registered through the ``tapete`` entry-point group like any third-party game.
 """
+
 from __future__ import annotations
 
 from importlib import resources

@@ -5,6 +5,7 @@ same row, and among equals the one that gives opponents the least: the card
 nearest the row's end. It never holds a playable card back, because FT-3.4
 forbids passing while a card fits.
 """
+
 from __future__ import annotations
 
 from tapete import Action, DealState, Random
@@ -25,7 +26,7 @@ class SensibleBot:
                 continue
             card = action.cards[0]
             p, s = pos[card], suit_of[card]
-            if p >= start:      # growing up: own cards above it become reachable
+            if p >= start:  # growing up: own cards above it become reachable
                 mine = sum(1 for c in hand if suit_of[c] == s and pos[c] > p)
             else:
                 mine = sum(1 for c in hand if suit_of[c] == s and pos[c] < p)

@@ -3,6 +3,7 @@
 The script decides the deck, rank order, start rank, ordering constraints,
 opening card, passing and chips; this module only knows what a row is.
 """
+
 from __future__ import annotations
 
 from tapete import Action, Ctx, DealState, Game, Random
@@ -22,9 +23,9 @@ class FanTan(Game):
     def __init__(self, rules):
         super().__init__(rules)
         deck = self.deck
-        self.pos = rules.order_pos                       # per card: place in the rank order
+        self.pos = rules.order_pos  # per card: place in the rank order
         start = rules.parsed_words("row", "start", "7")
-        self.start_pos = rules.order.index(start)        # FT-3.2: a row opens with this rank
+        self.start_pos = rules.order.index(start)  # FT-3.2: a row opens with this rank
         self.suit_of = deck.suit_of
         self.rank_of = deck.rank_of
         # FT-V5 style constraints: card id -> card id that must already be on its row
@@ -50,11 +51,11 @@ class FanTan(Game):
         cards = self.shuffled_deck(rng)
         # FT-2.2: every card, one at a time, starting on the dealer's left
         self.deal_round_robin(state, cards, None, self.next_seat(state, state.dealer))
-        for suit, zone in self.row_names.items():
+        for _suit, zone in self.row_names.items():
             state.zones[zone] = []
         for s in range(state.players):
             state.counters[f"dealt.{s}"] = len(state.zones[f"hand.{s}"])
-        if self.ante is not None:                        # FT-V3: everyone antes
+        if self.ante is not None:  # FT-V3: everyone antes
             ctx.state = state
             pool = 0
             for s in range(state.players):
@@ -68,15 +69,15 @@ class FanTan(Game):
     # -- moves (FT-3) -------------------------------------------------------------
     def can_play(self, state: DealState, card: int) -> bool:
         if self.opening is not None and not state.counters.get("opened", 0):
-            return card == self.opening                  # FT-V2: the opening card first
+            return card == self.opening  # FT-V2: the opening card first
         row = state.zones[self.row_names[self.suit_of[card]]]
         p = self.pos[card]
         if not row:
-            ok = p == self.start_pos                     # FT-3.2: a start card opens its row
+            ok = p == self.start_pos  # FT-3.2: a start card opens its row
         else:
-            ok = p == self.pos[row[0]] - 1 or p == self.pos[row[-1]] + 1   # FT-3.3
+            ok = p == self.pos[row[0]] - 1 or p == self.pos[row[-1]] + 1  # FT-3.3
         if ok and card in self.needs:
-            need = self.needs[card]                      # FT-V5: e.g. the 8 before the 6
+            need = self.needs[card]  # FT-V5: e.g. the 8 before the 6
             ok = need in state.zones[self.row_names[self.suit_of[need]]]
         return ok
 
@@ -85,7 +86,7 @@ class FanTan(Game):
 
     def _pass_allowed(self, state: DealState, playable: list[int]) -> bool:
         if self.may_pass is None:
-            return not playable                          # FT-3.4 / FT-3.5
+            return not playable  # FT-3.4 / FT-3.5
         ctx = self._ctx
         ctx.state, ctx.seat = state, state.to_move
         return bool(self.may_pass(ctx))
@@ -106,8 +107,7 @@ class FanTan(Game):
             if self._pass_allowed(state, playable):
                 return None
             # FT-3.6: a wrongful pass is refused; the player must play a legal card
-            return ("you may not pass while you can play: playable "
-                    + " ".join(deck.format(c) for c in playable))
+            return "you may not pass while you can play: playable " + " ".join(deck.format(c) for c in playable)
         if action.kind == "play" and action.detail:
             return f"{action.detail!r} is not a card of this deck"
         if action.kind != "play" or len(action.cards) != 1:
@@ -123,7 +123,7 @@ class FanTan(Game):
         seat = state.to_move
         if action.kind == "pass":
             state.counters[f"passes.{seat}"] = state.counters.get(f"passes.{seat}", 0) + 1
-            if self.pass_cost is not None:              # FT-V3: a pass pays into the pool
+            if self.pass_cost is not None:  # FT-V3: a pass pays into the pool
                 ctx = self._ctx
                 ctx.state, ctx.seat = state, seat
                 chips = int(self.pass_cost(ctx))
@@ -144,7 +144,7 @@ class FanTan(Game):
                 # sequential, so only the mover can be the one winner.
                 state.over = True
                 return []
-        state.to_move = self.next_seat(state, seat)      # FT-3.5: the turn moves on
+        state.to_move = self.next_seat(state, seat)  # FT-3.5: the turn moves on
         return []
 
     def describe_deal(self, state: DealState) -> list[str]:

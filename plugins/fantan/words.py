@@ -1,4 +1,5 @@
 """The rule-script words of the layout family: rows, openings, passes, chips."""
+
 from __future__ import annotations
 
 from tapete import DEAL, SEAT, Function, Quantity, ScriptError, StatementSpec
@@ -44,31 +45,60 @@ def _holder(c, card):
 
 
 WORDS = (
-    StatementSpec("row", "how the suit rows start and grow: 'row start 7', 'row before 8 6'",
-                  words=(2, 3), multi=True, check=_check_row),
-    StatementSpec("opening", "a card that must be the first card played in a deal (FT-V2)",
-                  value=frozenset(), needs_value=True),
-    StatementSpec("may_pass", "when the player to move may pass (default: no playable card)",
-                  condition=SEAT_IN_DEAL, needs_condition=True),
-    StatementSpec("ante", "chips each player puts in the pool when the deal starts (FT-V3)",
-                  value=SEAT_IN_DEAL, needs_value=True),
-    StatementSpec("pass_cost", "chips a player pays into the pool for each pass (FT-V3)",
-                  value=SEAT_IN_DEAL, needs_value=True),
+    StatementSpec(
+        "row",
+        "how the suit rows start and grow: 'row start 7', 'row before 8 6'",
+        words=(2, 3),
+        multi=True,
+        check=_check_row,
+    ),
+    StatementSpec(
+        "opening", "a card that must be the first card played in a deal (FT-V2)", value=frozenset(), needs_value=True
+    ),
+    StatementSpec(
+        "may_pass",
+        "when the player to move may pass (default: no playable card)",
+        condition=SEAT_IN_DEAL,
+        needs_condition=True,
+    ),
+    StatementSpec(
+        "ante", "chips each player puts in the pool when the deal starts (FT-V3)", value=SEAT_IN_DEAL, needs_value=True
+    ),
+    StatementSpec(
+        "pass_cost", "chips a player pays into the pool for each pass (FT-V3)", value=SEAT_IN_DEAL, needs_value=True
+    ),
     Quantity("cards_left", "cards in the player's hand", SEAT_IN_DEAL, lambda c: len(_hand(c))),
     Quantity("others_cards_left", "cards in all the other hands", SEAT_IN_DEAL, _others_left),
     Quantity("went_out", "the player played their last card", SEAT_IN_DEAL, lambda c: not _hand(c)),
-    Quantity("passes", "passes the player made this deal", SEAT_IN_DEAL,
-             lambda c: c.state.counters.get(f"passes.{c.seat}", 0)),
-    Quantity("paid", "chips the player put into the pool this deal", SEAT_IN_DEAL,
-             lambda c: c.state.counters.get(f"paid.{c.seat}", 0)),
+    Quantity(
+        "passes",
+        "passes the player made this deal",
+        SEAT_IN_DEAL,
+        lambda c: c.state.counters.get(f"passes.{c.seat}", 0),
+    ),
+    Quantity(
+        "paid",
+        "chips the player put into the pool this deal",
+        SEAT_IN_DEAL,
+        lambda c: c.state.counters.get(f"paid.{c.seat}", 0),
+    ),
     Quantity("pool", "chips in the pool", DEAL_ONLY, lambda c: c.state.counters.get("pool", 0)),
-    Quantity("short_hand", "the player was dealt fewer cards than the most anyone got",
-             SEAT_IN_DEAL, lambda c: c.state.counters.get(f"dealt.{c.seat}", 0)
-             < max(c.state.counters.get(f"dealt.{s}", 0) for s in range(c.state.players))),
-    Quantity("playable", "how many cards the player to move could play now", SEAT_IN_DEAL,
-             lambda c: len(c.game.playable(c.state, c.seat))),
-    Function("holder", "the seat holding a card when the deal starts: holder(7♦)", (1, 1),
-             DEAL_ONLY, _holder),
+    Quantity(
+        "short_hand",
+        "the player was dealt fewer cards than the most anyone got",
+        SEAT_IN_DEAL,
+        lambda c: (
+            c.state.counters.get(f"dealt.{c.seat}", 0)
+            < max(c.state.counters.get(f"dealt.{s}", 0) for s in range(c.state.players))
+        ),
+    ),
+    Quantity(
+        "playable",
+        "how many cards the player to move could play now",
+        SEAT_IN_DEAL,
+        lambda c: len(c.game.playable(c.state, c.seat)),
+    ),
+    Function("holder", "the seat holding a card when the deal starts: holder(7♦)", (1, 1), DEAL_ONLY, _holder),
 )
 
 __all__ = ["WORDS", "ScriptError"]

@@ -3,28 +3,40 @@
 Zones are written as card names separated by spaces; in ``stock`` and
 ``discard`` the LAST card is the top.
 """
+
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from tapete import Ctx, build_registry, hookimpl, load_variant
 from tapete.ledger import Ledger
 
 
-@lru_cache(maxsize=None)
+@cache
 def variant(name: str = "fournier"):
     return load_variant(name if "/" in name or name.endswith(".yaml") else f"chinchon/{name}")
 
 
-def make_deal(hands, stock: str = "", discard: str = "", name: str = "fournier", to_move: int = 0,
-              dealer: int | None = None, counters: dict | None = None):
+def make_deal(
+    hands,
+    stock: str = "",
+    discard: str = "",
+    name: str = "fournier",
+    to_move: int = 0,
+    dealer: int | None = None,
+    counters: dict | None = None,
+):
     """A deal in the middle of play; ``hands`` lists each seat's cards as text."""
     players = len(hands)
     zones = {f"hand.{s}": h.split() for s, h in enumerate(hands)}
     zones.update(stock=stock.split(), discard=discard.split(), facedown=[])
-    snap = {"players": players, "to_move": to_move,
-            "dealer": (to_move + 1) % players if dealer is None else dealer,
-            "zones": zones, "counters": {"drawn": 0, **(counters or {})}}
+    snap = {
+        "players": players,
+        "to_move": to_move,
+        "dealer": (to_move + 1) % players if dealer is None else dealer,
+        "zones": zones,
+        "counters": {"drawn": 0, **(counters or {})},
+    }
     return variant(name).deal_from_snapshot(snap)
 
 

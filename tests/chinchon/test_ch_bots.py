@@ -1,7 +1,9 @@
 """The heuristic bot: draws, discards and closes as a careful player would."""
+
 from __future__ import annotations
 
 from chinchon_helpers import make_deal, variant
+
 from tapete import Match, Random
 from tapete_plugins.chinchon.bots import HeuristicBot
 

@@ -1,4 +1,5 @@
 """The command line: play a match with bots, print every deal, replay the log."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -25,8 +26,10 @@ def test_play_prints_closer_melds_unmatched_and_totals_then_replay_verifies(tmp_
 
 
 def test_the_heuristic_bot_plays_from_the_command_line():
-    r = CliRunner().invoke(app, ["play", "chinchon/wild-cards", "--players", "3", "--seed", "2",
-                                 "--bots", "heuristic,random,heuristic", "-q"])
+    r = CliRunner().invoke(
+        app,
+        ["play", "chinchon/wild-cards", "--players", "3", "--seed", "2", "--bots", "heuristic,random,heuristic", "-q"],
+    )
     assert r.exit_code == 0, r.output
     assert "Winner: seat" in r.output
 
@@ -41,6 +44,10 @@ def test_every_variant_file_checks():
 def test_show_lists_the_family_words():
     r = CliRunner().invoke(app, ["show", "chinchon/fournier"])
     assert r.exit_code == 0, r.output
-    for word in ("close when unmatched <= close_limit", "sealed when full_close", "group_size",
-                 "out when total > bust"):
+    for word in (
+        "close when unmatched <= close_limit",
+        "sealed when full_close",
+        "group_size",
+        "out when total > bust",
+    ):
         assert word in r.output

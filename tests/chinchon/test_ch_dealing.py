@@ -1,9 +1,10 @@
 """Cards, players and dealing in the Fournier profile (CH-1, CH-2)."""
+
 from __future__ import annotations
 
 import pytest
-
 from chinchon_helpers import variant
+
 from tapete import Match, Random, TapeteError
 from tapete.rng import derive_seed
 
@@ -33,11 +34,11 @@ def test_ch_1_3_run_order_ace_low_and_no_wrap():
     v = variant()
     assert v.rules.order == ("A", "2", "3", "4", "5", "6", "7", "J", "Q", "K")
     game, deck = v.new_game(), v.rules.deck
-    kinds = lambda text: game.solver.meld_kinds(deck.parse_all(text.split()))  # noqa: E731
+    kinds = lambda text: game.solver.meld_kinds(deck.parse_all(text.split()))
     assert kinds("A♥ 2♥ 3♥") == ("run",)
-    assert kinds("Q♥ K♥ A♥") == ()          # the ace is low only
-    assert kinds("K♥ A♥ 2♥") == ()          # K-A does not wrap
-    assert kinds("7♥ J♥ Q♥") == ("run",)    # CH-3.2 no 8 or 9: 7 and J are neighbours
+    assert kinds("Q♥ K♥ A♥") == ()  # the ace is low only
+    assert kinds("K♥ A♥ 2♥") == ()  # K-A does not wrap
+    assert kinds("7♥ J♥ Q♥") == ("run",)  # CH-3.2 no 8 or 9: 7 and J are neighbours
 
 
 def test_ch_1_4_penalty_values():
@@ -92,6 +93,6 @@ def test_ch_2_3_the_deal_passes_to_the_right():
     deals = [e for e in events if e["type"] == "deal"]
     scores = [e for e in events if e["type"] == "score"]
     assert len(deals) >= 3
-    for before, after, scored in zip(deals, deals[1:], scores):
+    for before, after, scored in zip(deals, deals[1:], scores, strict=False):
         if not any(scored["out"]):
             assert after["dealer"] == (before["dealer"] - 1) % 3

@@ -1,12 +1,13 @@
 """Properties over many seeded deals: card conservation, snapshots, determinism, hidden information."""
+
 from __future__ import annotations
 
 import json
 from collections import Counter
 
 import pytest
-
 from chinchon_helpers import make_deal, variant
+
 from tapete import Action, DealState, Match, Random
 
 # the heuristic bot closes soon, so deals stay short; the others play at random
@@ -20,8 +21,7 @@ def play_deal(name: str, seed: int, mistakes: bool = False):
     players = lo + seed % (hi - lo + 1)
     deal = v.new_deal(players, seed=seed)
     bots = [v.registry.bot("chinchon", "heuristic").factory(deal.game, 0, Random(seed, 0))]
-    bots += [v.registry.bot("chinchon", "random").factory(deal.game, s, Random(seed, s))
-             for s in range(1, players)]
+    bots += [v.registry.bot("chinchon", "random").factory(deal.game, s, Random(seed, s)) for s in range(1, players)]
     rng = Random(seed, "mistakes")
     while not deal.over:
         legal = deal.legal_actions()
@@ -68,6 +68,7 @@ def test_a_seeded_match_is_the_same_every_time():
         events = []
         Match(variant(), 3, seed=seed, bots=["heuristic", "random", "random"]).play(events.append)
         return events
+
     first = run(17)
     assert run(17) == first
     assert run(18) != first
@@ -75,11 +76,13 @@ def test_a_seeded_match_is_the_same_every_time():
 
 def test_a_rebuilt_stock_is_the_same_every_time():
     """CH-4.4: the reshuffle uses the deal's own random state, so a seed always rebuilds alike."""
+
     def rebuilt(seed):
         for deal in play_deal("fournier", seed):
             if deal.state.counters.get("rebuilds"):
                 return deal.snapshot()
         return None
+
     seed = next(s for s in range(0, 200, 2) if rebuilt(s) is not None)
     assert rebuilt(seed) == rebuilt(seed)
 
@@ -105,4 +108,4 @@ def test_the_face_down_closing_discard_stays_hidden():
         assert seen["zones"]["facedown"] == {"count": 1}
         assert seen["zones"]["stock"] == {"count": 1}
     assert "A♦" not in json.dumps(deal.observe(1), ensure_ascii=False)
-    assert deal.observe(1)["zones"]["meld.1"] == ["3♥", "4♥", "5♥", "6♥"]   # shown melds are public
+    assert deal.observe(1)["zones"]["meld.1"] == ["3♥", "4♥", "5♥", "6♥"]  # shown melds are public

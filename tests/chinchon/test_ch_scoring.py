@@ -3,9 +3,11 @@
 Match-level tests replace each deal's scores with scripted ones through the
 ``tapete_deal_scored`` hook, so that the totals are known exactly.
 """
+
 from __future__ import annotations
 
 from chinchon_helpers import forced_variant, make_deal, rule, variant
+
 from tapete import Match
 
 
@@ -80,9 +82,8 @@ def test_ch_6_5_all_out_together_the_lowest_total_wins():
 
 def test_ch_6_5_a_shared_lowest_total_plays_on_until_the_totals_differ():
     """CH-6.5: a shared lowest total plays on until the totals differ."""
-    result, scores = play(forced_variant("fournier", {0: 110, 1: 110, 2: 130}, {0: 3, 1: 3},
-                                         {0: 3, 1: 2}), 3)
-    assert scores[0]["out"] == [False, False, True]          # the two at 110 play on
-    assert scores[1]["out"] == [False, False, True]          # 113 and 113: still tied
+    result, scores = play(forced_variant("fournier", {0: 110, 1: 110, 2: 130}, {0: 3, 1: 3}, {0: 3, 1: 2}), 3)
+    assert scores[0]["out"] == [False, False, True]  # the two at 110 play on
+    assert scores[1]["out"] == [False, False, True]  # 113 and 113: still tied
     assert scores[2]["totals"][:2] == [116, 115]
     assert result.winner == 1 and result.deals == 3

@@ -1,9 +1,10 @@
 """Turns, melds held in hand, closing and the stock (CH-3, CH-4), played through the Deal API."""
+
 from __future__ import annotations
 
 import pytest
-
 from chinchon_helpers import make_deal, names, shown_melds, variant
+
 from tapete import IllegalAction, Random
 
 OPPONENT = "4♦ 6♦ J♦ K♦ 3♠ 4♠ K♣"
@@ -55,8 +56,11 @@ def test_ch_4_2_moves_out_of_turn_order_are_refused_and_change_nothing():
 
 def test_ch_4_1_play_goes_counterclockwise():
     """CH-4.1: play goes counterclockwise."""
-    deal = make_deal(["2♣ 3♦ 4♠ 6♣ J♦ Q♣ K♥", "A♣ 3♣ 5♦ 7♦ J♣ Q♦ K♠", "A♥ 2♥ 4♦ 6♦ J♥ Q♥ K♦"],
-                     stock="5♠ 6♠ 7♠ J♠ Q♠ K♣", discard="4♥")
+    deal = make_deal(
+        ["2♣ 3♦ 4♠ 6♣ J♦ Q♣ K♥", "A♣ 3♣ 5♦ 7♦ J♣ Q♦ K♠", "A♥ 2♥ 4♦ 6♦ J♥ Q♥ K♦"],
+        stock="5♠ 6♠ 7♠ J♠ Q♠ K♣",
+        discard="4♥",
+    )
     seen = []
     for _ in range(3):
         seen.append(deal.to_move)
@@ -87,7 +91,7 @@ def test_ch_4_3_close_discarding_face_down_with_five_points_or_less():
     deal.play("close K♠")
     assert deal.over
     assert names(deal, "facedown") == ["K♠"] and names(deal, "discard") == ["Q♦"]
-    assert names(deal, "stock") == ["J♠"]          # nobody draws again
+    assert names(deal, "stock") == ["J♠"]  # nobody draws again
     assert deal.state.counters["closer"] == 0
     assert deal.state.counters["unmatched.0"] == 5
 
@@ -134,8 +138,13 @@ def test_ch_3_1_a_group_of_five_is_refused_with_one_deck():
 
 def test_ch_3_1_group_of_five_with_two_decks_is_accepted():
     """CH-3.1: group of five with two decks is accepted."""
-    hands = ["7♣ 7♦ 7♥ 7♠ 7♣/2 2♣ K♠", "2♦ 4♦ 6♦ J♦ Q♦ K♦ A♠", "2♥ 4♥ 6♥ J♥ Q♥ K♥ A♣",
-             "3♠ 5♠ 6♠ J♠ Q♠ K♣ A♦", "2♠ 4♠ 6♣ J♣ Q♣ K♥/2 A♥"]
+    hands = [
+        "7♣ 7♦ 7♥ 7♠ 7♣/2 2♣ K♠",
+        "2♦ 4♦ 6♦ J♦ Q♦ K♦ A♠",
+        "2♥ 4♥ 6♥ J♥ Q♥ K♥ A♣",
+        "3♠ 5♠ 6♠ J♠ Q♠ K♣ A♦",
+        "2♠ 4♠ 6♣ J♣ Q♣ K♥/2 A♥",
+    ]
     deal = make_deal(hands, stock="3♦", discard="5♦", name="two-decks")
     deal.play("draw stock")
     deal.play("close K♠")
@@ -159,21 +168,23 @@ def test_ch_4_4_the_stock_is_rebuilt_under_the_top_discard():
     deal.play("draw stock")
     assert deal.state.zones["stock"] == []
     events = deal.play("discard K♠")
-    assert names(deal, "discard") == ["K♠"]                      # the top card stays face up
+    assert names(deal, "discard") == ["K♠"]  # the top card stays face up
     assert sorted(names(deal, "stock")) == ["2♣", "3♣", "4♣", "5♣", "6♣"]
-    assert deal.state.rng != rng_before                           # shuffled with the deal's rng
+    assert deal.state.rng != rng_before  # shuffled with the deal's rng
     assert deal.state.counters["rebuilds"] == 1
     assert events == [{"rebuilt": 5}]
 
 
 def test_ch_4_4_the_rebuild_is_seeded_by_the_state():
     """CH-4.4: the rebuild is seeded by the state."""
+
     def rebuilt(rng):
         deal = make_deal(["3♥ 4♥ 5♥ 7♣ 7♦ 7♠ K♠", OPPONENT], stock="Q♠", discard="A♣ 2♣ 3♣ 4♣ 5♣ 6♣ J♣ Q♣")
         deal.state.rng = list(rng)
         deal.play("draw stock")
         deal.play("discard K♠")
         return names(deal, "stock")
+
     states = [Random(k).getstate() for k in range(5)]
     assert [rebuilt(s) for s in states] == [rebuilt(s) for s in states]
     assert len({tuple(rebuilt(s)) for s in states}) > 1

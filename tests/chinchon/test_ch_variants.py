@@ -1,20 +1,28 @@
 """The documented variants (CH-V1 ... CH-V8), each a variant file with no Python of its own."""
+
 from __future__ import annotations
 
 import pytest
+from chinchon_helpers import forced_variant, make_deal, names, rigged_variant, rule, shown_melds, variant
 
-from chinchon_helpers import (forced_variant, make_deal, names, rigged_variant, rule, shown_melds,
-                              variant)
 from tapete import IllegalAction, Match, load_variant, registry
 
 CHINCHON = sorted(n for n in registry().variants() if n.startswith("chinchon/"))
 
 
 def test_every_documented_variant_has_a_file():
-    assert CHINCHON == ["chinchon/chinchon-wins", "chinchon/fournier", "chinchon/misdeal",
-                        "chinchon/no-first-turn-close", "chinchon/one-loose-card",
-                        "chinchon/reenganche", "chinchon/spanish48", "chinchon/to-70",
-                        "chinchon/two-decks", "chinchon/wild-cards"]
+    assert CHINCHON == [
+        "chinchon/chinchon-wins",
+        "chinchon/fournier",
+        "chinchon/misdeal",
+        "chinchon/no-first-turn-close",
+        "chinchon/one-loose-card",
+        "chinchon/reenganche",
+        "chinchon/spanish48",
+        "chinchon/to-70",
+        "chinchon/two-decks",
+        "chinchon/wild-cards",
+    ]
 
 
 @pytest.mark.parametrize("name", CHINCHON)
@@ -45,9 +53,15 @@ def test_ch_v1_48_cards_valued_by_index_and_7_J_no_longer_adjacent():
     assert kinds(deal, "7♥ J♥ Q♥") == ()
 
 
-@pytest.mark.parametrize("name, courts, expect", [
-    ("fournier", "ten", [10, 10, 10]), ("fournier", "ten-to-twelve", [10, 11, 12]),
-    ("spanish48", "ten", [10, 10, 10]), ("fournier", "position", [8, 9, 10])])
+@pytest.mark.parametrize(
+    "name, courts, expect",
+    [
+        ("fournier", "ten", [10, 10, 10]),
+        ("fournier", "ten-to-twelve", [10, 11, 12]),
+        ("spanish48", "ten", [10, 10, 10]),
+        ("fournier", "position", [8, 9, 10]),
+    ],
+)
 def test_ch_v1_the_court_card_values_are_an_option(name, courts, expect):
     """CH-V1: the court card values are an option."""
     v = load_variant(f"chinchon/{name}", options={"court_values": courts})
@@ -57,8 +71,13 @@ def test_ch_v1_the_court_card_values_are_an_option(name, courts, expect):
 
 
 # -- CH-V2 ------------------------------------------------------------------------------
-FIVE = ["3♥ 4♥ 5♥ 7♣ 7♦ 7♥ K♠", "A♠ 3♠ 5♠ J♠ K♣ 2♦ 4♦", "A♦ 3♦ 5♦ Q♦ 2♣ 4♣ 6♣",
-        "2♠ 4♠ 6♠ Q♠ 3♣ 5♣ J♣", "2♥ 6♥ 7♠ 7♠/2 J♦ Q♣ K♦"]
+FIVE = [
+    "3♥ 4♥ 5♥ 7♣ 7♦ 7♥ K♠",
+    "A♠ 3♠ 5♠ J♠ K♣ 2♦ 4♦",
+    "A♦ 3♦ 5♦ Q♦ 2♣ 4♣ 6♣",
+    "2♠ 4♠ 6♠ Q♠ 3♣ 5♣ J♣",
+    "2♥ 6♥ 7♠ 7♠/2 J♦ Q♣ K♦",
+]
 
 
 def test_ch_v2_two_decks_for_five_to_eight_players():
@@ -76,7 +95,7 @@ def test_ch_v2_a_group_may_hold_two_identical_cards():
     assert kinds(deal, "7♣ 7♣/2 7♦") == ("group",)
     assert kinds(deal, "7♣ 7♣/2 7♦ 7♦/2 7♥ 7♥/2 7♠ 7♠/2") == ("group",)
     assert kinds(deal, "7♥ 7♥/2 J♥") == ()
-    assert kinds(deal, "5♥ 6♥ 6♥/2") == ()                  # a run never holds twins
+    assert kinds(deal, "5♥ 6♥ 6♥/2") == ()  # a run never holds twins
 
 
 def test_ch_v2_lay_off_upwards_only_and_one_card_of_each_value():
@@ -111,6 +130,7 @@ def test_ch_v3_reaching_is_an_option_of_the_main_profile_too():
     deal = v.deal_from_snapshot({"players": 2, "dealer": 1, "zones": {"hand.0": [], "hand.1": []}})
     from tapete import Ctx
     from tapete.ledger import Ledger
+
     out = v.rules.condition("out")
     assert out(Ctx(game=deal.game, ledger=Ledger(2, totals=[100, 99]), seat=0))
     assert not out(Ctx(game=deal.game, ledger=Ledger(2, totals=[100, 99]), seat=1))
@@ -156,14 +176,14 @@ def test_ch_v5_the_main_profile_refuses_a_misdraw():
 def test_ch_v5_a_discard_without_drawing_is_accepted_and_forbids_closing():
     """CH-V5: a discard without drawing is accepted and forbids closing."""
     deal = make_deal(HANDS, stock="J♠ Q♠ A♣ 3♣", discard="Q♦", name="misdeal")
-    assert [a.kind for a in deal.legal_actions()] == ["draw", "draw"]   # bots never misdeal
+    assert [a.kind for a in deal.legal_actions()] == ["draw", "draw"]  # bots never misdeal
     events = deal.play("discard K♠")
     assert "may not close" in events[0]["say"]
     assert len(deal.state.zones["hand.0"]) == 6 and deal.to_move == 1
     assert deal.state.counters["misdealt.0"] == 1
     deal.play("draw stock")
     deal.play("discard K♣")
-    deal.play("draw stock")                                 # seat 0 plays on with 7 cards
+    deal.play("draw stock")  # seat 0 plays on with 7 cards
     assert not [a for a in deal.legal_actions() if a.kind == "close"]
     with pytest.raises(IllegalAction):
         deal.play("close A♣")
@@ -182,13 +202,17 @@ def test_ch_v5_an_extra_draw_is_accepted_and_forbids_closing():
 
 def test_ch_v5_the_close_rule_reads_misdealt():
     """CH-V5: the close rule reads misdealt."""
-    closable = dict(hands=["2♣ 2♦ 2♠ 5♥ 6♥ 7♥ K♠", HANDS[1]], stock="J♠ 5♠", discard="Q♦",
-                    counters={"misdealt.0": 1})
+    closable = {
+        "hands": ["2♣ 2♦ 2♠ 5♥ 6♥ 7♥ K♠", HANDS[1]],
+        "stock": "J♠ 5♠",
+        "discard": "Q♦",
+        "counters": {"misdealt.0": 1},
+    }
     deal = make_deal(name="misdeal", **closable)
     deal.play("draw stock")
     with pytest.raises(IllegalAction, match="misdeal"):
         deal.play("close K♠")
-    plain = make_deal(**closable)                            # fournier has no such rule
+    plain = make_deal(**closable)  # fournier has no such rule
     plain.play("draw stock")
     plain.play("close K♠")
 
@@ -252,20 +276,18 @@ def test_ch_v7_at_most_one_wild_per_meld():
 
 def test_ch_v7_a_wild_keeps_its_meaning_when_others_lay_off():
     """CH-V7: a wild keeps its meaning when others lay off."""
-    deal = make_deal(["3♥ Jk 5♥ Q♣ Q♦ Q♠ K♠", "4♥ 6♥ K♦ J♣ 2♠ 7♣ 2♦"], stock="J♠ A♣",
-                     name="wild-cards")
+    deal = make_deal(["3♥ Jk 5♥ Q♣ Q♦ Q♠ K♠", "4♥ 6♥ K♦ J♣ 2♠ 7♣ 2♦"], stock="J♠ A♣", name="wild-cards")
     deal.play("draw stock")
     deal.play("close K♠")
     meld = [m for m in deal.state.data["melds"] if m["kind"] == "run"][0]
     assert meld["wilds"] == [[1, "4♥"]]
-    assert (0, ["3♥", "Jk", "5♥", "6♥"]) in shown_melds(deal)    # 6♥ joins, 4♥ cannot
+    assert (0, ["3♥", "Jk", "5♥", "6♥"]) in shown_melds(deal)  # 6♥ joins, 4♥ cannot
     assert "4♥" in names(deal, "hand.1")
 
 
 def test_ch_v7_an_unmatched_wild_costs_25():
     """CH-V7: an unmatched wild costs 25."""
-    deal = make_deal(["3♥ 4♥ 5♥ 7♣ 7♦ 7♠ K♠", "Jk/2 2♣ 4♠ J♦ Q♣ K♥ 5♦"], stock="J♠ 6♥",
-                     name="wild-cards")
+    deal = make_deal(["3♥ 4♥ 5♥ 7♣ 7♦ 7♠ K♠", "Jk/2 2♣ 4♠ J♦ Q♣ K♥ 5♦"], stock="J♠ 6♥", name="wild-cards")
     deal.play("draw stock")
     deal.play("close K♠")
     assert "Jk/2" in names(deal, "hand.1")
@@ -277,12 +299,24 @@ def test_ch_v7_a_seven_card_run_with_a_wild_never_wins_the_match(tmp_path):
     wins = variant("chinchon-wins").spec.scripts[-1].read_text(encoding="utf-8")
     (tmp_path / "wins.rules").write_text(wins, encoding="utf-8")
     (tmp_path / "wild-chinchon.yaml").write_text(
-        "extends: chinchon/wild-cards\nname: wild-chinchon\nscripts: [wins.rules]\n", encoding="utf-8")
+        "extends: chinchon/wild-cards\nname: wild-chinchon\nscripts: [wins.rules]\n", encoding="utf-8"
+    )
     v = load_variant(tmp_path / "wild-chinchon.yaml")
     for hand, wins_match in (("A♥ 2♥ Jk 4♥ 5♥ 6♥ K♠", False), ("A♥ 2♥ 3♥ 4♥ 5♥ 6♥ K♠", True)):
-        deal = v.deal_from_snapshot({"players": 2, "dealer": 1, "counters": {"drawn": 0},
-                                     "zones": {"hand.0": hand.split(), "hand.1": HANDS[1].split(),
-                                               "stock": ["7♥"], "discard": [], "facedown": []}})
+        deal = v.deal_from_snapshot(
+            {
+                "players": 2,
+                "dealer": 1,
+                "counters": {"drawn": 0},
+                "zones": {
+                    "hand.0": hand.split(),
+                    "hand.1": HANDS[1].split(),
+                    "stock": ["7♥"],
+                    "discard": [],
+                    "facedown": [],
+                },
+            }
+        )
         deal.play("draw stock")
         deal.play("close K♠")
         assert deal.state.counters["chinchon"] == 1
@@ -291,26 +325,33 @@ def test_ch_v7_a_seven_card_run_with_a_wild_never_wins_the_match(tmp_path):
 
 
 # -- CH-V8 ------------------------------------------------------------------------------
-@pytest.mark.parametrize("hand, draw, ok", [
-    ("2♣ 2♦ 2♠ 5♥ 6♥ 7♥ K♠", "4♠", True),       # one loose card of 4
-    ("2♣ 2♦ 2♠ 5♥ 6♥ 7♥ K♠", "5♠", False),      # one loose card of 5
-    ("3♥ 4♥ 5♥ 6♥ 7♥ A♠ K♠", "2♣", False),      # two loose cards, 3 points
-    ("2♣ 2♦ 2♠ 5♥ 6♥ 7♥ K♠", "4♥", True),       # all matched
-])
+@pytest.mark.parametrize(
+    "hand, draw, ok",
+    [
+        ("2♣ 2♦ 2♠ 5♥ 6♥ 7♥ K♠", "4♠", True),  # one loose card of 4
+        ("2♣ 2♦ 2♠ 5♥ 6♥ 7♥ K♠", "5♠", False),  # one loose card of 5
+        ("3♥ 4♥ 5♥ 6♥ 7♥ A♠ K♠", "2♣", False),  # two loose cards, 3 points
+        ("2♣ 2♦ 2♠ 5♥ 6♥ 7♥ K♠", "4♥", True),  # all matched
+    ],
+)
 def test_ch_v8_exactly_one_loose_card_of_four_or_less(hand, draw, ok):
     """CH-V8: exactly one loose card of four or less."""
     deal = make_deal([hand, HANDS[1]], stock=f"J♠ {draw}", name="one-loose-card")
     deal.play("draw stock")
-    assert (deal.game.deck.parse("K♠") in [a.cards[0] for a in deal.legal_actions()
-                                           if a.kind == "close"]) is ok
+    assert (deal.game.deck.parse("K♠") in [a.cards[0] for a in deal.legal_actions() if a.kind == "close"]) is ok
 
 
 def test_ch_v8_the_stricter_limit_of_three_is_the_same_variant_with_an_option():
     """CH-V8: the stricter limit of three is the same variant with an option."""
     v = load_variant("chinchon/one-loose-card", options={"close_limit": 3})
-    deal = v.deal_from_snapshot({"players": 2, "dealer": 1, "counters": {"drawn": 0},
-                                 "zones": {"hand.0": "2♣ 2♦ 2♠ 5♥ 6♥ 7♥ K♠".split(),
-                                           "hand.1": HANDS[1].split(), "stock": ["4♠"]}})
+    deal = v.deal_from_snapshot(
+        {
+            "players": 2,
+            "dealer": 1,
+            "counters": {"drawn": 0},
+            "zones": {"hand.0": "2♣ 2♦ 2♠ 5♥ 6♥ 7♥ K♠".split(), "hand.1": HANDS[1].split(), "stock": ["4♠"]},
+        }
+    )
     deal.play("draw stock")
     with pytest.raises(IllegalAction):
         deal.play("close K♠")

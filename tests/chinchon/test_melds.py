@@ -118,9 +118,9 @@ def bf_maximal_arrangements(deck, rules, hand) -> set:
 
     def rec(i: int, used: frozenset, chosen: tuple) -> None:
         rest = frozenset(hand) - used
-        maximal = not any(
-            (m | {u}) in valid_sets for m, _ in chosen for u in rest
-        ) and not any(m <= rest for m in valid_sets)
+        maximal = not any((m | {u}) in valid_sets for m, _ in chosen for u in rest) and not any(
+            m <= rest for m in valid_sets
+        )
         if maximal:
             out.add(frozenset(chosen))
         for j in range(i, len(melds)):
@@ -343,7 +343,9 @@ def test_property_arrangements_are_exactly_the_maximal_ones(case, data):
 # Lay-offs (CH-5)
 # --------------------------------------------------------------------------
 def table(solver, *melds, closed=()):
-    return [TableMeld(solver.make_meld(cards(m) if isinstance(m, str) else m), i in closed) for i, m in enumerate(melds)]
+    return [
+        TableMeld(solver.make_meld(cards(m) if isinstance(m, str) else m), i in closed) for i, m in enumerate(melds)
+    ]
 
 
 def test_ch_5_2_layoff_onto_group():

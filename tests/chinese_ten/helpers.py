@@ -3,12 +3,12 @@
 Zones are written as lists of card names; in ``stock`` the LAST card is the top.
 Rule ids: the Chinese Ten rules document (CT-…).
 """
+
 from __future__ import annotations
 
 from tapete import Random, RandomBot, load_variant
 
-VARIANTS = ("two-player", "three-player", "four-player", "taiwan", "one-deal", "main-merah",
-            "main-merah-three")
+VARIANTS = ("two-player", "three-player", "four-player", "taiwan", "one-deal", "main-merah", "main-merah-three")
 
 
 class _Variants(dict):
@@ -30,11 +30,19 @@ def position(variant, players=2, dealer=1, to_move=0, data=None, counters=None, 
         full[f"captures.{s}"] = []
     for key, cards in zones.items():
         for kind in ("hand", "captures"):
-            if key.startswith(kind) and key[len(kind):].isdigit():
-                key = f"{kind}.{key[len(kind):]}"
+            if key.startswith(kind) and key[len(kind) :].isdigit():
+                key = f"{kind}.{key[len(kind) :]}"
         full[key] = list(cards)
-    return variant.deal_from_snapshot({"players": players, "dealer": dealer, "to_move": to_move,
-                                       "zones": full, "data": data or {}, "counters": counters or {}})
+    return variant.deal_from_snapshot(
+        {
+            "players": players,
+            "dealer": dealer,
+            "to_move": to_move,
+            "zones": full,
+            "data": data or {},
+            "counters": counters or {},
+        }
+    )
 
 
 def names(deal, zone):
@@ -80,6 +88,7 @@ def seat_rules(deal):
     """Each seat's (score, won) as the script's score and won rules give them for this deal."""
     from tapete import Ctx
     from tapete.ledger import Ledger
+
     rules = deal.variant.rules
     ctx = Ctx(game=deal.game, state=deal.state, ledger=Ledger(deal.state.players))
     won = rules.condition("won")

@@ -1,4 +1,5 @@
 """The greedy bot: most points taken, red cards denied; and it beats the random bot."""
+
 from __future__ import annotations
 
 from tapete import Match, Random
@@ -15,8 +16,7 @@ def _greedy_choice(deal):
 
 
 def test_greedy_takes_the_red_card_when_it_has_the_choice():
-    deal = position(two, hand0=["3♣", "K♠"], table=["7♠", "7♥"], stock=["Q♣", "J♣"],
-                       captures1=["2♣"])
+    deal = position(two, hand0=["3♣", "K♠"], table=["7♠", "7♥"], stock=["Q♣", "J♣"], captures1=["2♣"])
     assert _greedy_choice(deal) == "capture 3♣ 7♥"
 
 
@@ -27,14 +27,13 @@ def test_greedy_picks_the_richest_target_for_a_turned_card():
 
 def test_greedy_prefers_the_bigger_capture():
     deal = position(two, hand0=["9♦", "2♣"], table=["A♥", "8♣"], stock=["Q♣", "J♣"])
-    assert _greedy_choice(deal) == "capture 9♦ A♥"                 # 30 points against 0
+    assert _greedy_choice(deal) == "capture 9♦ A♥"  # 30 points against 0
 
 
 def test_greedy_does_not_give_a_red_ace_away():
     # Both cards capture nothing; the red ace left on the table is easy prey for a 9,
     # the black queen is worth nothing to anyone.
-    deal = position(two, hand0=["A♥", "Q♠"], hand1=["5♣", "6♣"], table=["3♣"],
-                       stock=["2♠", "K♣"])
+    deal = position(two, hand0=["A♥", "Q♠"], hand1=["5♣", "6♣"], table=["3♣"], stock=["2♠", "K♣"])
     assert _greedy_choice(deal) == "play Q♠"
 
 

@@ -1,4 +1,5 @@
 """The command line: play a series with a log, replay it, and run every variant."""
+
 from __future__ import annotations
 
 import json
@@ -19,7 +20,7 @@ def test_play_prints_captures_and_deal_results_and_replays(tmp_path):
     assert out.exit_code == 0, out.output
     text = out.output
     assert "seat 0: plays" in text and "turns" in text and ", takes " in text
-    assert text.count("-- deal") == 6                               # CT-4.3 six deals
+    assert text.count("-- deal") == 6  # CT-4.3 six deals
     assert "points, result" in text and "deal 6 scores" in text
     events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
     says = [e["say"] for ev in events if ev["type"] == "action" for e in ev.get("events", [])]
@@ -43,9 +44,20 @@ def test_replay_notices_a_changed_move(tmp_path):
 @pytest.mark.parametrize("name", VARIANTS)
 def test_every_variant_plays_and_replays_from_the_cli(tmp_path, name):
     log = tmp_path / f"{name}.jsonl"
-    out = runner.invoke(app, ["play", f"chinese-ten/{name}", "--seed", "2", "--bots", "greedy,random"
-                              if name in ("two-player", "one-deal", "main-merah") else "greedy",
-                              "--log", str(log), "-q"])
+    out = runner.invoke(
+        app,
+        [
+            "play",
+            f"chinese-ten/{name}",
+            "--seed",
+            "2",
+            "--bots",
+            "greedy,random" if name in ("two-player", "one-deal", "main-merah") else "greedy",
+            "--log",
+            str(log),
+            "-q",
+        ],
+    )
     assert out.exit_code == 0, out.output
     assert "Winner" in out.output or "Draw" in out.output
     assert runner.invoke(app, ["replay", str(log)]).exit_code == 0

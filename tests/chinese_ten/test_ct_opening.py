@@ -1,4 +1,5 @@
 """CT-3: the opening-table specials for K, Q, J, 10 and 5 only; CT-V5's redeal instead."""
+
 from __future__ import annotations
 
 import pytest
@@ -29,7 +30,7 @@ def stacked_order(deck, table, hands=2, hand=12):
     ids = [deck.parse(n) for n in table]
     rest = [c for c in deck.ids if c not in ids]
     dealt = hands * hand
-    return rest[:len(rest) - dealt] + ids[::-1] + rest[len(rest) - dealt:]
+    return rest[: len(rest) - dealt] + ids[::-1] + rest[len(rest) - dealt :]
 
 
 def deal_with_table(variant, *tables, dealer=1):
@@ -48,28 +49,26 @@ def test_ct3_1_opening_triple_is_remembered_for_its_fourth_card(rank):
     triple = [rank + s for s in "♣♦♥"]
     deal = deal_with_table(two, triple + ["2♣"])
     assert names(deal, "table") == triple + ["2♣"]
-    assert deal.state.data["triples"] == [rank]                  # CT-3.1
+    assert deal.state.data["triples"] == [rank]  # CT-3.1
 
 
 @pytest.mark.parametrize("rank", SPECIAL)
 def test_ct3_1_the_fourth_card_from_hand_takes_all_three(rank):
     triple = [rank + s for s in "♣♦♥"]
-    deal = position(two, hand0=[rank + "♠", "2♦"], table=triple + ["9♣"], stock=["A♣", "4♣"],
-                       data={"triples": [rank]})
+    deal = position(two, hand0=[rank + "♠", "2♦"], table=triple + ["9♣"], stock=["A♣", "4♣"], data={"triples": [rank]})
     fourth = f"capture {rank}♠ " + " ".join(triple)
     assert fourth in legal(deal)
     assert not any(a.startswith(f"capture {rank}♠") and a != fourth for a in legal(deal))
     events = deal.play(fourth)
     assert says(events)[0].startswith(f"plays {rank}♠, takes {' '.join(triple)}")
     assert names(deal, "captures.0")[:4] == [rank + "♠"] + triple
-    assert "triples" not in deal.state.data                       # used once (CT-3.3)
+    assert "triples" not in deal.state.data  # used once (CT-3.3)
 
 
 @pytest.mark.parametrize("rank", SPECIAL)
 def test_ct3_1_the_fourth_card_from_the_stock_takes_all_three(rank):
     triple = [rank + s for s in "♣♦♥"]
-    deal = position(two, hand0=["9♣", "2♦"], table=triple + ["A♣"], stock=["8♣", rank + "♠"],
-                       data={"triples": [rank]})
+    deal = position(two, hand0=["9♣", "2♦"], table=triple + ["A♣"], stock=["8♣", rank + "♠"], data={"triples": [rank]})
     events = deal.play("capture 9♣ A♣")
     assert says(events) == [f"plays 9♣, takes A♣; turns {rank}♠, takes {' '.join(triple)}"]
     assert names(deal, "table") == []
@@ -80,14 +79,14 @@ def test_ct3_1_the_fourth_card_from_the_stock_takes_all_three(rank):
 def test_ct3_2_opening_quad_goes_to_the_dealer(rank):
     quad = [rank + s for s in SUITS]
     deal = deal_with_table(two, quad, dealer=1)
-    assert names(deal, "table") == []                           # CT-3.2 play starts from empty
-    assert sorted(names(deal, "captures.1")) == sorted(quad)     # the dealer takes all four
+    assert names(deal, "table") == []  # CT-3.2 play starts from empty
+    assert sorted(names(deal, "captures.1")) == sorted(quad)  # the dealer takes all four
     assert names(deal, "captures.0") == []
     assert deal.state.data["quads"] == [rank]
     assert deal.to_move == 0 and len(names(deal, "hand.0")) == 12
     assert any("took them" in line for line in deal.game.describe_deal(deal.state))
     play_out(deal)
-    assert deal.state.zones["table"] == []                          # and it still ends cleanly
+    assert deal.state.zones["table"] == []  # and it still ends cleanly
 
 
 @pytest.mark.parametrize("rank", OTHER)
@@ -95,7 +94,7 @@ def test_ct3_3_no_special_for_other_ranks(rank):
     triple = [rank + s for s in "♣♦♥"]
     filler = "K♠"
     deal = deal_with_table(two, triple + [filler])
-    assert "triples" not in deal.state.data                       # e.g. three 7s: nothing special
+    assert "triples" not in deal.state.data  # e.g. three 7s: nothing special
     quad = deal_with_table(two, [rank + s for s in SUITS])
     assert len(quad.state.zones["table"]) == 4 and "quads" not in quad.state.data
     assert quad.state.zones["captures.1"] == []
@@ -126,7 +125,7 @@ def test_ct_v5_main_merah_redeals_instead_of_specials():
     crowded = ["K♣", "K♦", "K♥", "2♣", "3♣", "4♣", "6♣", "7♣", "8♣", "9♣", "A♣", "J♦"]
     fine = ["K♣", "K♦", "Q♥", "2♣", "3♣", "4♣", "6♣", "7♣", "8♣", "9♣", "A♣", "J♦"]
     deal = deal_with_table(mm, crowded, crowded[:3] + ["5♣", "5♦", "5♥", "5♠"] + crowded[3:8], fine)
-    assert deal.state.counters["redeals"] == 2                   # three Ks, then four 5s: redealt
+    assert deal.state.counters["redeals"] == 2  # three Ks, then four 5s: redealt
     assert names(deal, "table") == fine
     assert "triples" not in deal.state.data and "quads" not in deal.state.data
     assert len(names(deal, "hand.0")) == 10 and len(names(deal, "stock")) == 20

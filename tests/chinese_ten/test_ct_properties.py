@@ -1,5 +1,6 @@
 """Properties over many seeded deals: everything is captured, points and results add up,
 seeded play repeats exactly, and an observation hides what a seat cannot see."""
+
 from __future__ import annotations
 
 import json
@@ -8,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tapete import Match, Random, RandomBot
+from tapete import IllegalAction, Match, Random, RandomBot
 from tapete_plugins.chinese_ten.bots import GreedyBot
 
 from .helpers import play_out, random_moves, seat_rules, variants
@@ -16,8 +17,13 @@ from .helpers import play_out, random_moves, seat_rules, variants
 two = variants["two-player"]
 
 # variant -> (players, points in the deck, break-even)
-FULL_CAPTURE = {"two-player": (2, 210, 105), "one-deal": (2, 210, 105), "three-player": (3, 240, 80),
-                "four-player": (4, 280, 70), "taiwan": (4, 240, 60)}
+FULL_CAPTURE = {
+    "two-player": (2, 210, 105),
+    "one-deal": (2, 210, 105),
+    "three-player": (3, 240, 80),
+    "four-player": (4, 280, 70),
+    "taiwan": (4, 240, 60),
+}
 SEEDS = st.integers(min_value=0, max_value=2**32)
 
 
@@ -46,8 +52,7 @@ def _play_checking_turns(deal, seed, greedy_seat=None):
 @given(seed=SEEDS)
 def test_ct3_4_everything_runs_out_together_and_adds_up(name, seed):
     players, total, base = FULL_CAPTURE[name]
-    deal = _play_checking_turns(variants[name].new_deal(players, seed=seed), seed,
-                                greedy_seat=seed % players)
+    deal = _play_checking_turns(variants[name].new_deal(players, seed=seed), seed, greedy_seat=seed % players)
     z = deal.state.zones
     # CT-3.4 hands, stock and table are empty together; every card is in a capture pile
     assert all(not z[f"hand.{s}"] for s in range(players))
@@ -58,8 +63,7 @@ def test_ct3_4_everything_runs_out_together_and_adds_up(name, seed):
     assert sum(deal.game.points(deal.state, s) for s in range(players)) == total
     assert sum(_results(deal)) == 0
     if name != "taiwan":
-        assert [r + base for r in _results(deal)] == [deal.game.points(deal.state, s)
-                                                     for s in range(players)]
+        assert [r + base for r in _results(deal)] == [deal.game.points(deal.state, s) for s in range(players)]
 
 
 @pytest.mark.parametrize("name,players", [("main-merah", 2), ("main-merah-three", 3)])
@@ -83,7 +87,7 @@ def test_two_player_points_sum_to_210_over_many_seeded_deals():
         deal = play_out(two.new_deal(seed=seed), seed=seed)
         assert deal.game.points(deal.state, 0) + deal.game.points(deal.state, 1) == 210
         r0, r1 = _results(deal)
-        assert r0 == -r1                                          # CT-4.2
+        assert r0 == -r1  # CT-4.2
 
 
 @settings(max_examples=25, deadline=None)
@@ -121,12 +125,16 @@ def test_refused_moves_leave_the_state_unchanged(seed, moves):
     before = deal.snapshot()
     legal = {a.text(deal.game.deck) for a in deal.legal_actions()}
     names = deal.game.deck.names
-    tried = [f"{kind} {a}" + (f" {b}" if b else "") for kind in ("play", "capture", "take")
-             for a in names[::5] for b in ("", names[7], names[20])]
+    tried = [
+        f"{kind} {a}" + (f" {b}" if b else "")
+        for kind in ("play", "capture", "take")
+        for a in names[::5]
+        for b in ("", names[7], names[20])
+    ]
     for text in tried:
         if text in legal:
             continue
-        with pytest.raises(Exception):
+        with pytest.raises(IllegalAction):
             deal.play(text)
         assert deal.snapshot() == before
 

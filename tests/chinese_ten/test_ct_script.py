@@ -1,4 +1,5 @@
 """The family's rule-script words: capture rules, opening rules, sizes, bonuses, and their errors."""
+
 from __future__ import annotations
 
 import pytest
@@ -13,8 +14,8 @@ two = variants["two-player"]
 def _variant(tmp_path, rules: str, options: str = ""):
     (tmp_path / "house.rules").write_text(rules, encoding="utf-8")
     (tmp_path / "house.yaml").write_text(
-        "extends: chinese-ten/two-player\nname: house\nscripts: [house.rules]\n" + options,
-        encoding="utf-8")
+        "extends: chinese-ten/two-player\nname: house\nscripts: [house.rules]\n" + options, encoding="utf-8"
+    )
     return load_variant(tmp_path / "house.yaml")
 
 

@@ -1,4 +1,5 @@
 """CT-V1..CT-V5: the documented variants, each a variant file; no invented "black ten"."""
+
 from __future__ import annotations
 
 from tapete import Ctx, Match
@@ -10,8 +11,7 @@ from .helpers import position, says, variants
 def _sizes(variant, players):
     deal = variant.new_deal(players, seed=1)
     z = deal.state.zones
-    return len(z["hand.0"]), len(z["table"]) + sum(len(z[f"captures.{s}"]) for s in range(players)), \
-        len(z["stock"])
+    return len(z["hand.0"]), len(z["table"]) + sum(len(z[f"captures.{s}"]) for s in range(players)), len(z["stock"])
 
 
 def _value(variant, name):
@@ -22,7 +22,7 @@ def _value(variant, name):
 def test_ct_v1_three_players():
     v = variants["three-player"]
     assert v.player_range() == (3, 3) and v.default_players() == 3
-    assert _sizes(v, 3) == (8, 4, 24)                              # CT-V1
+    assert _sizes(v, 3) == (8, 4, 24)  # CT-V1
     assert _value(v, "A♠") == 30 and _value(v, "A♣") == 0
     assert sum(v.new_game().point_of) == 240 and v.options["break_even"] == 80
 
@@ -30,7 +30,7 @@ def test_ct_v1_three_players():
 def test_ct_v2_four_players():
     v = variants["four-player"]
     assert v.player_range() == (4, 4)
-    assert _sizes(v, 4) == (6, 4, 24)                              # CT-V2
+    assert _sizes(v, 4) == (6, 4, 24)  # CT-V2
     assert _value(v, "A♠") == 30 and _value(v, "A♣") == 40
     assert sum(v.new_game().point_of) == 280 and v.options["break_even"] == 70
 
@@ -39,13 +39,13 @@ def test_ct_v3_taiwan_dealer_plays_first_and_scores():
     v = variants["taiwan"]
     for seed in range(4):
         deal = v.new_deal(4, seed=seed)
-        assert deal.to_move == deal.state.dealer                  # CT-V3 the dealer plays first
+        assert deal.to_move == deal.state.dealer  # CT-V3 the dealer plays first
     assert _value(v, "A♣") == 0 and _value(v, "A♠") == 30
     assert sum(v.new_game().point_of) == 240 and v.options["break_even"] == 60
     events = []
     Match(v, 4, seed=2).play(events.append)
     dealers = [e["dealer"] for e in events if e["type"] == "deal"]
-    assert dealers == [(dealers[0] + i) % 4 for i in range(len(dealers))]   # the deal passes left
+    assert dealers == [(dealers[0] + i) % 4 for i in range(len(dealers))]  # the deal passes left
 
 
 def test_ct_v3_taiwan_red_fives_bonus_is_an_event():
@@ -72,12 +72,12 @@ def test_ct_v3_the_bonus_also_counts_for_a_turned_card():
 
 
 def test_ct_v4_one_deal():
-    assert variants["one-deal"].options["deals"] == 1              # CT-V4
+    assert variants["one-deal"].options["deals"] == 1  # CT-V4
     assert Match(variants["one-deal"], 2, seed=1).play().deals == 1
 
 
 def test_ct_v5_main_merah_sizes():
-    assert _sizes(variants["main-merah"], 2) == (10, 12, 20)        # CT-V5
+    assert _sizes(variants["main-merah"], 2) == (10, 12, 20)  # CT-V5
     assert _sizes(variants["main-merah-three"], 3) == (7, 10, 21)
     for name in ("main-merah", "main-merah-three"):
         assert variants[name].rules.parsed_words("opening") == ("redeal", ("K", "Q", "J", "10", "5"))
@@ -98,14 +98,14 @@ def test_ct_v5_main_merah_worst_scorer_leads():
             first = e["seat"]
             dealer_led += first == current_dealer
             if last_scores is None:
-                assert first == 1 - current_dealer                 # first deal: the non-dealer
+                assert first == 1 - current_dealer  # first deal: the non-dealer
             elif last_scores[0] != last_scores[1]:
-                assert first == min((0, 1), key=lambda s: last_scores[s])   # the worst scorer
+                assert first == min((0, 1), key=lambda s: last_scores[s])  # the worst scorer
             else:
-                assert first == 1 - current_dealer                 # a drawn deal: the non-dealer
+                assert first == 1 - current_dealer  # a drawn deal: the non-dealer
         elif e["type"] == "score":
             last_scores = [e["scores"]["0"], e["scores"]["1"]]
-    assert deals == 6 and dealer_led > 0       # the rule is not just "the non-dealer leads"
+    assert deals == 6 and dealer_led > 0  # the rule is not just "the non-dealer leads"
 
 
 def test_no_black_ten_is_invented():

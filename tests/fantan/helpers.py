@@ -1,4 +1,5 @@
 """Fan Tan test helpers: a table of rows and hands from card names."""
+
 from __future__ import annotations
 
 from conftest import snapshot_deal
@@ -6,8 +7,13 @@ from conftest import snapshot_deal
 SUITS = "♣♦♥♠"
 
 
-def fantan(hands: list[str], rows: dict[str, str] | None = None, to_move: int = 0,
-           variant: str = "fantan/pagat", counters: dict | None = None):
+def fantan(
+    hands: list[str],
+    rows: dict[str, str] | None = None,
+    to_move: int = 0,
+    variant: str = "fantan/pagat",
+    counters: dict | None = None,
+):
     """hands: one string of cards per seat; rows: suit -> cards low to high."""
     zones = {f"hand.{i}": h.split() for i, h in enumerate(hands)}
     for s in SUITS:

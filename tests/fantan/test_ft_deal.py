@@ -1,12 +1,13 @@
 """Fan Tan cards, players, dealing and the end of a deal and match: FT-1, FT-2, FT-4."""
+
 from __future__ import annotations
 
 from collections import Counter
 
 import pytest
+from conftest import variant
 
 from tapete import Match, TapeteError
-from conftest import variant
 
 from .helpers import cards, fantan, legal
 
@@ -31,15 +32,15 @@ def test_ft_1_2_and_ft_4_1_playing_the_last_card_wins_the_deal_at_once():
 
 def test_ft_1_3_ace_high_rows_grow_to_the_two_and_the_ace_without_wrapping():
     """FT-1.3: 2 3 ... K A; the ace goes above the king, never next to the two."""
-    deal = fantan(["A♥ A♠", "2♣", "3♣"], rows={"♥": "7♥ 8♥ 9♥ 10♥ J♥ Q♥ K♥",
-                                               "♠": "2♠ 3♠ 4♠ 5♠ 6♠ 7♠"})
+    deal = fantan(["A♥ A♠", "2♣", "3♣"], rows={"♥": "7♥ 8♥ 9♥ 10♥ J♥ Q♥ K♥", "♠": "2♠ 3♠ 4♠ 5♠ 6♠ 7♠"})
     assert legal(deal) == {"play A♥"}
 
 
 def test_ft_v1_low_ace_goes_below_the_two():
     """FT-V1: with the low ace, A♠ extends the spade row below the two and A♥ does not fit above K♥."""
-    deal = fantan(["A♥ A♠", "2♣", "3♣"], variant="fantan/low-ace",
-                  rows={"♥": "7♥ 8♥ 9♥ 10♥ J♥ Q♥ K♥", "♠": "2♠ 3♠ 4♠ 5♠ 6♠ 7♠"})
+    deal = fantan(
+        ["A♥ A♠", "2♣", "3♣"], variant="fantan/low-ace", rows={"♥": "7♥ 8♥ 9♥ 10♥ J♥ Q♥ K♥", "♠": "2♠ 3♠ 4♠ 5♠ 6♠ 7♠"}
+    )
     assert legal(deal) == {"play A♠"}
 
 
@@ -56,7 +57,8 @@ def test_ft_2_1_the_first_dealer_is_drawn_by_lot_and_play_goes_clockwise():
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6, 7, 8])
 def test_ft_2_2_all_cards_dealt_one_at_a_time_from_the_dealers_left(players):
-    """FT-2.2: all 52 cards go to the hands, sizes differ by at most one, the extras start at the dealer's left; no stock, empty table."""
+    """FT-2.2: all 52 cards go to the hands, sizes differ by at most one, the extras start
+    at the dealer's left; no stock, empty table."""
     deal = variant("fantan/pagat").new_deal(players, seed=players)
     st = deal.state
     sizes = [len(st.zones[f"hand.{s}"]) for s in range(players)]
@@ -98,7 +100,7 @@ def test_ft_4_4_all_cards_gathered_and_the_deal_passes_left():
     Match(variant("fantan/pagat"), 4, seed=8).play(events.append)
     deals = [e for e in events if e["type"] == "deal"]
     assert len(deals) >= 3
-    for a, b in zip(deals, deals[1:]):
+    for a, b in zip(deals, deals[1:], strict=False):
         assert b["dealer"] == (a["dealer"] + 1) % 4
     for d in deals:
         assert sum(len(v) for v in d["state"]["zones"].values()) == 52

@@ -1,4 +1,5 @@
 """Fan Tan moves: FT-3 and the FT-5 worked example."""
+
 from __future__ import annotations
 
 import pytest
@@ -13,11 +14,11 @@ def test_ft_5_worked_example():
     deal = fantan(["5♥ 10♥ 7♣", "2♠ 3♠", "4♠ 5♠"], rows={"♥": "6♥ 7♥ 8♥"})
     assert legal(deal) == {"play 5♥", "play 7♣"}
     with pytest.raises(IllegalAction, match="10♥ does not fit"):
-        deal.play("play 10♥")                      # blocked by the missing 9♥
+        deal.play("play 10♥")  # blocked by the missing 9♥
     deal.play("play 5♥")
     assert deal.game.deck.format_all(deal.state.zones["row.♥"]) == ["5♥", "6♥", "7♥", "8♥"]
     assert cards(deal, 0) == ["10♥", "7♣"]
-    assert deal.to_move == 1                       # the turn ended after one card
+    assert deal.to_move == 1  # the turn ended after one card
 
 
 def test_ft_3_1_one_card_per_turn_then_the_turn_moves_on():
@@ -68,8 +69,8 @@ def test_ft_3_6_a_wrongful_pass_is_refused_and_changes_nothing():
 
 def test_ft_3_7_played_cards_cannot_be_taken_back():
     """FT-3.7: no move takes a card from a row; rows only grow during a deal."""
-    from tapete import Match
     from conftest import variant
+
     v = variant("fantan/pagat")
     deal = v.new_deal(4, seed=11)
     sizes = {z: 0 for z in deal.state.zones if z.startswith("row.")}
@@ -84,8 +85,12 @@ def test_ft_3_7_played_cards_cannot_be_taken_back():
 def test_illegal_moves_say_why_and_leave_the_state_unchanged():
     deal = fantan(["7♣ 8♣", "2♠", "3♠"])
     before = deal.snapshot()
-    for move, why in [("play 9♦", "not in your hand"), ("play 8♣", "does not fit"),
-                      ("draw", "'play CARD' or 'pass'"), ("play Z9", "'Z9' is not a card")]:
+    for move, why in [
+        ("play 9♦", "not in your hand"),
+        ("play 8♣", "does not fit"),
+        ("draw", "'play CARD' or 'pass'"),
+        ("play Z9", "'Z9' is not a card"),
+    ]:
         with pytest.raises(IllegalAction, match=why):
             deal.play(move)
         assert deal.snapshot() == before

@@ -1,10 +1,11 @@
 """Fan Tan's documented variants (FT-V1 ... FT-V5) and a family variant written without Python."""
+
 from __future__ import annotations
 
 import pytest
+from conftest import variant
 
 from tapete import IllegalAction, Match, load_variant
-from conftest import variant
 
 from .helpers import fantan, legal
 
@@ -32,7 +33,7 @@ def test_ft_v3_chip_pool_antes_pass_payments_and_collection():
     """FT-V3: all ante 1 (short hands 1 more), passes pay 1, the winner takes the pool + 1 per card left."""
     events = []
     result = Match(variant("fantan/chips"), 5, seed=4).play(events.append)
-    assert sum(result.totals) == 0                       # chips only change hands
+    assert sum(result.totals) == 0  # chips only change hands
     first = next(e for e in events if e["type"] == "deal")
     sizes = [len(z) for k, z in first["state"]["zones"].items() if k.startswith("hand.")]
     assert first["state"]["counters"]["pool"] == 5 + sum(1 for n in sizes if n < max(sizes))
@@ -40,21 +41,26 @@ def test_ft_v3_chip_pool_antes_pass_payments_and_collection():
 
 def test_ft_v3_winner_collects_pool_and_cards_left():
     """FT-V3 worked through: one pass paid, the winner goes out; scores follow the chip rule."""
-    deal = fantan(["8♥", "2♠ 3♠ 4♠", "5♠ 6♠"], rows={"♥": "7♥"}, to_move=1, variant="fantan/chips",
-                  counters={"pool": 4, "paid.0": 1, "paid.1": 1, "paid.2": 2,
-                            "dealt.0": 18, "dealt.1": 17, "dealt.2": 17})
-    deal.play("pass")                                     # seat 1 has nothing: pays 1
-    deal.play("pass")                                     # seat 2 too
-    deal.play("play 8♥")                                  # seat 0 goes out
+    deal = fantan(
+        ["8♥", "2♠ 3♠ 4♠", "5♠ 6♠"],
+        rows={"♥": "7♥"},
+        to_move=1,
+        variant="fantan/chips",
+        counters={"pool": 4, "paid.0": 1, "paid.1": 1, "paid.2": 2, "dealt.0": 18, "dealt.1": 17, "dealt.2": 17},
+    )
+    deal.play("pass")  # seat 1 has nothing: pays 1
+    deal.play("pass")  # seat 2 too
+    deal.play("play 8♥")  # seat 0 goes out
     from tapete import Ctx
     from tapete.ledger import Ledger
+
     score = deal.variant.rules.expr("score")
     ctx = Ctx(game=deal.game, state=deal.state, ledger=Ledger(3))
     got = []
     for s in range(3):
         ctx.seat = s
         got.append(score(ctx))
-    assert got == [6 + 5 - 1, -3 - 2, -2 - 3]             # pool 6 + 5 cards left - own ante
+    assert got == [6 + 5 - 1, -3 - 2, -2 - 3]  # pool 6 + 5 cards left - own ante
     assert sum(got) == 0
 
 
@@ -94,7 +100,8 @@ def test_changing_the_script_changes_the_game(tmp_path):
     """A variant whose rows start at 8 (a one-line script) opens rows with eights, not sevens."""
     (tmp_path / "eights.rules").write_text("row start 8\n", encoding="utf-8")
     (tmp_path / "eights.yaml").write_text(
-        "extends: fantan/pagat\nname: eights\nscripts: [eights.rules]\n", encoding="utf-8")
+        "extends: fantan/pagat\nname: eights\nscripts: [eights.rules]\n", encoding="utf-8"
+    )
     v = load_variant(tmp_path / "eights.yaml")
     deal = fantan(["7♣ 8♣ 8♦"], variant="fantan/pagat")
     snap = deal.snapshot()
