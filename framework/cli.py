@@ -170,6 +170,10 @@ class _Printer:
             for e in event["events"]:
                 if "say" in e:
                     out.print(f"   seat {event['seat']}: {e['say']}", markup=False)
+        elif kind == "void":
+            for line in event.get("lines", []):
+                out.print(f"   {line}", markup=False)
+            out.print(f"   deal {event['number']} is void ({event['reason']}): no scores, the same dealer deals again")
         elif kind == "score":
             for line in event.get("lines", []):
                 out.print(f"   {line}", markup=False)

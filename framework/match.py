@@ -191,6 +191,13 @@ class Match:
                 actions += 1
                 if actions > MAX_ACTIONS_PER_DEAL:
                     raise TapeteError(f"deal {ledger.deal_number} did not end within {MAX_ACTIONS_PER_DEAL} actions")
+            void = state.data.get("void")
+            if void:  # a deal ended without scores: no totals change, the same dealer deals again
+                record = {"type": "void", "number": ledger.deal_number, "reason": str(void)}
+                record["lines"] = game.describe_deal(state)
+                history.append(record)
+                emit(record)
+                continue
             ctx = Ctx(game=game, state=state, ledger=local)
             scores: dict[int, int] = {}
             won: list[int] = []
