@@ -7,16 +7,23 @@ from its plugin through the same registration hook.
 from __future__ import annotations
 
 from .errors import ScriptError
-from .rules.vocabulary import DEAL, MATCH, SEAT, Function, Quantity, StatementSpec, Vocabulary, scopes
+from .rules.vocabulary import (
+    AT_DEAL_START,
+    CONSTANT,
+    DEAL,
+    MATCH_WIDE,
+    PER_SEAT,
+    PLAY,
+    SEAT,
+    SEAT_IN_MATCH,
+    Function,
+    Quantity,
+    StatementSpec,
+    Vocabulary,
+    scopes,
+)
 
-PLAY = "play"  # present in every scope that runs during a match
 ZONE_MODES = ("all", "own", "top", "count", "none")
-
-AT_DEAL_START = scopes(PLAY, DEAL, MATCH)
-PER_SEAT = scopes(PLAY, SEAT, DEAL, MATCH)
-MATCH_WIDE = scopes(PLAY, MATCH)
-SEAT_IN_MATCH = scopes(PLAY, SEAT, MATCH)
-CONSTANT = scopes()
 
 
 def _check_see(item, env):

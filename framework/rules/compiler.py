@@ -44,6 +44,7 @@ class Env:
     sources: dict[str, str]
     deck: Deck | None = None
     order: tuple[str, ...] = ()
+    table_values: Callable[[str, t.Pos], list[Any]] | None = None  # a card table's values, for total()
 
     def error(self, pos: t.Pos, message: str) -> ScriptError:
         text = self.sources.get(pos.path, "")
@@ -167,9 +168,11 @@ def _call(node: t.Call, env: Env, scope: frozenset[str]) -> Compiled:
             return a if c.value else b
         cf, af, bf = c.fn, a.fn, b.fn
         return Compiled(lambda ctx: af(ctx) if cf(ctx) else bf(ctx))
+    if name == "total" and "total" not in env.vocab.functions:
+        return _table_total(node, env)
     fn = env.vocab.functions.get(name)
     if fn is None:
-        known = {*env.vocab.functions, "if", *AGGREGATES}
+        known = {*env.vocab.functions, "if", "total", *AGGREGATES}
         raise env.error(node.pos, f"unknown function {name!r}{_suggest(name, known)}")
     lo, hi = fn.arity
     if not lo <= len(args) <= hi:
@@ -187,6 +190,24 @@ def _call(node: t.Call, env: Env, scope: frozenset[str]) -> Compiled:
         f0 = fns[0]
         return Compiled(lambda ctx: call(ctx, f0(ctx)))
     return Compiled(lambda ctx: call(ctx, *(f(ctx) for f in fns)))
+
+
+def _table_total(node: t.Call, env: Env) -> Compiled:
+    """``total(points)``: the sum of a card table over the whole deck, a constant known at load time."""
+    if len(node.args) != 1 or not isinstance(node.args[0], t.Name):
+        raise env.error(node.pos, "total() takes the name of a card table: total(points)")
+    key = node.args[0].name
+    spec = env.vocab.statements.get(key)
+    if spec is None or not spec.table:
+        tables = sorted(n for n, s in env.vocab.statements.items() if s.table)
+        raise env.error(node.args[0].pos, f"{key!r} is not a card table of this game; tables: {', '.join(tables)}")
+    if env.table_values is None:
+        raise env.error(node.pos, "total() is not known yet here: card tables are read after 'if' blocks")
+    values = env.table_values(key, node.args[0].pos)
+    try:
+        return Compiled(value=sum(int(v) for v in values), const=True)
+    except (TypeError, ValueError):
+        raise env.error(node.pos, f"table {key!r} has values that are not numbers") from None
 
 
 def _aggregate(node: t.Call, env: Env, scope: frozenset[str]) -> Compiled:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..cards import NAMED_DECKS, SUIT_NAMES, Deck
-from ..errors import ErrorList, Location, ScriptError
+from ..errors import ErrorList, Location, ScriptError, line_of
 from . import tree as t
 from .compiler import Compiled, Env, _suggest, card_quantities, compile_expr, compile_table
 from .vocabulary import StatementSpec, Vocabulary
@@ -33,6 +33,19 @@ class Rules:
     compiled: dict[tuple[str, str, str], Compiled] = field(default_factory=dict)
     tables: dict[str, list[Any]] = field(default_factory=dict)
     parsed: dict[tuple[str, str], Any] = field(default_factory=dict)
+    sources: dict[str, str] = field(default_factory=dict)  # display path -> script text
+
+    def location(self, key: str, first: str = "") -> Location:
+        """Where a statement is written (file, line, column, the line itself), for messages."""
+        item = self.statements.get((key, first))
+        if item is None:
+            return Location("<rules>")
+        pos = item.pos
+        return Location(pos.path, pos.line, pos.column, line_of(self.sources.get(pos.path, ""), pos.line))
+
+    def error(self, key: str, first: str, message: str) -> ErrorList:
+        """A load-time error at the statement it concerns: ``raise rules.error("row", "start", "...")``."""
+        return ErrorList([ScriptError(self.location(key, first), message)])
 
     def has(self, key: str, first: str = "") -> bool:
         return (key, first) in self.statements
@@ -120,7 +133,7 @@ def build_rules(
             if not item.words:
                 errors.append(env.error(item.pos, f"{item.key!r} needs a word saying which one"))
                 continue
-            first = str(item.words[0])
+            first = spec.identity(item.words) if spec.identity is not None else str(item.words[0])
         chosen[(item.key, first)] = item
 
     for name, spec in vocab.statements.items():
@@ -132,13 +145,35 @@ def build_rules(
     deck, order = _deck(chosen, env, errors)
     env.deck, env.order = deck, order
     pos = {r: i for i, r in enumerate(order)}
-    rules = Rules(game, deck, order, [pos.get(r, -1) for r in deck.rank_of], dict(options), statements=chosen)
+    rules = Rules(
+        game, deck, order, [pos.get(r, -1) for r in deck.rank_of], dict(options), statements=chosen, sources=sources
+    )
     table_vocab = vocab.merged(Vocabulary(quantities={q.name: q for q in card_quantities(deck, order)}))
+    table_env = Env(table_vocab, env.options, env.sources, env.deck, env.order)
+    computing: set[str] = set()
+
+    def table_values(key: str, pos: t.Pos) -> list[Any]:
+        """A card table compiled on first use, so total(points) works wherever points is written."""
+        if key in rules.tables:
+            return rules.tables[key]
+        item = chosen.get((key, ""))
+        if not isinstance(item, t.Table):
+            raise env.error(pos, f"this variant has no {key!r} table")
+        if key in computing:
+            raise env.error(pos, f"table {key!r} cannot use its own total")
+        computing.add(key)
+        try:
+            rules.tables[key] = compile_table(item, table_env)
+        finally:
+            computing.discard(key)
+        return rules.tables[key]
+
+    env.table_values = table_env.table_values = table_values
 
     for (key, first), item in chosen.items():
         spec = vocab.statements[key]
         try:
-            _check_statement(item, spec, env, table_vocab, rules, first)
+            _check_statement(item, spec, env, table_env, rules, first)
         except ScriptError as exc:
             errors.append(exc)
         except ErrorList as exc:
@@ -148,7 +183,7 @@ def build_rules(
     return rules
 
 
-def _check_statement(item, spec: StatementSpec, env: Env, table_vocab: Vocabulary, rules: Rules, first: str) -> None:
+def _check_statement(item, spec: StatementSpec, env: Env, table_env: Env, rules: Rules, first: str) -> None:
     lo, hi = spec.words
     n = len(item.words)
     if n < lo or (hi is not None and n > hi):
@@ -157,8 +192,8 @@ def _check_statement(item, spec: StatementSpec, env: Env, table_vocab: Vocabular
     if isinstance(item, t.Table):
         if not spec.table:
             raise env.error(item.pos, f"{item.key!r} is not a card table")
-        table_env = Env(table_vocab, env.options, env.sources, env.deck, env.order)
-        rules.tables[item.key] = compile_table(item, table_env)
+        if item.key not in rules.tables:
+            rules.tables[item.key] = compile_table(item, table_env)
     else:
         if spec.table:
             raise env.error(item.pos, f"{item.key!r} is a card table: write {item.key} {{ pattern: value, ... }}")

@@ -6,8 +6,12 @@ the words every game shares; a game plugin adds its family's words through the
 ``tapete_register_vocabulary`` hook, so a new word never needs a grammar change.
 
 Scopes say what an expression can see when it runs: ``card`` (inside a card
-table), ``seat`` (one player), ``deal`` (the deal state), ``match`` (the ledger).
-A quantity names the scopes it needs; using it elsewhere is a load-time error.
+table), ``seat`` (one player), ``deal`` (the deal state), ``match`` (the ledger),
+and ``play`` (anything evaluated during a match rather than at load time). A
+statement says which scopes its expression runs in; a quantity or function says
+which scopes it needs; using it where one is missing is a load-time error.
+The named sets below are the combinations the core's statements use; a plugin
+picks one or builds its own with `scopes`.
 """
 
 from __future__ import annotations
@@ -17,25 +21,67 @@ from dataclasses import dataclass, field
 from typing import Any
 
 CARD, SEAT, DEAL, MATCH = "card", "seat", "deal", "match"
+PLAY = "play"  # present in every scope that runs during a match (not at load time)
+
+
+def scopes(*names: str) -> frozenset[str]:
+    """A set of scope names, for `StatementSpec.value`/``condition`` and ``needs``."""
+    return frozenset(names)
+
+
+CONSTANT = scopes()  # load time: options, symbols and constants only
+AT_DEAL_START = scopes(PLAY, DEAL, MATCH)  # the deal state and the match ledger, no seat
+PER_SEAT = scopes(PLAY, SEAT, DEAL, MATCH)  # one seat of a deal, with the ledger (``score``)
+SEAT_IN_DEAL = scopes(PLAY, SEAT, DEAL)  # one seat of a deal in play (most family quantities)
+DEAL_ONLY = scopes(PLAY, DEAL)  # the deal state, no seat
+MATCH_WIDE = scopes(PLAY, MATCH)  # the ledger only (``match_ends``, ``winner``)
+SEAT_IN_MATCH = scopes(PLAY, SEAT, MATCH)  # one seat of the ledger (``out``, ``rejoin``)
+IN_TABLE = scopes(CARD)  # inside a card table arm: one card
 
 
 @dataclass(frozen=True)
 class StatementSpec:
+    """A statement key a script may use, and the shape it must have.
+
+    ``name`` is the key (``hand_size``); ``doc`` is the sentence ``tapete show``
+    prints next to it. ``words`` is the (min, max) count of words after the key
+    (max ``None``: no limit). ``value`` / ``condition`` are the scopes the
+    ``= expr`` / ``when expr`` part runs in, or ``None`` when the statement takes
+    none; ``needs_value`` / ``needs_condition`` make that part obligatory.
+    ``table`` makes it a card table (``key { pattern: expr, ... }``), read with
+    ``rules.table(key)``. ``multi`` allows several statements with this key, told
+    apart by their first word (or by ``identity(words)`` when given), so an
+    overlay replaces only the one it repeats. ``required`` makes every variant of
+    the game state it. ``check(statement, env)`` validates the words at load time
+    and returns their parsed form (``rules.parsed_words(key, first)``); it raises
+    ``env.error(word.pos, message)`` to report a problem at its place.
+    """
+
     name: str
     doc: str
-    words: tuple[int, int | None] = (0, 0)  # min and max number of words
-    value: frozenset[str] | None = None  # scopes of "= expr", None: not allowed
-    condition: frozenset[str] | None = None  # scopes of "when expr"
-    table: bool = False  # "{ pattern: expr ... }"
+    words: tuple[int, int | None] = (0, 0)
+    value: frozenset[str] | None = None
+    condition: frozenset[str] | None = None
+    table: bool = False
     needs_value: bool = False
     needs_condition: bool = False
-    multi: bool = False  # several, told apart by their first word
+    multi: bool = False
     required: bool = False
-    check: Callable[[Any, Any], Any] | None = None  # (statement, env) -> parsed words
+    check: Callable[[Any, Any], Any] | None = None
+    identity: Callable[[tuple[Any, ...]], str] | None = None
 
 
 @dataclass(frozen=True)
 class Quantity:
+    """A name a script's expressions may read, such as ``cards_left``.
+
+    ``needs`` lists the scopes it must run in (``SEAT_IN_DEAL`` for a per-player
+    quantity of a deal in play); a script using it elsewhere is refused at load
+    time with a message saying why. ``get(ctx)`` returns the value from the
+    `Ctx` (``ctx.state``, ``ctx.seat``, ``ctx.ledger``, ``ctx.game``, ``ctx.card``,
+    ``ctx.extra``). It runs on the hot path: read, never write.
+    """
+
     name: str
     doc: str
     needs: frozenset[str]
@@ -44,11 +90,19 @@ class Quantity:
 
 @dataclass(frozen=True)
 class Function:
+    """A function a script may call, such as ``holder(7♦)``.
+
+    ``arity`` is the (min, max) number of arguments; ``needs`` the scopes it must
+    run in (``CONSTANT`` for a pure function: called with constant arguments it is
+    folded at load time, with ``ctx=None``). ``call(ctx, *args)`` receives the
+    evaluated arguments (a card literal arrives as its card id).
+    """
+
     name: str
     doc: str
     arity: tuple[int, int]
     needs: frozenset[str]
-    call: Callable[..., Any]  # (ctx, *args)
+    call: Callable[..., Any]
 
 
 @dataclass
@@ -69,10 +123,6 @@ class Vocabulary:
             {**self.functions, **other.functions},
             {**self.symbols, **other.symbols},
         )
-
-
-def scopes(*names: str) -> frozenset[str]:
-    return frozenset(names)
 
 
 class Ctx:

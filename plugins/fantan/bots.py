@@ -19,13 +19,13 @@ class SensibleBot:
         if len(legal) == 1:
             return legal[0]
         hand = state.zones[f"hand.{state.to_move}"]
-        pos, suit_of, start = game.pos, game.suit_of, game.start_pos
+        pos, suit_of, start_of = game.pos, game.suit_of, game.start_of
         best, best_key = legal[0], None
         for action in legal:
             if not action.cards:
                 continue
             card = action.cards[0]
-            p, s = pos[card], suit_of[card]
+            p, s, start = pos[card], suit_of[card], start_of[card]
             if p >= start:  # growing up: own cards above it become reachable
                 mine = sum(1 for c in hand if suit_of[c] == s and pos[c] > p)
             else:

@@ -26,6 +26,8 @@ class FanTan(Game):
         self.pos = rules.order_pos  # per card: place in the rank order
         start = rules.parsed_words("row", "start", "7")
         self.start_pos = rules.order.index(start)  # FT-3.2: a row opens with this rank
+        self.suit_start = self._suit_starts(rules)  # suit -> place in the order of its row's first card
+        self.start_of = [self.suit_start.get(s, self.start_pos) for s in deck.suit_of]  # per card
         self.suit_of = deck.suit_of
         self.rank_of = deck.rank_of
         # FT-V5 style constraints: card id -> card id that must already be on its row
@@ -45,6 +47,21 @@ class FanTan(Game):
         self.pass_cost = rules.expr("pass_cost")
         self.row_names = {s: f"row.{s}" for s in deck.suits}
         self._ctx = Ctx(game=self)
+
+    def _suit_starts(self, rules) -> dict[str, int]:
+        """``row start J ♥`` gives a suit its own first rank; a suit named twice is an error."""
+        starts: dict[str, int] = {}
+        named: dict[str, str] = {}
+        for first, _item in rules.each("row"):
+            if first == "start" or not first.startswith("start"):
+                continue
+            rank, suits = rules.parsed_words("row", first)
+            for suit in suits:
+                if suit in named:
+                    raise rules.error("row", first, f"{suit} already has its row start in {named[suit]!r}")
+                named[suit] = rules.location("row", first).source_line or first
+                starts[suit] = rules.order.index(rank)
+        return starts
 
     # -- dealing (FT-2) -------------------------------------------------------------
     def deal(self, state: DealState, rng: Random, ctx: Ctx) -> None:
@@ -73,7 +90,7 @@ class FanTan(Game):
         row = state.zones[self.row_names[self.suit_of[card]]]
         p = self.pos[card]
         if not row:
-            ok = p == self.start_pos  # FT-3.2: a start card opens its row
+            ok = p == self.start_of[card]  # FT-3.2: a start card opens its row
         else:
             ok = p == self.pos[row[0]] - 1 or p == self.pos[row[-1]] + 1  # FT-3.3
         if ok and card in self.needs:

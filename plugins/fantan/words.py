@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from tapete import DEAL, SEAT, Function, Quantity, ScriptError, StatementSpec
-
-PLAY = "play"
-SEAT_IN_DEAL = frozenset({PLAY, SEAT, DEAL})
-DEAL_ONLY = frozenset({PLAY, DEAL})
+from tapete import DEAL_ONLY, SEAT_IN_DEAL, Function, Quantity, ScriptError, StatementSpec
+from tapete.cards import SUIT_NAMES
 
 
 def _rank(word, env) -> str:
@@ -16,15 +13,34 @@ def _rank(word, env) -> str:
     return rank
 
 
+def _suit(word, env) -> str:
+    suit = SUIT_NAMES.get(str(word.value), str(word.value))
+    if word.kind not in ("suit", "name") or suit not in env.deck.suits:
+        raise env.error(word.pos, f"{word} is not a suit of this deck: {' '.join(env.deck.suits)}")
+    return suit
+
+
 def _check_row(item, env):
-    """``row start 7`` (FT-1.3, FT-3.2) or ``row before 8 6`` (FT-V5)."""
+    """``row start 7`` (FT-1.3, FT-3.2), ``row start J ♥`` (only those suits) or ``row before 8 6`` (FT-V5)."""
     kind = str(item.words[0].value)
     args = item.words[1:]
-    if kind == "start" and len(args) == 1:
-        return _rank(args[0], env)
+    if kind == "start" and args:
+        rank = _rank(args[0], env)
+        if len(args) == 1:
+            return rank
+        return (rank, tuple(_suit(w, env) for w in args[1:]))
     if kind == "before" and len(args) == 2:
         return (_rank(args[0], env), _rank(args[1], env))
-    raise env.error(item.pos, "a row rule reads 'row start RANK' or 'row before RANK RANK'")
+    raise env.error(item.pos, "a row rule reads 'row start RANK [SUIT ...]' or 'row before RANK RANK'")
+
+
+def _row_identity(words) -> str:
+    """``row start J ♥`` and ``row start 7`` are different statements: the suits are part of the name."""
+    first = str(words[0])
+    if first == "start" and len(words) > 2:
+        suits = sorted(SUIT_NAMES.get(str(w.value), str(w.value)) for w in words[2:])
+        return " ".join((first, *suits))
+    return first
 
 
 def _hand(c, seat=None):
@@ -47,10 +63,11 @@ def _holder(c, card):
 WORDS = (
     StatementSpec(
         "row",
-        "how the suit rows start and grow: 'row start 7', 'row before 8 6'",
-        words=(2, 3),
+        "how the suit rows start and grow: 'row start 7', 'row start J ♥' (those suits only), 'row before 8 6'",
+        words=(2, None),
         multi=True,
         check=_check_row,
+        identity=_row_identity,
     ),
     StatementSpec(
         "opening", "a card that must be the first card played in a deal (FT-V2)", value=frozenset(), needs_value=True
