@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +45,7 @@ class Variant:
     game_class: type
     registry: Registry
     digest: str
+    _game: Game | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def name(self) -> str:
@@ -64,7 +65,13 @@ class Variant:
         return self.player_range()[0]
 
     def new_game(self) -> Game:
-        return self.game_class(self.rules)
+        """The variant's one `Game`, built on first use and shared by every match and deal.
+
+        A game keeps no per-deal state (only what it read from the rules), so
+        sharing it keeps its caches (Chinchón's meld solver) warm across deals."""
+        if self._game is None:
+            self._game = self.game_class(self.rules)
+        return self._game
 
     def check_players(self, players: int) -> None:
         lo, hi = self.player_range()

@@ -68,6 +68,30 @@ class Chinchon(Game):
         shown = Shown(self.tables, rest)
         return shown if self._judge(state, seat, shown) else None
 
+    def closes(self, state: DealState, seat: int) -> dict[int, Shown]:
+        """CH-4.3: every card ``seat`` may close with (face down) -> the arrangement shown.
+
+        All the closes of a turn are judged at once: the solver sums the hand's
+        codes once and takes one card off per candidate (``penalties_without``);
+        the arrangement itself is worked out only if the close rule asks for it."""
+        hand = state.zones[f"hand.{seat}"]
+        if state.counters.get("drawn", 0) != 1 or len(hand) != self.hand_size + 1:
+            return {}
+        tables, rule, ctx = self.tables, self.close_rule, self._ctx
+        extra, cards = ctx.extra, tuple(hand)
+        ctx.state, ctx.seat = state, seat
+        allowed: dict[int, Shown] = {}
+        try:
+            for card, penalty in zip(cards, self.solver.penalties_without(cards), strict=True):
+                shown = Shown(tables, penalty=penalty, hand=cards, without=card)
+                extra["shown"] = shown
+                if rule(ctx):
+                    allowed[card] = shown
+        finally:
+            extra.pop("shown", None)
+            ctx.state = None  # the game keeps no reference to a deal
+        return allowed
+
     def _judge(self, state: DealState, seat: int, shown: Shown, rule=None) -> bool:
         ctx = self._ctx
         ctx.state, ctx.seat = state, seat
@@ -76,6 +100,7 @@ class Chinchon(Game):
             return bool((rule or self.close_rule)(ctx))
         finally:
             del ctx.extra["shown"]
+            ctx.state = None
 
     # -- moves (CH-4) -------------------------------------------------------------------
     def legal_actions(self, state: DealState) -> list[Action]:
@@ -90,9 +115,7 @@ class Chinchon(Game):
         hand = state.zones[f"hand.{seat}"]
         # CH-3.4 nothing is laid down during ordinary turns: discard, or close
         actions = [Action("discard", (c,)) for c in hand]
-        for c in hand:  # CH-4.3 closing discards face down
-            if self.close_shown(state, seat, c) is not None:
-                actions.append(Action("close", (c,)))
+        actions += [Action("close", (c,)) for c in self.closes(state, seat)]  # CH-4.3 closing discards face down
         return actions
 
     def refusal(self, state: DealState, action: Action) -> str | None:

@@ -195,11 +195,13 @@ class MeldSolver:
         # group capacity per (rank, suit): what a wild may stand for (CH-V7).
         self._cap = {k: min(v, rules.max_identical_in_group) for k, v in copies.items()}
         self._rank_suits = {r: tuple(sorted(s)) for r, s in rank_suits.items()}
-        self._general_cache: dict[tuple[int, ...], int] = {}
+        self._general_cache: dict[object, int] = {}
+        self._filter = self._build_filter()
         fast = self._build_fast()
         self.fast_path = fast is not None
         if fast is not None:
             self.penalty = fast  # type: ignore[method-assign]
+            self.penalties_without = self._fast_without  # type: ignore[method-assign]
 
     # ------------------------------------------------------------------ melds
     def _group_slots(self, rank: int, naturals: Sequence[int]) -> int | None:
@@ -405,6 +407,8 @@ class MeldSolver:
         return out
 
     def _penalty_general(self, hand: Sequence[int]) -> int:
+        if self._filter is not None:
+            return self._filter(hand)
         total = sum(self._value[c] for c in hand)
         live = self._meldable(hand)
         if not live:
@@ -422,6 +426,107 @@ class MeldSolver:
     def penalty(self, hand: Sequence[int]) -> int:
         """Least sum of unmatched values over all arrangements of ``hand`` (CH-3.3)."""
         return self._penalty_general(hand)
+
+    def penalties_without(self, hand: Sequence[int]) -> list[int]:
+        """``[penalty(hand without c) for c in hand]``, all at once (the closes of a turn, CH-4.3).
+
+        On fast-path tables the hand's codes are summed once and one card's code
+        is taken off per candidate."""
+        penalty = self.penalty
+        return [penalty([x for x in hand if x != c]) for c in hand]
+
+    # ------------------------------------------------------- general-path filter
+    def _build_filter(self) -> Callable[[Sequence[int]], int] | None:
+        """The general path's filter and cache as bit tricks, where the deck allows it.
+
+        Like ``_meldable`` (a superset of the cards that can be in a meld), but on
+        summed integer codes: a 2-bit copy counter per (suit, position) with 2 gap
+        positions between suits, a 4-bit counter per rank, a wild counter and the
+        value on top. The cache key is the multiset of live naturals (the masked
+        counters) plus the live wilds' values, so identical copies (two decks) and
+        interchangeable wilds share an entry; the exact search runs on a miss.
+        """
+        r = self.rules
+        if r.min_group != 3 or r.min_run != 3 or r.max_wild_per_meld > 1 or self._maxg < 3:
+            return None
+        info = self.cards
+        if any(c.value < 0 for c in info) or any(v > 3 for v in self._copies.values()):
+            return None
+        same: dict[tuple[int, int], tuple[int, int]] = {}
+        for c in info:
+            if c.wild or c.suit < 0:
+                continue
+            if same.setdefault((c.run_pos, c.suit), (c.value, c.identity)) != (c.value, c.identity):
+                return None  # copies must be interchangeable
+        nat = [c for c in info if not c.wild and c.suit >= 0]
+        if not nat:
+            return None
+        suits = sorted({c.suit for c in nat})
+        p0 = min(c.run_pos for c in nat)
+        npos = max(c.run_pos for c in nat) - p0 + 1
+        if len(suits) > 4 or npos > 16:
+            return None
+        sidx = {s: i for i, s in enumerate(suits)}
+        width = npos + 2  # fields per suit, 2 empty ones as a gap
+        hbits = 2 * width * len(suits)
+        hmask = (1 << hbits) - 1
+        low = sum(1 << (2 * f) for f in range(width * len(suits)))
+        cb = hbits
+        wb = cb + 4 * npos
+        vb = wb + 4
+        ones = sum(1 << (4 * p) for p in range(npos))
+        code = []
+        for c in info:
+            if c.wild:
+                code.append((1 << wb) | (c.value << vb))
+            elif c.suit < 0:
+                code.append(c.value << vb)
+            else:
+                p = c.run_pos - p0
+                code.append((1 << (2 * (sidx[c.suit] * width + p))) | (1 << (cb + 4 * p)) | (c.value << vb))
+        rankcol = [sum(1 << (2 * (s * width + p)) for s in range(len(suits))) for p in range(npos)]
+        spread: dict[int, int] = {}
+        wild = [c.wild for c in info]
+        value = self._value
+        cache = self._general_cache
+        cg = code.__getitem__
+        prepare = self._prepare
+        any_wild = self._has_wild
+
+        def penalty(hand: Sequence[int]) -> int:
+            t = sum(map(cg, hand))
+            h = t & hmask
+            nz = (h | (h >> 1)) & low
+            c = t >> cb
+            k = 1 if any_wild and (t >> wb) & 15 else 0
+            if k:
+                w = (nz & (nz >> 2)) | (nz & (nz >> 4)) | ((nz >> 2) & (nz >> 4))  # 2 of 3 positions
+                g = ((c >> 1) | (c >> 2) | (c >> 3)) & ones  # 2 or more of a rank
+            else:
+                w = nz & (nz >> 2) & (nz >> 4)  # 3 positions in a row
+                g = ((c & (c >> 1)) | (c >> 2) | (c >> 3)) & ones  # 3 or more of a rank
+            live = (w | (w << 2) | (w << 4)) & nz
+            if g:
+                m = spread.get(g)
+                if m is None:
+                    m = spread[g] = sum(rankcol[p] for p in range(npos) if g >> (4 * p) & 1)
+                live |= nz & m
+            if not live:
+                return t >> vb
+            key: object = h & (live | (live << 1))
+            if k:
+                key = (key, tuple(sorted(value[x] for x in hand if wild[x])))
+            v = cache.get(key)
+            if v is None:
+                cards = [x for x in hand if wild[x] or (code[x] & live)] if k else [x for x in hand if code[x] & live]
+                ids, _, _, _, f = prepare(cards)
+                v = f((1 << len(ids)) - 1)
+                if len(cache) >= 1 << 18:
+                    cache.clear()
+                cache[key] = v
+            return (t >> vb) - v
+
+        return penalty
 
     def _arrangement(self, ids, vals, chosen: Sequence[tuple[int, str]], rest: int) -> Arrangement:
         melds = [self.make_meld([ids[i] for i in range(len(ids)) if m >> i & 1], k) for m, k in chosen]
@@ -619,7 +724,7 @@ class MeldSolver:
         cache_get = cache.get
         spread_get = spread.get
         general = self._penalty_general
-        wmask = ((1 << 5) - 1) << wb
+        wmask = ((1 << 5) - 1) << wb if self._has_wild else 0  # no wild counter without wilds
 
         def penalty(hand: Sequence[int]) -> int:
             t = sum(map(cg, hand))
@@ -640,6 +745,35 @@ class MeldSolver:
                 v = matched(r)
             return (t >> vb) - v
 
+        def without(hand: Sequence[int]) -> list[int]:
+            """``penalty`` of the hand less each card in turn: one sum, one code taken off per card."""
+            total = sum(map(cg, hand))
+            out = []
+            for x in hand:
+                t = total - code[x]
+                if t & wmask:
+                    out.append(general([y for y in hand if y != x]))
+                    continue
+                h = t & hmask
+                r = h & (h >> 1) & (h >> 2)
+                c = t >> cb
+                g = (c & (c >> 1) | (c >> 2)) & ones
+                if r:
+                    r |= (r << 1) | (r << 2)
+                    if g:
+                        r |= h & (spread_get(g) or spread_of(g))
+                elif g:
+                    r = h & (spread_get(g) or spread_of(g))
+                else:
+                    out.append(t >> vb)
+                    continue
+                v = cache_get(r)
+                if v is None:
+                    v = matched(r)
+                out.append((t >> vb) - v)
+            return out
+
+        self._fast_without = without
         if not self._has_wild:
             return penalty
 

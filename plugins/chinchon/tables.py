@@ -4,8 +4,8 @@ The solver (``melds.py``) knows cards only as run positions, suit numbers,
 values and wild flags; this module reads those from the script's deck, order,
 ``value`` and ``wild`` tables once, when a variant loads. It also holds `Shown`,
 the lazily computed arrangement a close is judged on, so that judging the eight
-possible closes of a turn usually costs eight fast penalty look-ups and nothing
-more.
+possible closes of a turn usually costs one sum of the solver's codes, eight
+cheap look-ups and nothing more.
 """
 
 from __future__ import annotations
@@ -61,12 +61,21 @@ class Shown:
     arrangement (``loose``, ``full``, ``chinchon``) is computed on first use.
     """
 
-    __slots__ = ("tables", "cards", "_penalty", "_arr")
+    __slots__ = ("tables", "_cards", "_hand", "_without", "_penalty", "_arr")
 
-    def __init__(self, tables: MeldTables, cards):
-        self.tables, self.cards = tables, list(cards)
-        self._penalty: int | None = None
+    def __init__(self, tables: MeldTables, cards=(), penalty: int | None = None, hand=None, without: int = -1):
+        """The cards shown, or (cheaper while judging a turn's closes) ``hand`` less ``without``."""
+        self.tables = tables
+        self._cards = list(cards) if hand is None else None
+        self._hand, self._without = hand, without
+        self._penalty = penalty
         self._arr: Arrangement | None = None
+
+    @property
+    def cards(self) -> list[int]:
+        if self._cards is None:
+            self._cards = [c for c in self._hand if c != self._without]
+        return self._cards
 
     @property
     def penalty(self) -> int:
