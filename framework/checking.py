@@ -19,6 +19,8 @@ def check_file(path: Path, registry=None) -> tuple[list[Exception], str]:
     from .plugins import registry as default_registry
 
     path = Path(path)
+    if path.is_dir():
+        return [TapeteError(f"{path}: is a folder; name the variant files or scripts in it (e.g. {path}/*.yaml)")], ""
     if not path.is_file():
         return [TapeteError(f"{path}: no such file")], ""
     try:

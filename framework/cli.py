@@ -1,26 +1,108 @@
-"""The ``tapete`` command line."""
+"""The ``tapete`` command line.
+
+Every command is declared with ``@command()`` rather than ``@app.command()``: the
+wrapper is the one place that turns a `TapeteError` (and a file that cannot be read
+or written) into a clean message on stderr and exit code 1, so that no input a
+person can type ends in a Python traceback. An exception tapete did not expect is a
+bug: it is reported in one line naming where it happened, exit code 70, and
+``TAPETE_TRACEBACK=1`` shows the whole traceback.
+
+Output never goes through rich's markup or emoji codes: user text such as
+``:100:`` or ``[bold]`` in a file name, script line or option prints as typed.
+"""
 
 from __future__ import annotations
 
+import functools
+import os
+import sys
+import traceback
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from . import __version__
-from .errors import ErrorList, LocatedError, TapeteError
+from .errors import ErrorList, TapeteError
 
-app = typer.Typer(help="Play, simulate and check card games.", no_args_is_help=True, add_completion=False)
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+app = typer.Typer(
+    help="Play, simulate and check card games.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+out = Console(highlight=False, soft_wrap=True, markup=False, emoji=False)
+err = Console(stderr=True, highlight=False, soft_wrap=True, markup=False, emoji=False)
+
+EXIT_INPUT = 1  # the input is wrong; the message says how
+EXIT_BUG = 70  # tapete or a plugin failed on its own (EX_SOFTWARE)
+MAX_MESSAGES = 200  # a run with more problems prints this many and a count of the rest
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
-def _fail(exc: Exception, code: int = 1) -> None:
-    errors = exc.errors if isinstance(exc, ErrorList) else [exc]
-    for e in errors:
-        err.print(str(e), markup=False)
-    raise typer.Exit(code)
+def print_errors(errors: list[Exception] | list[str], limit: int = MAX_MESSAGES) -> None:
+    """Print problems to stderr, at most ``limit`` of them, then how many were left out."""
+    for e in errors[:limit]:
+        err.print(str(e))
+    if len(errors) > limit and limit:
+        err.print(f"... and {len(errors) - limit} more problem(s) not shown")
+
+
+def report(exc: BaseException) -> int:
+    """Print one clean message for ``exc``; return the exit code it deserves."""
+    if isinstance(exc, ErrorList):
+        print_errors(list(exc.errors))
+        return EXIT_INPUT
+    if isinstance(exc, TapeteError):
+        err.print(str(exc))
+        return EXIT_INPUT
+    if isinstance(exc, OSError):
+        name = exc.filename if exc.filename is not None else ""
+        err.print(f"{name}: {exc.strerror or exc}" if name else f"{exc.strerror or exc}")
+        return EXIT_INPUT
+    if isinstance(exc, KeyboardInterrupt):
+        err.print("interrupted")
+        return 130
+    if os.environ.get("TAPETE_TRACEBACK"):
+        traceback.print_exception(exc, file=sys.stderr)
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = f" at {Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else ""
+    err.print(
+        f"internal error{where}: {type(exc).__name__}: {exc}\n"
+        "This is a bug in tapete or in a plugin, not in your input; TAPETE_TRACEBACK=1 shows the traceback."
+    )
+    return EXIT_BUG
+
+
+def guarded(fn: F) -> F:
+    """Run a command so that every failure ends in one message and an exit code."""
+
+    @functools.wraps(fn)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except BaseException as exc:  # the one place that reports everything
+            if isinstance(exc, SystemExit) or type(exc).__module__.split(".")[0] in ("typer", "click"):
+                raise  # exits, aborts and usage errors: typer reports them itself
+            code = report(exc)
+            raise typer.Exit(code) from None
+
+    return run  # type: ignore[return-value]
+
+
+def command(*args: Any, **kwargs: Any) -> Callable[[F], F]:
+    """``@app.command()`` with the shared error handling: use it for every command."""
+
+    def deco(fn: F) -> F:
+        app.command(*args, **kwargs)(guarded(fn))
+        return fn
+
+    return deco
 
 
 def _options(pairs: list[str]) -> dict:
@@ -33,13 +115,13 @@ def _options(pairs: list[str]) -> dict:
     return result
 
 
-@app.command()
+@command()
 def version() -> None:
     """Print the tapete version."""
     out.print(__version__)
 
 
-@app.command()
+@command()
 def variants() -> None:
     """List every registered variant with a one-line description."""
     import yaml
@@ -56,7 +138,7 @@ def variants() -> None:
     out.print(table)
 
 
-@app.command()
+@command()
 def plugins() -> None:
     """List the loaded plugins with their versions and hooks."""
     from .plugins import registry
@@ -71,7 +153,7 @@ def plugins() -> None:
     out.print(f"games: {', '.join(sorted(reg.games))}")
 
 
-@app.command()
+@command()
 def show(
     variant: str = typer.Argument(..., help="registered name or YAML path"),
     option: list[str] = typer.Option(None, "--option", "-o", help="NAME=VALUE"),
@@ -80,32 +162,30 @@ def show(
     from .describe import describe
     from .engine import load_variant
 
-    try:
-        v = load_variant(variant, options=_options(option))
-    except (TapeteError, LocatedError) as exc:
-        _fail(exc)
+    v = load_variant(variant, options=_options(option))
     for line in describe(v):
-        out.print(line, markup=False)
+        out.print(line)
 
 
-@app.command()
+@command()
 def check(files: list[Path] = typer.Argument(..., help="variant YAML files or rule scripts")) -> None:
     """Validate variant files and rule scripts; exit 1 listing every error."""
     from .checking import check_file
 
-    problems = 0
+    problems: list[Exception] = []
     for f in files:
         errors, what = check_file(f)
-        for e in errors:
-            err.print(str(e), markup=False)
-        problems += len(errors)
+        print_errors(errors, max(MAX_MESSAGES - len(problems), 0))
+        problems += errors
         if not errors:
-            out.print(f"{f}: {what}", markup=False)
+            out.print(f"{f}: {what}")
+    if len(problems) > MAX_MESSAGES:
+        err.print(f"{len(problems)} problems in all; the first {MAX_MESSAGES} are shown")
     if problems:
-        raise typer.Exit(1)
+        raise typer.Exit(EXIT_INPUT)
 
 
-@app.command()
+@command()
 def play(
     variant: str = typer.Argument(..., help="registered name or YAML path"),
     players: int | None = typer.Option(None, "--players", "-p"),
@@ -125,30 +205,28 @@ def play(
     from .gamelog import LogWriter
     from .match import Match
 
-    writer = None
+    v = load_variant(variant, options=_options(option))
+    seed_value: object = int(seed) if seed.lstrip("-").isdigit() else seed
+    kinds = [b.strip() for b in (bots or v.game_class.default_bot).split(",") if b.strip()]
+    match = Match(v, players, seed_value, bots=kinds)
+    writer = LogWriter(log) if log else None
+    printer = _Printer(v, quiet)
+
+    def emit(event):
+        if writer:
+            writer(event)
+        printer(event)
+
     try:
-        v = load_variant(variant, options=_options(option))
-        seed_value: object = int(seed) if seed.lstrip("-").isdigit() else seed
-        kinds = [b.strip() for b in (bots or v.game_class.default_bot).split(",") if b.strip()]
-        match = Match(v, players, seed_value, bots=kinds)
-        writer = LogWriter(log) if log else None
-        printer = _Printer(v, quiet)
-
-        def emit(event):
-            if writer:
-                writer(event)
-            printer(event)
-
         result = match.play(emit)
-    except (TapeteError, LocatedError) as exc:
-        _fail(exc)
     finally:
         if writer:
             writer.close()
     if result.winner >= 0:
-        out.print(f"[bold]Winner: seat {result.winner}[/bold] after {result.deals} deal(s); totals {result.totals}")
+        headline = Text(f"Winner: seat {result.winner}", style="bold")
     else:
-        out.print(f"[bold]Draw[/bold] after {result.deals} deal(s); totals {result.totals}")
+        headline = Text("Draw", style="bold")
+    out.print(Text.assemble(headline, f" after {result.deals} deal(s); totals {result.totals}"))
 
 
 class _Printer:
@@ -161,22 +239,24 @@ class _Printer:
         kind = event["type"]
         if kind == "match":
             out.print(
-                f"[bold]{event['variant']}[/bold]  players {event['players']}  seed {event['seed']}  "
-                f"bots {','.join(event['bots'])}"
+                Text.assemble(
+                    (str(event["variant"]), "bold"),
+                    f"  players {event['players']}  seed {event['seed']}  bots {','.join(event['bots'])}",
+                )
             )
         elif kind == "deal":
             out.print(f"-- deal {event['number']}, dealer seat {event['dealer']}")
         elif kind == "action" and event.get("events"):
             for e in event["events"]:
                 if "say" in e:
-                    out.print(f"   seat {event['seat']}: {e['say']}", markup=False)
+                    out.print(f"   seat {event['seat']}: {e['say']}")
         elif kind == "void":
             for line in event.get("lines", []):
-                out.print(f"   {line}", markup=False)
+                out.print(f"   {line}")
             out.print(f"   deal {event['number']} is void ({event['reason']}): no scores, the same dealer deals again")
         elif kind == "score":
             for line in event.get("lines", []):
-                out.print(f"   {line}", markup=False)
+                out.print(f"   {line}")
             scores = ", ".join(f"seat {k}: {v:+d}" for k, v in event["scores"].items())
             out.print(
                 f"   deal {event['number']} scores: {scores}; totals {event['totals']}"
@@ -184,16 +264,12 @@ class _Printer:
             )
 
 
-@app.command()
+@command()
 def replay(log: Path = typer.Argument(..., help="a log written by 'tapete play --log'")) -> None:
     """Re-run a log and check every event; exit 0 when it reproduces."""
     from .gamelog import replay as run_replay
 
-    try:
-        report = run_replay(log)
-    except (TapeteError, LocatedError) as exc:
-        err.print(f"{log}: {exc}", markup=False)
-        raise typer.Exit(1) from None
+    report = run_replay(log)
     out.print(
         f"{log}: reproduced {report.events} events over {report.deals} deal(s); winner seat {report.winner}",
         markup=False,

@@ -8,6 +8,7 @@ can see what applies without opening the files.
 from __future__ import annotations
 
 from .rules import tree as t
+from .variants import option_text
 
 
 def describe(variant) -> list[str]:
@@ -22,7 +23,7 @@ def describe(variant) -> list[str]:
         "Options",
     ]
     for name, decl in spec.declarations.items():
-        lines.append(_row(f"{name} = {rules.options.get(name)}", decl.doc))
+        lines.append(_row(f"{name} = {option_text(rules.options.get(name))}", decl.doc))
     if not spec.declarations:
         lines.append("  (none)")
     deck = rules.deck

@@ -75,12 +75,12 @@ class Variant:
 
     def check_players(self, players: int) -> None:
         lo, hi = self.player_range()
-        if not lo <= players <= hi:
+        if isinstance(players, bool) or not isinstance(players, int) or not lo <= players <= hi:
             raise TapeteError(f"{self.name} is for {lo}-{hi} players, not {players}")
 
     def new_deal(self, players: int | None = None, seed: object = 0, dealer: int | None = None) -> Deal:
         """A fresh deal; without a dealer, the first dealer is drawn by lot from the seed."""
-        players = players or self.default_players()
+        players = self.default_players() if players is None else players
         self.check_players(players)
         game = self.new_game()
         if dealer is None:
@@ -242,7 +242,10 @@ def load_variant(
                     f"unknown option {key!r} for {spec.full_name}; options: {', '.join(spec.declarations)}"
                 )
             if isinstance(value, str) and decl.type != "str" and decl.type != "choice":
-                value = parse_cli_value(decl, value)
+                try:
+                    value = parse_cli_value(decl, value)
+                except ValueError as exc:
+                    raise TapeteError(f"option {key}: {exc}") from None
             problem = check_value(decl, value)
             if problem:
                 raise TapeteError(f"option {key}: {problem}")

@@ -22,7 +22,10 @@ from .match import Match
 
 class LogWriter:
     def __init__(self, path: Path):
-        self.file = open(path, "w", encoding="utf-8")
+        try:
+            self.file = open(path, "w", encoding="utf-8")
+        except OSError as exc:
+            raise TapeteError(f"{path}: cannot write the log there: {exc.strerror}") from None
 
     def __call__(self, event: dict[str, Any]) -> None:
         self.file.write(json.dumps(event, ensure_ascii=False, sort_keys=True) + "\n")

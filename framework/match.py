@@ -33,6 +33,29 @@ class MatchResult:
     history: list[dict[str, Any]] = field(default_factory=list)
 
 
+def seat_bots(variant: Variant, players: int | None, names: list[str]) -> tuple[int, list[str]]:
+    """The player count and one bot name per seat.
+
+    Without a player count, several bots set it (one seat each) and a single bot
+    takes the variant's default count. With a count, a shorter list is filled with
+    its last bot (``["sensible", "random"]`` for 4 players: seat 0 sensible, the rest
+    random); a longer list is refused, naming both counts."""
+    if not names:
+        raise TapeteError("no bot named: list at least one bot")
+    if players is None:
+        players = len(names) if len(names) > 1 else variant.default_players()
+        if len(names) > 1:
+            lo, hi = variant.player_range()
+            if not lo <= players <= hi:
+                raise TapeteError(
+                    f"{len(names)} bots were listed, so {players} players, but {variant.name} is for {lo}-{hi} players"
+                )
+    variant.check_players(players)
+    if len(names) > players:
+        raise TapeteError(f"{len(names)} bots were listed for {players} players: list at most one bot per seat")
+    return players, names + [names[-1]] * (players - len(names))
+
+
 class Match:
     def __init__(
         self,
@@ -43,18 +66,13 @@ class Match:
         agents: list | None = None,
     ):
         self.variant = variant
-        self.players = players or variant.default_players()
-        variant.check_players(self.players)
+        names = list(bots or ["random"])
+        self.players, self.bot_names = seat_bots(variant, players, names)
         self.seed = seed
         self.game = variant.new_game()
         self.rules = variant.rules
         self.ledger = Ledger(self.players)
-        names = list(bots or ["random"])
-        if len(names) == 1:
-            names *= self.players
-        if len(names) != self.players:
-            raise TapeteError(f"{len(names)} bots for {self.players} players")
-        self.bot_names = names
+        names = self.bot_names
         if agents is None:
             agents = []
             for seat, name in enumerate(names):
