@@ -271,8 +271,7 @@ def replay(log: Path = typer.Argument(..., help="a log written by 'tapete play -
 
     report = run_replay(log)
     out.print(
-        f"{log}: reproduced {report.events} events over {report.deals} deal(s); winner seat {report.winner}",
-        markup=False,
+        f"{log}: reproduced {report.events} events over {report.deals} deal(s); winner seat {report.winner}"
     )
 
 
