@@ -270,9 +270,7 @@ def replay(log: Path = typer.Argument(..., help="a log written by 'tapete play -
     from .gamelog import replay as run_replay
 
     report = run_replay(log)
-    out.print(
-        f"{log}: reproduced {report.events} events over {report.deals} deal(s); winner seat {report.winner}"
-    )
+    out.print(f"{log}: reproduced {report.events} events over {report.deals} deal(s); winner seat {report.winner}")
 
 
 def main() -> None:  # pragma: no cover
