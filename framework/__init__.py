@@ -5,7 +5,12 @@ Plugin authors and API users import from here: ``from tapete import Game, hookim
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
+from importlib.metadata import PackageNotFoundError, version
+
+try:
+    __version__ = version("tapete")  # the one place: [project] version in pyproject.toml
+except PackageNotFoundError:  # pragma: no cover - running from a checkout that is not installed
+    __version__ = "0+unknown"
 
 from .actions import Action
 from .bots import Bot, RandomBot

@@ -115,6 +115,21 @@ def _options(pairs: list[str]) -> dict:
     return result
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        out.print(__version__)
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: bool = typer.Option(
+        False, "--version", help="Print the tapete version and exit.", callback=_print_version, is_eager=True
+    ),
+) -> None:
+    """Play, simulate and check card games."""
+
+
 @command()
 def version() -> None:
     """Print the tapete version."""

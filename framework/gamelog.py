@@ -17,6 +17,7 @@ from typing import Any
 from .actions import Action
 from .engine import load_variant
 from .errors import IllegalAction, SnapshotError, TapeteError
+from .formats import LOG_FORMAT, UNNUMBERED, check_format
 from .match import Match
 
 
@@ -52,6 +53,11 @@ def read_log(path: Path) -> list[dict[str, Any]]:
         events.append(obj)
     if not events or events[0].get("type") != "match":
         raise SnapshotError(f"{path}:1: the first line must be the match header")
+    try:
+        check_format("log", events[0], LOG_FORMAT)
+    except SnapshotError as exc:
+        raise SnapshotError(f"{path}:1: {exc}") from None
+    events[0].setdefault("format", UNNUMBERED)
     return events
 
 
@@ -113,6 +119,8 @@ def replay(path: Path, registry=None) -> ReplayReport:
                 len(events) + 1, f"the match goes on past the end of the log with {event['type']}"
             ) from None
         expect = json.loads(json.dumps(event, ensure_ascii=False))
+        if expect["type"] == "match" and "tapete" in logged:
+            expect["tapete"] = logged["tapete"]  # any tapete reading the log's format replays it
         if expect != logged:
             keys = sorted(k for k in set(expect) | set(logged) if expect.get(k) != logged.get(k))
             raise Divergence(

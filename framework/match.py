@@ -15,6 +15,7 @@ from typing import Any
 from . import __version__
 from .engine import Variant, first_dealer, start_deal
 from .errors import IllegalAction, SnapshotError, TapeteError
+from .formats import LOG_FORMAT, SNAPSHOT_FORMAT, check_format
 from .ledger import Ledger
 from .rng import Random, derive_seed
 from .rules.vocabulary import Ctx
@@ -90,6 +91,8 @@ class Match:
         deck = self.game.deck
         return {
             "type": "match-snapshot",
+            "format": SNAPSHOT_FORMAT,
+            "tapete": __version__,
             "variant": self.variant.name,
             "options": self.variant.options,
             "digest": self.variant.digest,
@@ -108,6 +111,7 @@ class Match:
         try:
             if snapshot.get("type") != "match-snapshot":
                 raise SnapshotError("not a match snapshot")
+            check_format("match snapshot", snapshot, SNAPSHOT_FORMAT)
             if snapshot["variant"] != variant.name:
                 raise SnapshotError(f"the snapshot is of {snapshot['variant']}, not {variant.name}")
             players = int(snapshot["players"])
@@ -136,6 +140,7 @@ class Match:
         v = self.variant
         return {
             "type": "match",
+            "format": LOG_FORMAT,
             "tapete": __version__,
             "variant": v.name,
             "options": v.options,
