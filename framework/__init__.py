@@ -43,6 +43,7 @@ from .rules.vocabulary import (
     scopes,
 )
 from .state import DealState
+from .view import Event, Facts, History, Move, View
 
 __all__ = [
     "AT_DEAL_START",
@@ -55,6 +56,11 @@ __all__ = [
     "DEAL_ONLY",
     "Deal",
     "DealState",
+    "Event",
+    "Facts",
+    "History",
+    "Move",
+    "View",
     "Deck",
     "ErrorList",
     "Function",

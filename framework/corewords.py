@@ -33,6 +33,18 @@ def _check_see(item, env):
     return mode
 
 
+STALL_POLICIES = ("error", "annul")
+
+
+def _check_stall(item, env):
+    from .rules.compiler import compile_expr
+
+    value = compile_expr(item.value, env, CONSTANT).value
+    if value not in STALL_POLICIES:
+        raise env.error(item.value.pos, f"stall must be one of {', '.join(STALL_POLICIES)}, not {value!r}")
+    return value
+
+
 def _check_game(item, env):
     return str(item.words[0].value)
 
@@ -64,6 +76,14 @@ STATEMENTS = [
     StatementSpec("won", "when a player counts as winning a deal", condition=PER_SEAT, needs_condition=True),
     StatementSpec(
         "out", "when a player drops out of the match after a deal", condition=SEAT_IN_MATCH, needs_condition=True
+    ),
+    StatementSpec(
+        "stall",
+        "what a stalled deal does (one the game sees can never end): error (the default) or annul "
+        "(the deal is void and the same dealer deals again)",
+        value=CONSTANT,
+        needs_value=True,
+        check=_check_stall,
     ),
     StatementSpec(
         "wins_match",
@@ -144,6 +164,8 @@ SYMBOLS = {
     "high": "high",
     "low": "low",
     "lot": "lot",
+    "error": "error",
+    "annul": "annul",
     "true": True,
     "false": False,
 }

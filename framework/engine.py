@@ -36,6 +36,7 @@ from .rules.syntax import parse_script
 from .rules.vocabulary import Ctx
 from .state import DealState
 from .variants import VariantSpec, check_value, parse_cli_value, read_variant
+from .view import Recorder, View, game_facts, make_view
 
 
 @dataclass
@@ -116,10 +117,15 @@ def start_deal(game: Game, players: int, dealer: int, rng: Random, ledger: Ledge
 
 
 class Deal:
-    """One deal in play, for callers who move step by step (tests, tools, people)."""
+    """One deal in play, for callers who move step by step (tests, tools, people).
 
-    def __init__(self, variant: Variant, game: Game, state: DealState):
+    A deal keeps every seat's history as it is played (``record=False`` skips
+    that), so ``view(seat)`` is exactly what a bot at that seat would be handed.
+    """
+
+    def __init__(self, variant: Variant, game: Game, state: DealState, record: bool = True):
         self.variant, self.game, self.state = variant, game, state
+        self.recorder: Recorder | None = Recorder(game, state, None, None, variant.options) if record else None
 
     @property
     def to_move(self) -> int:
@@ -147,10 +153,24 @@ class Deal:
         why = self.game.refusal(self.state, action)
         if why is not None:
             raise IllegalAction(why)
-        return self.game.apply(self.state, action)
+        if self.recorder is None:
+            return self.game.apply(self.state, action)
+        mover = self.state.to_move
+        before = self.recorder.before(self.state)
+        events = self.game.apply(self.state, action)
+        self.recorder.after(self.state, before, mover, action, events)
+        return events
 
     def clone(self) -> Deal:
-        return Deal(self.variant, self.game, self.state.clone())
+        """A copy to try moves on; it starts without history."""
+        return Deal(self.variant, self.game, self.state.clone(), record=False)
+
+    def view(self, seat: int | None = None) -> View:
+        """What ``seat`` (default: the seat to move) knows now: the view its bot would get."""
+        seat = self.state.to_move if seat is None else seat
+        if self.recorder is not None:
+            return self.recorder.view(self.state, seat)
+        return make_view(self.game, self.state, seat, game_facts(self.game), self.variant.options, None)
 
     def snapshot(self) -> dict[str, Any]:
         return self.state.to_json(self.game.deck)

@@ -73,6 +73,12 @@ class Game:
             hands[seat].append(cards.pop())
             seat = (seat + self.step) % n
 
+    def facts(self) -> dict[str, Any]:
+        """Public derived facts a bot may read through ``view.facts`` (card values, tables, solvers).
+
+        Never anything that depends on a deal: a view must not reach the state."""
+        return {}
+
     def describe_deal(self, state: DealState) -> list[str]:
         """Lines a person reads at the end of a deal."""
         return []

@@ -67,7 +67,9 @@ class _LoggedMoves:
     def __init__(self, moves: Iterator[tuple[int, dict]], deck):
         self.moves, self.deck = moves, deck
 
-    def choose(self, game, state, legal):
+    observes = False
+
+    def choose(self, view, legal):
         try:
             line, event = next(self.moves)
         except StopIteration:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import __version__
+from .bots import LegacyBot, adapt, observes
 from .engine import Variant, first_dealer, start_deal
 from .errors import IllegalAction, SnapshotError, TapeteError
 from .formats import LOG_FORMAT, SNAPSHOT_FORMAT, check_format
@@ -20,8 +21,12 @@ from .ledger import Ledger
 from .rng import Random, derive_seed
 from .rules.vocabulary import Ctx
 from .state import DealState
+from .view import Recorder
 
-MAX_ACTIONS_PER_DEAL = 100_000  # a runaway guard: rummy deals between random bots last thousands
+# Runaway guards. A game that can loop for ever should detect it and say so (Chinchón
+# marks a stalled deal itself; see ``stall`` in docs/rules-language.md); these only stop
+# a game or a plugin that does not, naming the seed and the deal.
+MAX_ACTIONS_PER_DEAL = 100_000  # rummy deals between random bots last thousands
 MAX_DEALS = 5_000
 
 
@@ -79,7 +84,7 @@ class Match:
             for seat, name in enumerate(names):
                 entry = variant.registry.bot(variant.spec.game, name)
                 agents.append(entry.factory(self.game, seat, Random(derive_seed(seed, "bot", seat))))
-        self.agents = agents
+        self.agents = [adapt(a) for a in agents]
         self.dealer = first_dealer(self.rules, self.players, seed)
         self.state: DealState | None = None  # the deal in play, for snapshot()
         self._resume: DealState | None = None
@@ -198,25 +203,49 @@ class Match:
                     }
                 )
             self.state = state
+            agents = [self.agents[s] for s in seats]
+            # How each seat decides: 0 needs nothing, 1 gets its view, 2 is an old-contract bot.
+            kinds = [2 if isinstance(a, LegacyBot) else 1 if observes(a) else 0 for a in agents]
+            watching = [i for i, k in enumerate(kinds) if k == 1]
+            recorder = Recorder(game, state, watching, local, self.variant.options) if watching else None
             actions = 0
             while not state.over:
                 seat = state.to_move
                 legal = game.legal_actions(state)
-                action = self.agents[seats[seat]].choose(game, state, legal)
+                if not legal:
+                    raise TapeteError(
+                        f"the {game.name} game offers seat {seats[seat]} no legal move in deal "
+                        f"{ledger.deal_number} of seed {self.seed!r}: a bug in the game plugin"
+                    )
+                agent, kind = agents[seat], kinds[seat]
+                action = self._decide(agent, kind, recorder, state, seat, legal)
                 why = game.refusal(state, action)
-                if why is not None:
-                    raise IllegalAction(f"bot at seat {seats[seat]} tried {action.text(deck)!r}: {why}")
-                events = game.apply(state, action)
+                while why is not None:
+                    retry = getattr(agent, "refused", None)
+                    if retry is None or not retry(action, why):
+                        raise IllegalAction(f"bot at seat {seats[seat]} tried {action.text(deck)!r}: {why}")
+                    action = self._decide(agent, kind, recorder, state, seat, legal)
+                    why = game.refusal(state, action)
+                if recorder is not None:
+                    before = recorder.before(state)
+                    events = game.apply(state, action)
+                    recorder.after(state, before, seat, action, events)
+                else:
+                    events = game.apply(state, action)
                 out: dict[str, Any] = {"type": "action", "seat": seats[seat], "action": action.text(deck)}
                 if events:
                     out["events"] = events
                 emit(out)
                 actions += 1
                 if actions > MAX_ACTIONS_PER_DEAL:
-                    raise TapeteError(f"deal {ledger.deal_number} did not end within {MAX_ACTIONS_PER_DEAL} actions")
-            void = state.data.get("void")
-            if void:  # a deal ended without scores: no totals change, the same dealer deals again
-                record = {"type": "void", "number": ledger.deal_number, "reason": str(void)}
+                    raise TapeteError(
+                        f"deal {ledger.deal_number} of {self.variant.name} (seed {self.seed!r}) did not end within "
+                        f"{MAX_ACTIONS_PER_DEAL} actions; the game did not report it as stalled"
+                    )
+            void = self._void_reason(state)
+            if void is not None:
+                # A void deal scores nothing; the same dealer deals again (GR, and ``stall = annul``).
+                record = {"type": "void", "number": ledger.deal_number, "reason": void}
                 record["lines"] = game.describe_deal(state)
                 history.append(record)
                 emit(record)
@@ -271,6 +300,32 @@ class Match:
             }
         )
         return result
+
+    def _decide(
+        self, agent: Any, kind: int, recorder: Recorder | None, state: DealState, seat: int, legal: list
+    ) -> Any:
+        if kind == 0:
+            return agent.choose(None, legal)
+        if kind == 1:
+            assert recorder is not None
+            return agent.choose(recorder.view(state, seat), legal)
+        return agent.decide(self.game, state, legal)
+
+    def _void_reason(self, state: DealState) -> str | None:
+        """Why a finished deal is void, or None; a stall follows the variant's ``stall`` statement."""
+        data = state.data
+        stalled = data.get("stalled")
+        if stalled is not None:
+            policy = self.rules.parsed_words("stall", default="error")
+            if policy != "annul":
+                raise TapeteError(
+                    f"deal {self.ledger.deal_number} of {self.variant.name} (seed {self.seed!r}) stalled: {stalled}. "
+                    "The rules name no end for such a deal; a script line 'stall = annul' makes it void, "
+                    "and the same dealer deals again"
+                )
+            return f"stalled: {stalled}"
+        void = data.get("void")
+        return None if void is None else str(void)
 
     def _next_active(self, seat: int) -> int:
         for k in range(1, self.players + 1):

@@ -1,102 +1,188 @@
-"""A strong heuristic Chinchón bot.
+"""A strong heuristic Chinchón bot, playing from its seat's view.
 
-It plays from what a seated player knows: its own hand, the discard pile (every
-card in it was seen face up) and the rules. Its yardstick is the expected
-penalty after one more stock draw: a hand's penalty minus the average gain the
-next unseen card could bring (``expected``). With it the bot
+It knows what a seated player knows: its own hand, the face-up discard top, and
+its memory of the deal (``view.known``: the cards buried in the discard pile, a
+card an opponent took from it, the cards recycled into the stock). Its yardstick
+is the expected penalty after one more stock draw: a hand's penalty minus the
+average gain the next stock card could bring, over the cards that can still be
+in the stock (``expected``). With it the bot
 
 * takes the discard when keeping it beats what the stock is expected to give;
 * discards the card whose loss leaves the lowest expected penalty (on a tie the
   higher-valued card goes, as it costs most if the deal ends now);
 * closes as soon as the rules allow, choosing the face-down card that leaves the
   fewest points (a full close first): waiting only gives the others time.
+
+Stalemates (CH-4.4 reshuffles without limit): when the stock has been rebuilt and
+the bot's hand is the one it held at the previous rebuild, four careful players
+can pass the same junk round for ever. The bot then loosens up, more with each
+such rebuild: it picks among discards whose expected penalty is close to the
+best with its own random state, so that the cards others wait for come loose.
+
+Penalties are computed on the solver's card codes where the deck allows it (a
+hand is the sum of its cards' codes), which makes a decision a few hundred
+integer sums instead of a few thousand list copies.
 """
 
 from __future__ import annotations
 
-from tapete import Action, DealState, Random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from tapete import Action, Game, Random, View
 
 from .game import DRAW_DISCARD, DRAW_STOCK
 
 
 class HeuristicBot:
-    def __init__(self, game, seat: int, rng: Random):
+    def __init__(self, game: Game, seat: int, rng: Random):
         self.rng = rng
+        self._deal: int | None = None
+        self._rebuilds = 0
+        self._hand_at_rebuild: tuple[int, ...] | None = None
+        self.stuck = 0  # rebuilds in a row with the same hand
 
-    def choose(self, game, state: DealState, legal: list[Action]) -> Action:
-        seat = state.to_move
-        hand = state.zones[f"hand.{seat}"]
+    def choose(self, view: View, legal: list[Action]) -> Action:
+        hand = list(view.hand)
         if len(legal) == 1 or not hand:
             return legal[0]
-        penalty = _Memo(game.solver.penalty)
-        value = game.tables.value
-        unseen = self._unseen(game, state, hand)
+        facts = view.facts
+        value = facts.value
+        judge = _Judge(facts.solver)
+        pool = self._stock_candidates(view)
         if legal[0].kind == "draw":
+            self._watch(view, hand)
             if DRAW_DISCARD not in legal:
                 return DRAW_STOCK
             if DRAW_STOCK not in legal:
                 return DRAW_DISCARD
-            top = state.zones["discard"][-1]
-            taken = min(penalty(_without(hand + [top], d)) for d in hand)
-            if taken < expected(penalty, hand, unseen):
+            top = view.top("discard")
+            assert top is not None
+            taken = judge.best_after_swap(hand, top)
+            if taken < judge.expected(hand, pool):
                 return DRAW_DISCARD
             return DRAW_STOCK
         closes = [a for a in legal if a.kind == "close"]
         if closes:
-            return min(closes, key=lambda a: (penalty(_without(hand, a.cards[0])), -value[a.cards[0]], a.cards[0]))
+            return min(closes, key=lambda a: (judge.without(hand, a.cards[0]), -value[a.cards[0]], a.cards[0]))
         discards = [a for a in legal if a.kind == "discard"]
         if not discards:
             return legal[0]
-        best, best_key = discards[0], None
+        scored = []
         for a in discards:
             c = a.cards[0]
-            key = (expected(penalty, _without(hand, c), unseen), -value[c], c)
-            if best_key is None or key < best_key:
-                best, best_key = a, key
-        return best
+            scored.append(((judge.expected_without(hand, c, pool), -value[c], c), a))
+        scored.sort(key=lambda item: item[0])
+        if self.stuck:
+            # Loosen up: any discard within ``slack`` expected points of the best.
+            slack = 2.0 * self.stuck
+            best = scored[0][0][0]
+            near = [a for key, a in scored if key[0] <= best + slack]
+            return near[self.rng.below(len(near))]
+        return scored[0][1]
+
+    def _watch(self, view: View, hand: list[int]) -> None:
+        """Count stock rebuilds (CH-4.4) that found this seat's hand unchanged."""
+        if view.deal_number != self._deal:
+            self._deal, self._rebuilds, self._hand_at_rebuild, self.stuck = view.deal_number, 0, None, 0
+        rebuilds = view.counters.get("rebuilds", 0)
+        if rebuilds < self._rebuilds:  # a new deal with the same number (a replayed deal)
+            self._rebuilds, self._hand_at_rebuild, self.stuck = 0, None, 0
+        if rebuilds > self._rebuilds:
+            self._rebuilds = rebuilds
+            key = tuple(sorted(hand))
+            self.stuck = self.stuck + 1 if key == self._hand_at_rebuild else 0
+            self._hand_at_rebuild = key
 
     @staticmethod
-    def _unseen(game, state: DealState, hand: list[int]) -> list[tuple[int, int]]:
-        """Cards not seen yet, one of each kind with how many copies are unseen."""
-        seen = set(hand)
-        seen.update(state.zones["discard"])
-        deck = game.deck
+    def _stock_candidates(view: View) -> list[tuple[int, int]]:
+        """Cards the next stock draw may be, one of each kind with how many copies may be there."""
+        visible = {c for cards in view.zones.values() for c in cards}
+        known = view.known
+        deck = view.deck
         kinds: dict[tuple[str, str], list[int]] = {}
         for c in deck.ids:
-            if c not in seen:
+            if c not in visible and known.get(c, "stock") == "stock":
                 kinds.setdefault((deck.rank_of[c], deck.suit_of[c]), []).append(c)
         return [(cards[0], len(cards)) for cards in kinds.values()]
 
 
-def expected(penalty, hand: list[int], unseen: list[tuple[int, int]]) -> float:
-    """Penalty of ``hand`` after one more draw from the stock and the best discard."""
-    now = penalty(hand)
-    if not unseen or now == 0:
-        return now
-    gain = total = 0
-    for x, copies in unseen:
-        total += copies
-        grown = hand + [x]
-        best = min(penalty(_without(grown, d)) for d in hand)
-        if best < now:
-            gain += (now - best) * copies
-    return now - gain / total
+class _Judge:
+    """Penalties of hands one or two cards away from the bot's hand, memoised for one decision."""
 
+    def __init__(self, solver: Any):
+        self.codes: list[int] | None = solver.codes
+        self.of_code: Callable[[int], int] | None = solver.penalty_of_code
+        self.penalty: Callable[[Sequence[int]], int] = solver.penalty
+        self.memo: dict[Any, int] = {}
 
-class _Memo:
-    """Penalties asked for during one decision: the same 7 cards come up again and again."""
-
-    __slots__ = ("fn", "seen")
-
-    def __init__(self, fn):
-        self.fn, self.seen = fn, {}
-
-    def __call__(self, cards: list[int]) -> int:
+    def _p(self, cards: list[int]) -> int:
+        """Penalty of a list of cards (general path)."""
         key = tuple(sorted(cards))
-        v = self.seen.get(key)
+        v = self.memo.get(key)
         if v is None:
-            v = self.seen[key] = self.fn(cards)
+            v = self.memo[key] = self.penalty(cards)
         return v
+
+    def _pc(self, t: int) -> int:
+        v = self.memo.get(t)
+        if v is None:
+            assert self.of_code is not None
+            v = self.memo[t] = self.of_code(t)
+        return v
+
+    def without(self, hand: list[int], card: int) -> int:
+        if self.codes is not None:
+            codes = self.codes
+            return self._pc(sum(codes[c] for c in hand) - codes[card])
+        return self._p(_without(hand, card))
+
+    def best_after_swap(self, hand: list[int], extra: int) -> int:
+        """Least penalty after adding ``extra`` and discarding one of ``hand``."""
+        if self.codes is not None:
+            codes, pc = self.codes, self._pc
+            t = sum(codes[c] for c in hand) + codes[extra]
+            return min(pc(t - codes[d]) for d in hand)
+        grown = hand + [extra]
+        return min(self._p(_without(grown, d)) for d in hand)
+
+    def expected(self, hand: list[int], pool: list[tuple[int, int]]) -> float:
+        """Penalty of ``hand`` after one more draw from the stock and the best discard."""
+        if self.codes is not None:
+            codes = self.codes
+            return self._expected_code(sum(codes[c] for c in hand), [codes[d] for d in hand], pool)
+        now = self._p(hand)
+        if not pool or now == 0:
+            return now
+        gain = total = 0
+        for x, copies in pool:
+            total += copies
+            best = self.best_after_swap(hand, x)
+            if best < now:
+                gain += (now - best) * copies
+        return now - gain / total
+
+    def _expected_code(self, t: int, hand_codes: list[int], pool: list[tuple[int, int]]) -> float:
+        pc, codes = self._pc, self.codes
+        assert codes is not None
+        now = pc(t)
+        if not pool or now == 0:
+            return now
+        gain = total = 0
+        for x, copies in pool:
+            total += copies
+            tx = t + codes[x]
+            best = min(pc(tx - d) for d in hand_codes)
+            if best < now:
+                gain += (now - best) * copies
+        return now - gain / total
+
+    def expected_without(self, hand: list[int], card: int, pool: list[tuple[int, int]]) -> float:
+        if self.codes is not None:
+            codes = self.codes
+            rest = [codes[c] for c in hand if c != card]
+            return self._expected_code(sum(rest), rest, pool)
+        return self.expected(_without(hand, card), pool)
 
 
 def _without(cards: list[int], card: int) -> list[int]:

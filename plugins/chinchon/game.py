@@ -42,6 +42,10 @@ class Chinchon(Game):
         self.one_per_value = rules.parsed_words("layoff_one_per_value", default=False)
         self._ctx = Ctx(game=self)
 
+    def facts(self) -> dict[str, Any]:
+        """What a Chinchón bot may know without seeing a deal: card values and the meld solver."""
+        return {"tables": self.tables, "solver": self.solver, "value": self.tables.value, "hand_size": self.hand_size}
+
     # -- dealing (CH-2) ---------------------------------------------------------------
     def deal(self, state: DealState, rng: Random, ctx: Ctx) -> None:
         cards = self.shuffled_deck(rng)
@@ -100,7 +104,7 @@ class Chinchon(Game):
             return bool((rule or self.close_rule)(ctx))
         finally:
             del ctx.extra["shown"]
-            ctx.state = None
+            ctx.state = None  # a game keeps no reference to a deal (views rely on it)
 
     # -- moves (CH-4) -------------------------------------------------------------------
     def legal_actions(self, state: DealState) -> list[Action]:

@@ -197,6 +197,12 @@ class MeldSolver:
         self._rank_suits = {r: tuple(sorted(s)) for r, s in rank_suits.items()}
         self._general_cache: dict[object, int] = {}
         self._filter = self._build_filter()
+        # On fast-path tables without wilds a hand is summarised by the sum of its cards'
+        # codes: ``penalty_of_code(sum(codes[c] for c in hand)) == penalty(hand)``. A caller
+        # judging many hands that differ by a card or two (closes, bots) adds and subtracts
+        # codes instead of building lists.
+        self.codes: list[int] | None = None
+        self.penalty_of_code: Callable[[int], int] | None = None
         fast = self._build_fast()
         self.fast_path = fast is not None
         if fast is not None:
@@ -726,6 +732,24 @@ class MeldSolver:
         general = self._penalty_general
         wmask = ((1 << 5) - 1) << wb if self._has_wild else 0  # no wild counter without wilds
 
+        def penalty_of_code(t: int) -> int:
+            h = t & hmask
+            r = h & (h >> 1) & (h >> 2)
+            c = t >> cb
+            g = (c & (c >> 1) | (c >> 2)) & ones
+            if r:
+                r |= (r << 1) | (r << 2)
+                if g:
+                    r |= h & (spread_get(g) or spread_of(g))
+            elif g:
+                r = h & (spread_get(g) or spread_of(g))
+            else:
+                return t >> vb
+            v = cache_get(r)
+            if v is None:
+                v = matched(r)
+            return (t >> vb) - v
+
         def penalty(hand: Sequence[int]) -> int:
             t = sum(map(cg, hand))
             h = t & hmask
@@ -775,6 +799,8 @@ class MeldSolver:
 
         self._fast_without = without
         if not self._has_wild:
+            self.codes = code
+            self.penalty_of_code = penalty_of_code
             return penalty
 
         def penalty_w(hand: Sequence[int]) -> int:

@@ -11,28 +11,26 @@ a player at the table knows: its own hand, the face-up table and the captured ca
 
 from __future__ import annotations
 
-from tapete import Action, DealState, Random
+from tapete import Action, Game, Random, View
 
 
 class GreedyBot:
-    def __init__(self, game, seat: int, rng: Random):
+    def __init__(self, game: Game, seat: int, rng: Random):
         self.rng = rng
 
-    def choose(self, game, state: DealState, legal: list[Action]) -> Action:
+    def choose(self, view: View, legal: list[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
-        point_of, takes = game.point_of, game.takes
-        zones = state.zones
-        seat = state.to_move
-        table = zones["table"]
-        seen = set(zones[f"hand.{seat}"])
+        point_of, takes = view.facts.point_of, view.facts.takes
+        seat = view.seat
+        table = list(view.cards("table"))
+        seen = set(view.hand)
         seen.update(table)
-        seen.update(zones.get("turned", ()))
-        for s in range(state.players):
-            seen.update(zones.get(f"captures.{s}", ()))
-        unseen = [c for c in game.deck.ids if c not in seen]
+        seen.update(view.cards("turned"))
+        seen.update(view.known)  # captured cards and any other card whose place the seat remembers
+        unseen = [c for c in view.deck.ids if c not in seen]
         n_unseen = len(unseen) or 1
-        draws = min(len(zones[f"hand.{game.next_seat(state, seat)}"]) + 1, n_unseen)
+        draws = min(view.count(f"hand.{view.next_seat(seat)}") + 1, n_unseen)
         exposure: dict[int, float] = {}
 
         def risk(card: int) -> float:

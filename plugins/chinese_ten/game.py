@@ -50,6 +50,10 @@ class ChineseTen(Game):
             if problem:  # found at load time when nothing depends on the deal
                 raise located(rules, "hand_size", "", problem)
 
+    def facts(self) -> dict[str, Any]:
+        """What a Chinese Ten bot may know without seeing a deal: card points and who takes whom."""
+        return {"point_of": self.point_of, "takes": self.takes}
+
     # -- dealing (CT-1) -------------------------------------------------------------
     def size_problem(self, hand: int, table: int, stock: int, players: int) -> str | None:
         if hand * players + table + stock != len(self.deck):
@@ -202,6 +206,9 @@ class ChineseTen(Game):
             elif len(options) == 1:
                 self._capture(state, seat, top, options[0], extra)
                 said += f"; turns {names[top]}, takes {self._fmt(options[0])}"
+                # CT-2.4 the stock card is turned face up for all before it goes to the pile
+                self._end_turn(state, seat)
+                return [{"say": said, "show": [names[top]]}, *extra]
             else:  # CT-2.2 the player chooses
                 state.zones.setdefault("turned", []).append(top)
                 said += f"; turns {names[top]}, which may take " + " or ".join(self._fmt(t) for t in options)
@@ -240,6 +247,7 @@ class ChineseTen(Game):
                     {"say": f"bonus {name}: {amount} from each other player", "bonus": name, "amount": amount}
                 )
         ctx.extra = {}
+        ctx.state = None  # a game keeps no reference to a deal (views rely on it)
 
     def _end_turn(self, state: DealState, seat: int) -> None:
         hands = [state.zones[f"hand.{s}"] for s in range(state.players)]

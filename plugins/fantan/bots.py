@@ -8,18 +8,19 @@ forbids passing while a card fits.
 
 from __future__ import annotations
 
-from tapete import Action, DealState, Random
+from tapete import Action, Game, Random, View
 
 
 class SensibleBot:
-    def __init__(self, game, seat: int, rng: Random):
+    def __init__(self, game: Game, seat: int, rng: Random):
         self.rng = rng
 
-    def choose(self, game, state: DealState, legal: list[Action]) -> Action:
+    def choose(self, view: View, legal: list[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
-        hand = state.zones[f"hand.{state.to_move}"]
-        pos, suit_of, start_of = game.pos, game.suit_of, game.start_of
+        hand = view.hand
+        facts = view.facts
+        pos, suit_of, start_of = facts.pos, facts.suit_of, facts.start_of
         best, best_key = legal[0], None
         for action in legal:
             if not action.cards:

@@ -6,6 +6,8 @@ opening card, passing and chips; this module only knows what a row is.
 
 from __future__ import annotations
 
+from typing import Any
+
 from tapete import Action, Ctx, DealState, Game, Random
 
 from .words import WORDS
@@ -63,6 +65,16 @@ class FanTan(Game):
                 starts[suit] = rules.order.index(rank)
         return starts
 
+    def facts(self) -> dict[str, Any]:
+        """Row geometry a Fan Tan bot may use: each card's place in the order and suit, each row's start."""
+        return {
+            "pos": self.pos,
+            "suit_of": self.suit_of,
+            "start_pos": self.start_pos,
+            "start_of": self.start_of,
+            "needs": dict(self.needs),
+        }
+
     # -- dealing (FT-2) -------------------------------------------------------------
     def deal(self, state: DealState, rng: Random, ctx: Ctx) -> None:
         cards = self.shuffled_deck(rng)
@@ -106,7 +118,10 @@ class FanTan(Game):
             return not playable  # FT-3.4 / FT-3.5
         ctx = self._ctx
         ctx.state, ctx.seat = state, state.to_move
-        return bool(self.may_pass(ctx))
+        try:
+            return bool(self.may_pass(ctx))
+        finally:
+            ctx.state = None  # a game keeps no reference to a deal (views rely on it)
 
     def legal_actions(self, state: DealState) -> list[Action]:
         # FT-3.1: a move is exactly one card (or a pass); FT-5 is the worked example of this.
@@ -144,6 +159,7 @@ class FanTan(Game):
                 ctx = self._ctx
                 ctx.state, ctx.seat = state, seat
                 chips = int(self.pass_cost(ctx))
+                ctx.state = None
                 state.counters[f"paid.{seat}"] = state.counters.get(f"paid.{seat}", 0) + chips
                 state.counters["pool"] = state.counters.get("pool", 0) + chips
         else:

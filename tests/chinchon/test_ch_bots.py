@@ -12,7 +12,7 @@ OPPONENT = "2♣ 3♦ 4♠ 6♣ J♦ Q♣ K♥"
 
 def choice(deal):
     bot = HeuristicBot(deal.game, deal.to_move, Random(1))
-    return bot.choose(deal.game, deal.state, deal.legal_actions()).text(deal.game.deck)
+    return bot.choose(deal.view(), deal.legal_actions()).text(deal.game.deck)
 
 
 def test_takes_the_discard_when_it_lowers_the_penalty():

@@ -32,7 +32,7 @@ def play_deal(name: str, seed: int, mistakes: bool = False):
                 legal = [Action("draw", (), "stock")]
             elif state.counters["drawn"] == 0 and state.zones[f"hand.{state.to_move}"]:
                 legal = [Action("discard", (state.zones[f"hand.{state.to_move}"][0],))]
-        action = legal[0] if len(legal) == 1 else bots[state.to_move].choose(deal.game, state, legal)
+        action = legal[0] if len(legal) == 1 else bots[state.to_move].choose(deal.view(), legal)
         deal.play(action)
         yield deal
 

@@ -67,7 +67,7 @@ def play_out(deal, seed=0, bots=None):
     moves = 0
     while not deal.over:
         legal_now = deal.legal_actions()
-        deal.play(bots[deal.to_move].choose(deal.game, deal.state, legal_now))
+        deal.play(bots[deal.to_move].choose(deal.view(), legal_now))
         moves += 1
         assert moves < 1000
     return deal

@@ -12,7 +12,7 @@ two = variants["two-player"]
 
 def _greedy_choice(deal):
     bot = GreedyBot(deal.game, deal.to_move, Random(0))
-    return bot.choose(deal.game, deal.state, deal.legal_actions()).text(deal.game.deck)
+    return bot.choose(deal.view(), deal.legal_actions()).text(deal.game.deck)
 
 
 def test_greedy_takes_the_red_card_when_it_has_the_choice():

@@ -41,7 +41,7 @@ def _play_checking_turns(deal, seed, greedy_seat=None):
     for seat in range(players):
         bots.setdefault(seat, RandomBot(deal.game, seat, Random(seed, seat)))
     while not deal.over:
-        deal.play(bots[deal.to_move].choose(deal.game, deal.state, deal.legal_actions()))
+        deal.play(bots[deal.to_move].choose(deal.view(), deal.legal_actions()))
         if not z["turned"]:
             assert len(z["stock"]) == sum(len(z[f"hand.{s}"]) for s in range(players))
     return deal
