@@ -22,6 +22,7 @@ from .hookspecs import hookimpl
 from .match import Match, MatchResult
 from .plugins import build_registry, registry
 from .rng import Random
+from .rules.program import Rules
 from .rules.vocabulary import (
     AT_DEAL_START,
     CARD,
@@ -76,6 +77,7 @@ __all__ = [
     "Quantity",
     "Random",
     "RandomBot",
+    "Rules",
     "SEAT",
     "SEAT_IN_DEAL",
     "SEAT_IN_MATCH",

@@ -219,10 +219,23 @@ def resolver(reg: Registry):
             known = reg.variants()
         if target in known:
             return known[target]
+        for sibling in sorted(base.glob("*.y*ml")):  # a variant next to this one, by its name
+            if sibling.stem == target or _variant_name(sibling) == target:
+                return sibling
         game = base.name
         return known.get(f"{game}/{target}")
 
     return resolve
+
+
+def _variant_name(path: Path) -> str | None:
+    import yaml
+
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError):
+        return None
+    return data.get("name") if isinstance(data, dict) else None
 
 
 def find_variant_file(name_or_path: str, reg: Registry) -> Path:

@@ -1,0 +1,1 @@
+"""Crazy Eights for tapete: a shedding family in its own installable package."""
