@@ -288,5 +288,10 @@ def replay(log: Path = typer.Argument(..., help="a log written by 'tapete play -
     out.print(f"{log}: reproduced {report.events} events over {report.deals} deal(s); winner seat {report.winner}")
 
 
+from .scaffold import new_app  # noqa: E402  (tapete new variant / plugin)
+
+app.add_typer(new_app, name="new")
+
+
 def main() -> None:  # pragma: no cover
     app()

@@ -1,0 +1,85 @@
+"""``tapete new``: the files it writes pass ``tapete check``, play, install and pass their own tests."""
+
+from __future__ import annotations
+
+import site
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+
+def tapete(*args: str, python: str = sys.executable, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([python, "-m", "tapete", *args], capture_output=True, text=True, check=False, cwd=cwd)
+
+
+def test_a_new_variant_passes_check_and_plays_as_written(tmp_path):
+    made = tapete("new", "variant", "jacks", "--from", "fantan/pagat", "--dir", str(tmp_path / "mine"))
+    assert made.returncode == 0, made.stderr
+    yaml_file, rules = tmp_path / "mine" / "jacks.yaml", tmp_path / "mine" / "jacks.rules"
+    assert "extends: fantan/pagat" in yaml_file.read_text(encoding="utf-8")
+    assert tapete("check", str(yaml_file)).returncode == 0
+    rules.write_text("row start J\n", encoding="utf-8")  # the designer's first change
+    assert tapete("check", str(yaml_file)).returncode == 0
+    played = tapete("play", str(yaml_file), "--quiet", "--seed", "2")
+    assert played.returncode == 0 and "Winner: seat" in played.stdout
+
+
+def test_a_new_variant_of_a_file_extends_it_by_relative_path(tmp_path):
+    tapete("new", "variant", "base", "--from", "chinchon/fournier", "--dir", str(tmp_path / "a"))
+    made = tapete("new", "variant", "child", "--from", str(tmp_path / "a" / "base.yaml"), "--dir", str(tmp_path / "b"))
+    assert made.returncode == 0, made.stderr
+    assert "extends: ../a/base.yaml" in (tmp_path / "b" / "child.yaml").read_text(encoding="utf-8")
+    assert tapete("check", str(tmp_path / "b" / "child.yaml")).returncode == 0
+
+
+def test_new_refuses_to_overwrite_and_names_an_unknown_parent(tmp_path):
+    assert tapete("new", "variant", "x", "--from", "fantan/pagat", "--dir", str(tmp_path)).returncode == 0
+    again = tapete("new", "variant", "x", "--from", "fantan/pagat", "--dir", str(tmp_path))
+    assert again.returncode == 1 and "x.yaml already exists" in again.stderr
+    unknown = tapete("new", "variant", "y", "--from", "fantan/pagot", "--dir", str(tmp_path))
+    assert unknown.returncode == 1 and "did you mean fantan/pagat" in unknown.stderr
+    assert not (tmp_path / "y.yaml").exists()
+
+
+def _venv_on_top_of_this_one(where: Path) -> str:
+    """A fresh environment that sees this one's packages (tapete, pytest) but installs into its own."""
+    venv.create(where, with_pip=False)
+    python = where / ("Scripts/python.exe" if sys.platform == "win32" else "bin/python")
+    found = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    inherited = [p for p in site.getsitepackages() if Path(p).is_dir()]
+    lines = "".join(f"import site; site.addsitedir({p!r})\n" for p in inherited)
+    (Path(found.stdout.strip()) / "_inherit.pth").write_text(lines, encoding="utf-8")
+    return str(python)
+
+
+def test_a_new_plugin_installs_registers_and_passes_its_own_tests(tmp_path):
+    made = tapete("new", "plugin", "high-card", "--dir", str(tmp_path))
+    assert made.returncode == 0, made.stderr
+    package = tmp_path / "high-card"
+    python = _venv_on_top_of_this_one(tmp_path / "env")
+    install = subprocess.run(
+        [sys.executable, "-m", "pip", "--python", python, "install", "-q", "--no-deps", "--no-build-isolation"]
+        + ["-e", str(package)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert install.returncode == 0, install.stderr
+    listed = tapete("variants", python=python)
+    assert "high_card/basic" in listed.stdout, listed.stdout + listed.stderr
+    assert "high_card/basic" not in tapete("variants").stdout  # this environment is untouched
+    tests = subprocess.run(
+        [python, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(package)],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=package,
+    )
+    assert tests.returncode == 0, tests.stdout + tests.stderr
+    assert "2 passed" in tests.stdout
