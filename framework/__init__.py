@@ -15,6 +15,7 @@ except PackageNotFoundError:  # pragma: no cover - running from a checkout that 
 from .actions import Action
 from .bots import Bot, RandomBot
 from .cards import Deck
+from .designer_checks import DesignProblem
 from .engine import Deal, Variant, load_variant
 from .errors import ErrorList, IllegalAction, ScriptError, SnapshotError, TapeteError, VariantError
 from .game import Game
@@ -63,6 +64,7 @@ __all__ = [
     "Move",
     "View",
     "Deck",
+    "DesignProblem",
     "ErrorList",
     "Function",
     "Game",

@@ -25,8 +25,12 @@ def check_file(path: Path, registry=None) -> tuple[list[Exception], str]:
         return [TapeteError(f"{path}: no such file")], ""
     try:
         if path.suffix in (".yaml", ".yml"):
-            load_variant(path, registry)
-            return [], "ok"
+            from .designer_checks import design_findings
+
+            errors, warnings = design_findings(load_variant(path, registry))
+            if errors:
+                return [*errors, *warnings], ""
+            return [], "ok" + "".join(f"\n{w}" for w in warnings)
         return [], _check_script(path, registry or default_registry())
     except ErrorList as exc:
         return list(exc.errors), ""

@@ -7,6 +7,8 @@ can see what applies without opening the files.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .rules import tree as t
 from .variants import option_text
 
@@ -46,7 +48,11 @@ def describe(variant) -> list[str]:
         if isinstance(item, t.Table):
             continue
         spec_ = vocab.statements.get(key)
-        lines.append(_row(source(item), spec_.doc if spec_ else ""))
+        doc = spec_.doc if spec_ else ""
+        resolved = source(item, _resolver(rules))
+        if resolved != source(item):  # options and totals shown with their values
+            doc = f"{doc} [written: {source(item)}]" if doc else f"[written: {source(item)}]"
+        lines.append(_row(resolved, doc))
     for key, values in rules.tables.items():
         lines += ["", f"Table {key}"]
         by_value: dict = {}
@@ -62,16 +68,40 @@ def _row(left: str, right: str) -> str:
     return f"  {left:<40} {right}" if right else f"  {left}"
 
 
-def source(item) -> str:
+def _resolver(rules) -> Callable[[t.Expr], str | None]:
+    """Text for an option name (its value) or a ``total(TABLE)`` call (the sum), else None."""
+
+    def resolve(e: t.Expr) -> str | None:
+        if isinstance(e, t.Name) and e.name in rules.options:
+            return _value_text(rules.options[e.name])
+        if isinstance(e, t.Call) and e.name == "total" and len(e.args) == 1 and isinstance(e.args[0], t.Name):
+            values = rules.tables.get(e.args[0].name)
+            return str(sum(int(v) for v in values)) if values is not None else None
+        return None
+
+    return resolve
+
+
+def _value_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def source(item, resolve: Callable[[t.Expr], str | None] | None = None) -> str:
     parts = [item.key, *(str(w) for w in item.words)]
     if item.value is not None:
-        parts += ["=", expr_text(item.value)]
+        parts += ["=", expr_text(item.value, resolve=resolve)]
     if item.condition is not None:
-        parts += ["when", expr_text(item.condition)]
+        parts += ["when", expr_text(item.condition, resolve=resolve)]
     return " ".join(parts)
 
 
-def expr_text(e, outer: bool = True) -> str:
+def expr_text(e, outer: bool = True, resolve: Callable[[t.Expr], str | None] | None = None) -> str:
+    if resolve is not None:
+        known = resolve(e)
+        if known is not None:
+            return known
     if isinstance(e, t.Literal):
         if e.kind == "range":
             return f"{e.value[0]}..{e.value[1]}"
@@ -79,10 +109,11 @@ def expr_text(e, outer: bool = True) -> str:
     if isinstance(e, t.Name):
         return e.name
     if isinstance(e, t.Call):
-        return f"{e.name}({', '.join(expr_text(a) for a in e.args)})"
+        return f"{e.name}({', '.join(expr_text(a, resolve=resolve) for a in e.args)})"
     if isinstance(e, t.Unary):
-        return f"not {expr_text(e.operand, False)}" if e.op == "not" else f"-{expr_text(e.operand, False)}"
+        inner = expr_text(e.operand, False, resolve)
+        return f"not {inner}" if e.op == "not" else f"-{inner}"
     if isinstance(e, t.Binary):
-        text = f"{expr_text(e.left, False)} {e.op} {expr_text(e.right, False)}"
+        text = f"{expr_text(e.left, False, resolve)} {e.op} {expr_text(e.right, False, resolve)}"
         return text if outer else f"({text})"
     return "?"

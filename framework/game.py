@@ -9,7 +9,7 @@ methods only touch the `DealState` and those attributes.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .actions import Action
 from .cards import Deck
@@ -17,6 +17,9 @@ from .rng import Random
 from .rules.program import Rules
 from .rules.vocabulary import Ctx
 from .state import DealState
+
+if TYPE_CHECKING:
+    from .designer_checks import DesignProblem
 
 
 class Game:
@@ -81,4 +84,15 @@ class Game:
 
     def describe_deal(self, state: DealState) -> list[str]:
         """Lines a person reads at the end of a deal."""
+        return []
+
+    def design_problems(self, players: int) -> list[DesignProblem]:
+        """What ``tapete check`` should tell a designer about a deal for ``players`` under these rules.
+
+        Called once per allowed player count, never during play. Report what the
+        family's mechanics make impossible (more cards dealt than the deck holds, a
+        hand size that cannot be dealt, a meld no deck can complete) as errors, and
+        what plays but is probably not meant (a points table whose total no longer
+        matches the break-even) as warnings. The core then also tries one deal.
+        """
         return []

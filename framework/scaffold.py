@@ -16,7 +16,7 @@ from pathlib import Path
 
 import typer
 
-from .errors import LocatedError, TapeteError
+from .errors import TapeteError
 
 new_app = typer.Typer(help="Start a new variant or plugin package from working files.", no_args_is_help=True)
 
@@ -374,15 +374,12 @@ def plugin_command(
 
 
 def _run(make: Callable[[], list[Path]], hint: str) -> None:
-    from .cli import err, out
+    from .cli import out, report  # the command line's one way of reporting a failure
 
     try:
         written = make()
-    except (TapeteError, LocatedError) as exc:
-        errors = getattr(exc, "errors", [exc])
-        for e in errors:
-            err.print(str(e), markup=False)
-        raise typer.Exit(1) from None
+    except Exception as exc:
+        raise typer.Exit(report(exc)) from None
     for path in written:
-        out.print(f"wrote {path}", markup=False)
-    out.print(hint, markup=False)
+        out.print(f"wrote {path}")
+    out.print(hint)

@@ -116,7 +116,8 @@ def _name(node: t.Name, env: Env, scope: frozenset[str]) -> Compiled:
         known = {*env.options, *env.vocab.symbols, *env.vocab.quantities}
         raise env.error(
             node.pos,
-            f"unknown name {name!r}: not an option, a symbol or a quantity of this game{_suggest(name, known)}",
+            f"unknown name {name!r}: not an option, a symbol or a quantity of this game"
+            + (_suggest(name, known) or "; to make it an option, declare it under 'declare:' in the variant file"),
         )
     missing = q.needs - scope
     if missing:

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tapete import Action, Ctx, DealState, Game, Random
+from tapete import Action, Ctx, DealState, DesignProblem, Game, Random
+from tapete.designer_checks import WARNING
 
 from .showing import show_and_lay_off
 from .tables import MeldTables, Shown
@@ -262,6 +263,43 @@ class Chinchon(Game):
             state.counters[f"wilds.{s}"] = wilds_by[s]
 
     # -- reading a finished deal ----------------------------------------------------------
+    def design_problems(self, players: int) -> list[DesignProblem]:
+        """A deal the deck cannot hold (CH-2.2), and melds the deck cannot complete (CH-3)."""
+        problems = []
+        deck, n = self.deck, len(self.deck)
+        need = self.hand_size * players + 2  # the hands, the face-up card (CH-2.2) and one card to draw
+        if need > n:
+            problems.append(
+                DesignProblem(
+                    "hand_size",
+                    f"a deal for {players} players needs {self.hand_size} x {players} hand cards, the face-up"
+                    f" card and a stock card to draw: {need}, more than the {n} cards of the deck",
+                )
+            )
+        rules = self.tables.meld_rules
+        ranks = len(self.rules.order)
+        wilds = sum(self.tables.wild)
+        if rules.min_run > ranks + min(wilds, rules.max_wild_per_meld):
+            problems.append(
+                DesignProblem(
+                    "run_length",
+                    f"a run needs {rules.min_run} cards of one suit in sequence, but the order has {ranks} ranks:"
+                    " no run can ever be made",
+                    WARNING,
+                )
+            )
+        copies = deck.copies * len(deck.suits)
+        if rules.min_group > copies + min(wilds, rules.max_wild_per_meld):
+            problems.append(
+                DesignProblem(
+                    "group_size",
+                    f"a group needs {rules.min_group} cards of one rank, but the deck has {copies} of each:"
+                    " no group can ever be made",
+                    WARNING,
+                )
+            )
+        return problems
+
     def describe_deal(self, state: DealState) -> list[str]:
         names = self.deck.names
         seats = state.data.get("seats") or list(range(state.players))

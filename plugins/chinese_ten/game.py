@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from tapete import Action, Ctx, DealState, Game, Random, TapeteError
+from tapete import Action, Ctx, DealState, DesignProblem, Game, Random, TapeteError
+from tapete.designer_checks import WARNING
+from tapete.ledger import Ledger
 
 from .captures import capture_partners, located
 from .opening import apply_specials, crowded_ranks
@@ -266,6 +268,30 @@ class ChineseTen(Game):
     def points(self, state: DealState, seat: int) -> int:
         point_of = self.point_of
         return sum(point_of[c] for c in state.zones.get(f"captures.{seat}", ()))
+
+    def design_problems(self, players: int) -> list[DesignProblem]:
+        """Deal sizes that do not use the deck (CT-1.3, CT-3.4), and a break-even the points do not give (CT-4.2)."""
+        state = DealState(players=players, dealer=0)
+        ctx = Ctx(game=self, state=state, ledger=Ledger(players))
+        problems = []
+        sizes = [int(size(ctx)) for size in self.sizes]
+        problem = self.size_problem(*sizes, players)
+        if problem:
+            problems.append(DesignProblem("hand_size", f"with {players} players: {problem}"))
+        if self._break_even is not None:
+            total, even = sum(self.point_of), self.break_even(ctx)
+            if total != even * players:
+                fair = f"{total // players}" if total % players == 0 else f"{total / players:.2f} (not a whole number)"
+                problems.append(
+                    DesignProblem(
+                        "break_even",
+                        f"the points table totals {total}, so with {players} players a deal breaks even at {fair},"
+                        f" but break_even is {even}: deal results will not sum to 0"
+                        " (write 'break_even = total(points) / players' to follow the table)",
+                        WARNING,
+                    )
+                )
+        return problems
 
     def describe_deal(self, state: DealState) -> list[str]:
         names = self.names

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tapete import Action, Ctx, DealState, Game, Random, Rules
+from tapete import Action, Ctx, DealState, DesignProblem, Game, Random, Rules
 from tapete.cards import SUIT_LETTERS, SUIT_NAMES
 
 from .words import WORDS
@@ -158,6 +158,22 @@ class Eights(Game):
             rng.shuffle(stock)
             state.rng = rng.getstate()
         state.zones[f"hand.{seat}"].append(stock.pop())
+
+    def design_problems(self, players: int) -> list[DesignProblem]:
+        """Hands the deck cannot deal: every hand, the starter and at least one card to draw."""
+        ctx = Ctx(game=self, state=DealState(players=players, dealer=0))
+        size, cards = int(self.hand_size(ctx)), len(self.deck)
+        if size < 1:
+            return [DesignProblem("hand_size", f"with {players} players the hand size is {size}: deal at least 1")]
+        if size * players + 2 > cards:
+            return [
+                DesignProblem(
+                    "hand_size",
+                    f"a deal for {players} players needs {size} x {players} hand cards, a starter and a card"
+                    f" to draw: {size * players + 2}, more than the {cards} cards of the deck",
+                )
+            ]
+        return []
 
     def describe_deal(self, state: DealState) -> list[str]:
         left = {s: len(state.zones[f"hand.{s}"]) for s in range(state.players)}
