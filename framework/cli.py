@@ -269,6 +269,9 @@ class _Printer:
             for line in event.get("lines", []):
                 out.print(f"   {line}")
             out.print(f"   deal {event['number']} is void ({event['reason']}): no scores, the same dealer deals again")
+        elif kind == "bonus":
+            scores = ", ".join(f"seat {k}: {v:+d}" for k, v in event["scores"].items())
+            out.print(f"   match bonuses: {scores}; totals {event['totals']}")
         elif kind == "score":
             for line in event.get("lines", []):
                 out.print(f"   {line}")

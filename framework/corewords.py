@@ -107,6 +107,12 @@ STATEMENTS = [
         "match_ends", "when the match is over (checked after every deal)", condition=MATCH_WIDE, needs_condition=True
     ),
     StatementSpec("winner", "the seat that wins the finished match (-1: a draw)", value=MATCH_WIDE, needs_value=True),
+    StatementSpec(
+        "match_bonus",
+        "what each player adds to their total once the match is over (game or line bonuses)",
+        value=SEAT_IN_MATCH,
+        needs_value=True,
+    ),
 ]
 
 
@@ -143,6 +149,12 @@ QUANTITIES = [
         "reentries", "how often the player has rejoined the match", SEAT_IN_MATCH, lambda c: c.ledger.reentries[c.seat]
     ),
     Quantity("active_players", "players not out of the match", MATCH_WIDE, lambda c: len(c.ledger.active)),
+    Quantity(
+        "won_match",
+        "the player won the match (known only in match_bonus, once the match is over)",
+        SEAT_IN_MATCH,
+        lambda c: c.extra.get("winner") == c.seat,
+    ),
 ]
 
 FUNCTIONS = [

@@ -16,7 +16,10 @@ hookimpl = pluggy.HookimplMarker("tapete")
 
 @hookspec
 def tapete_register_games(register):
-    """Call ``register(GameClass)`` for each game family the plugin provides."""
+    """Call ``register(GameClass)`` for each game family the plugin provides.
+
+    ``register(GameClass, name="gin")`` also offers the family's class under a member game's own
+    name, so that its variants are listed as ``gin/...`` while the mechanics stay one class."""
 
 
 @hookspec

@@ -280,6 +280,7 @@ class Match:
             if winner is None:  # the next dealer is known before anyone sees the score
                 nxt = rules.expr("next_dealer")
                 ctx.seat = None
+                local.last_scores = [scores[s] for s in seats]  # next_dealer may ask who won this deal
                 d = (
                     seats[nxt(ctx) % len(seats)]
                     if nxt is not None
@@ -288,6 +289,7 @@ class Match:
                 self.dealer = d if d in ledger.active else self._next_active(d)
             history.append(record)
             emit(record)
+        self._match_bonus(winner, emit)
         result = MatchResult(winner, list(ledger.totals), list(ledger.deals_won), ledger.deal_number, history)
         reg.call("tapete_match_ended", match=self, result=result)
         emit(
@@ -326,6 +328,21 @@ class Match:
             return f"stalled: {stalled}"
         void = data.get("void")
         return None if void is None else str(void)
+
+    def _match_bonus(self, winner: int, emit: Callable[[dict[str, Any]], None]) -> None:
+        """End-of-match bonuses (``match_bonus``, e.g. Gin Rummy's game, line and shutout bonuses)."""
+        bonus = self.rules.expr("match_bonus")
+        if bonus is None:
+            return
+        ledger = self.ledger
+        ctx = Ctx(game=self.game, ledger=ledger, extra={"winner": winner})
+        adds = {}
+        for s in ledger.active:
+            ctx.seat = s
+            adds[s] = int(bonus(ctx))
+        for s, v in adds.items():
+            ledger.totals[s] += v
+        emit({"type": "bonus", "scores": {str(k): v for k, v in adds.items()}, "totals": list(ledger.totals)})
 
     def _next_active(self, seat: int) -> int:
         for k in range(1, self.players + 1):

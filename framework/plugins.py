@@ -112,8 +112,8 @@ def build_registry(extra_plugins: Iterable[object] = (), entry_points: bool = Tr
     pm = make_manager(extra_plugins, entry_points)
     reg = Registry(pm)
 
-    def add_game(cls):
-        reg.games[cls.name] = cls
+    def add_game(cls, name=None):
+        reg.games[name or cls.name] = cls  # a family's class may also serve a member game by its own name
 
     def add_variants(directory):
         reg.variant_dirs.append(Path(str(directory)))

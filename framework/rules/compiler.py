@@ -159,7 +159,7 @@ def _binary(node: t.Binary, env: Env, scope: frozenset[str]) -> Compiled:
 
 def _call(node: t.Call, env: Env, scope: frozenset[str]) -> Compiled:
     name, args = node.name, node.args
-    if name in AGGREGATES and len(args) == 1 and SEAT not in scope:
+    if name in AGGREGATES and len(args) == 1 and (SEAT not in scope or MATCH in scope):
         return _aggregate(node, env, scope)
     if name == "if":
         if len(args) != 3:

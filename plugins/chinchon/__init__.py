@@ -1,4 +1,4 @@
-"""Chinchón: the Spanish rummy family, as a tapete plugin.
+"""Chinchón: the Spanish rummy family, as a tapete plugin; Gin Rummy is a member.
 
 Registered through the ``tapete`` entry-point group like any third-party game.
 The exact meld solver lives in ``melds`` and ``layoff``; ``game`` holds the turn
@@ -15,17 +15,22 @@ from tapete import hookimpl
 from .bots import HeuristicBot
 from .game import Chinchon
 
+GIN = "gin"  # Gin Rummy (GR-...): the same family's class, its own name and variant folder
+
 
 @hookimpl
 def tapete_register_games(register):
     register(Chinchon)
+    register(Chinchon, name=GIN)
 
 
 @hookimpl
 def tapete_register_variants(register):
     register(resources.files("tapete_variants") / "chinchon")
+    register(resources.files("tapete_variants") / GIN)
 
 
 @hookimpl
 def tapete_register_bots(register):
     register("heuristic", HeuristicBot, game=Chinchon.name)
+    register("heuristic", HeuristicBot, game=GIN)

@@ -22,6 +22,10 @@ best with its own random state, so that the cards others wait for come loose.
 Penalties are computed on the solver's card codes where the deck allows it (a
 hand is the sum of its cards' codes), which makes a decision a few hundred
 integer sums instead of a few thousand list copies.
+
+In Gin Rummy (the same family) closing is knocking; the bot knocks as soon as it
+may, takes the offered first upcard (GR-4.1) on the same yardstick as any
+discard, and goes big gin (GR-V6) whenever it can.
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ from typing import Any
 
 from tapete import Action, Game, Random, View
 
-from .game import DRAW_DISCARD, DRAW_STOCK
+from .game import DRAW_DISCARD, DRAW_STOCK, PASS
 
 
 class HeuristicBot:
@@ -52,18 +56,22 @@ class HeuristicBot:
         pool = self._stock_candidates(view)
         if legal[0].kind == "draw":
             self._watch(view, hand)
+            other = PASS if PASS in legal else DRAW_STOCK  # GR-4.1 the upcard offer: take it or pass
             if DRAW_DISCARD not in legal:
-                return DRAW_STOCK
-            if DRAW_STOCK not in legal:
+                return legal[0]
+            if other not in legal:
                 return DRAW_DISCARD
             top = view.top("discard")
             assert top is not None
             taken = judge.best_after_swap(hand, top)
             if taken < judge.expected(hand, pool):
                 return DRAW_DISCARD
-            return DRAW_STOCK
-        closes = [a for a in legal if a.kind == "close"]
+            return other
+        closes = [a for a in legal if a.kind == facts.close_kind]
         if closes:
+            for a in closes:
+                if not a.cards:  # GR-V6 big gin
+                    return a
             return min(closes, key=lambda a: (judge.without(hand, a.cards[0]), -value[a.cards[0]], a.cards[0]))
         discards = [a for a in legal if a.kind == "discard"]
         if not discards:

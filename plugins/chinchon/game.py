@@ -7,6 +7,16 @@ knows the shape of a rummy turn. Zones: ``hand.N``, ``stock`` (top = last),
 over, ``meld.K`` for every shown meld. Counters: ``drawn`` (cards drawn in the
 current turn), ``turns.N``, ``misdealt.N`` and, after a close, ``closer``,
 ``unmatched.N``, ``loose.N``, ``wilds.N``, ``full_close``, ``chinchon``.
+
+Gin Rummy is the same family, told apart only by script words (GR-…): the
+closing move is called ``knock`` (``close_move``), the first upcard is offered
+(``upcard_offer``: counter ``offer`` 1 = first player to take or pass, 2 =
+dealer, 3 = both passed, the first player draws from the stock; ``data.upcard``
+names the card), a card just taken from the discard pile stays (``discard_taken
+= false``: counter ``taken``, the card is the hand's last), the knocker does not
+lay off (``closer_lays_off = false``), a short stock voids the deal (``void
+when ...``) and big gin closes without a discard (``big_gin``: counter
+``big_gin``).
 """
 
 from __future__ import annotations
@@ -22,6 +32,8 @@ from .words import WORDS
 
 DRAW_STOCK = Action("draw", (), "stock")
 DRAW_DISCARD = Action("draw", (), "discard")
+PASS = Action("pass")
+OFFER_FIRST, OFFER_DEALER, OFFER_DECLINED = 1, 2, 3  # GR-4.1 counter ``offer``
 
 
 class Chinchon(Game):
@@ -41,11 +53,23 @@ class Chinchon(Game):
         self.mistakes = rules.parsed_words("mistakes", default=False)
         self.upward_only = rules.parsed_words("layoff_upward_only", default=False)
         self.one_per_value = rules.parsed_words("layoff_one_per_value", default=False)
+        self.close_kind: str = rules.parsed_words("close_move", default="close")
+        self.upcard_offer = rules.parsed_words("upcard_offer", default=False)
+        self.discard_taken = rules.parsed_words("discard_taken", default=True)
+        self.big_gin = rules.parsed_words("big_gin", default=False)
+        self.closer_lays_off = rules.parsed_words("closer_lays_off", default=True)
+        self.void_rule = rules.condition("void")
         self._ctx = Ctx(game=self)
 
     def facts(self) -> dict[str, Any]:
         """What a Chinchón bot may know without seeing a deal: card values and the meld solver."""
-        return {"tables": self.tables, "solver": self.solver, "value": self.tables.value, "hand_size": self.hand_size}
+        return {
+            "tables": self.tables,
+            "solver": self.solver,
+            "value": self.tables.value,
+            "hand_size": self.hand_size,
+            "close_kind": self.close_kind,  # close, or knock (GR-4.3)
+        }
 
     # -- dealing (CH-2) ---------------------------------------------------------------
     def deal(self, state: DealState, rng: Random, ctx: Ctx) -> None:
@@ -58,6 +82,9 @@ class Chinchon(Game):
         state.zones["stock"] = cards
         state.zones["facedown"] = []
         state.counters["drawn"] = 0
+        if self.upcard_offer:  # GR-4.1 the upcard is offered first
+            state.counters["offer"] = OFFER_FIRST
+            state.data["upcard"] = self.deck.names[state.zones["discard"][-1]]
         ledger = ctx.ledger
         if ledger is not None and ledger.seats != list(range(state.players)):
             state.data["seats"] = list(ledger.seats)  # match seats, for describe_deal
@@ -67,6 +94,8 @@ class Chinchon(Game):
         """The arrangement the player would show closing with ``discard`` face down, if allowed."""
         hand = state.zones[f"hand.{seat}"]
         if state.counters.get("drawn", 0) != 1 or len(hand) != self.hand_size + 1 or discard not in hand:
+            return None
+        if discard == self._kept(state, hand):
             return None
         rest = list(hand)
         rest.remove(discard)
@@ -84,10 +113,13 @@ class Chinchon(Game):
             return {}
         tables, rule, ctx = self.tables, self.close_rule, self._ctx
         extra, cards = ctx.extra, tuple(hand)
+        kept = self._kept(state, hand)  # GR-4.2 the card just taken stays, face down too
         ctx.state, ctx.seat = state, seat
         allowed: dict[int, Shown] = {}
         try:
             for card, penalty in zip(cards, self.solver.penalties_without(cards), strict=True):
+                if card == kept:
+                    continue
                 shown = Shown(tables, penalty=penalty, hand=cards, without=card)
                 extra["shown"] = shown
                 if rule(ctx):
@@ -96,6 +128,22 @@ class Chinchon(Game):
             extra.pop("shown", None)
             ctx.state = None  # the game keeps no reference to a deal
         return allowed
+
+    def big_gin_shown(self, state: DealState, seat: int) -> Shown | None:
+        """GR-V6: the whole drawn hand in melds, shown without a discard, if the script allows it."""
+        hand = state.zones[f"hand.{seat}"]
+        if not self.big_gin or state.counters.get("drawn", 0) != 1 or len(hand) != self.hand_size + 1:
+            return None
+        shown = Shown(self.tables, hand, big=True)
+        if shown.penalty or not shown.full:
+            return None
+        return shown if self._judge(state, seat, shown) else None
+
+    def _kept(self, state: DealState, hand: list[int]) -> int | None:
+        """GR-4.2: the card just taken from the discard pile, which may not go back this turn."""
+        if self.discard_taken or not state.counters.get("taken", 0) or not hand:
+            return None
+        return hand[-1]
 
     def _judge(self, state: DealState, seat: int, shown: Shown, rule=None) -> bool:
         ctx = self._ctx
@@ -111,6 +159,11 @@ class Chinchon(Game):
     def legal_actions(self, state: DealState) -> list[Action]:
         seat = state.to_move
         if state.counters.get("drawn", 0) == 0:  # CH-4.2 first draw
+            offer = state.counters.get("offer", 0)
+            if offer == OFFER_FIRST or offer == OFFER_DEALER:  # GR-4.1 take the upcard or pass
+                return [DRAW_DISCARD, PASS]
+            if offer == OFFER_DECLINED:  # GR-4.1 both passed: the first player draws from the stock
+                return [DRAW_STOCK]
             actions = []
             if state.zones["stock"]:
                 actions.append(DRAW_STOCK)
@@ -119,8 +172,12 @@ class Chinchon(Game):
             return actions
         hand = state.zones[f"hand.{seat}"]
         # CH-3.4 nothing is laid down during ordinary turns: discard, or close
-        actions = [Action("discard", (c,)) for c in hand]
-        actions += [Action("close", (c,)) for c in self.closes(state, seat)]  # CH-4.3 closing discards face down
+        kept = self._kept(state, hand)  # GR-4.2
+        kind = self.close_kind
+        actions = [Action("discard", (c,)) for c in hand if c != kept]
+        actions += [Action(kind, (c,)) for c in self.closes(state, seat)]  # CH-4.3 closing discards face down
+        if self.big_gin and self.big_gin_shown(state, seat) is not None:  # GR-V6
+            actions.append(Action(kind))
         return actions
 
     def refusal(self, state: DealState, action: Action) -> str | None:
@@ -129,6 +186,17 @@ class Chinchon(Game):
         hand = state.zones[f"hand.{seat}"]
         drawn = state.counters.get("drawn", 0)
         kind = action.kind
+        offer = state.counters.get("offer", 0)
+        if kind == "pass" and not action.cards and not action.detail:
+            if offer == OFFER_FIRST or offer == OFFER_DEALER:
+                return None
+            return "you may pass only when the first upcard is offered to you (GR-4.1)"
+        if offer and drawn == 0 and kind == "draw":
+            if (offer == OFFER_DECLINED) != (action.detail == "stock") or action.cards:
+                if offer == OFFER_DECLINED:
+                    return "both passed the upcard: draw from the stock (GR-4.1)"
+                return "take the upcard ('draw discard') or 'pass' (GR-4.1)"
+            return None
         if kind == "draw":
             if action.cards or action.detail not in ("stock", "discard"):
                 return "a draw reads 'draw stock' or 'draw discard'"
@@ -137,17 +205,26 @@ class Chinchon(Game):
             if not state.zones[action.detail]:
                 return f"the {action.detail} pile is empty"
             return None
-        if kind not in ("discard", "close") or len(action.cards) != 1 or action.detail:
+        close = self.close_kind
+        if kind == close and not action.cards and not action.detail and self.big_gin:
+            if self.big_gin_shown(state, seat) is not None:
+                return None
+            return f"'{close}' without a card needs every card of your drawn hand in melds (GR-V6)"
+        if kind not in ("discard", close) or len(action.cards) != 1 or action.detail:
+            if close != "close":
+                return f"a move is 'draw stock', 'draw discard', 'discard CARD' or '{close} CARD'"
             return "a Chinchón move is 'draw stock', 'draw discard', 'discard CARD' or 'close CARD'"
         card = action.cards[0]
         if card not in hand:
             return f"{deck.format(card)} is not in your hand"
+        if drawn and card == self._kept(state, hand):
+            return f"{deck.format(card)} was just taken from the discard pile: it stays this turn (GR-4.2)"
         if kind == "discard":
             if drawn == 0 and not self.mistakes:
                 return "draw first: 'draw stock' or 'draw discard' (CH-4.2)"
             return None
         if drawn == 0:
-            return "draw first, then close by discarding face down (CH-4.3)"
+            return f"draw first, then {close} by discarding face down (CH-4.3)"
         if self.close_shown(state, seat, card) is not None:
             return None
         if drawn != 1 or len(hand) != self.hand_size + 1:
@@ -157,7 +234,7 @@ class Chinchon(Game):
         rest = [c for c in hand if c != card]
         shown = Shown(self.tables, rest)
         return (
-            f"the close rule does not allow closing discarding {deck.format(card)}: the other "
+            f"the {close} rule does not allow closing discarding {deck.format(card)}: the other "
             f"cards leave {shown.penalty} point(s) in {shown.loose} unmatched card(s) (CH-4.3)"
         )
 
@@ -166,7 +243,16 @@ class Chinchon(Game):
         hand = state.zones[f"hand.{seat}"]
         counters = state.counters
         drawn = counters.get("drawn", 0)
+        if action.kind == "pass":  # GR-4.1 the upcard goes on to the dealer, then back to the first player
+            offer = counters["offer"]
+            counters["offer"] = offer + 1
+            state.to_move = self.next_seat(state, seat)
+            return [{"say": "passes the upcard"}]
         if action.kind == "draw":
+            if counters.get("offer", 0):  # GR-4.1 the offer is over once someone draws
+                counters["offer"] = 0
+            if not self.discard_taken:  # GR-4.2 the card taken stays this turn
+                counters["taken"] = int(action.detail == "discard")
             hand.append(state.zones[action.detail].pop())
             if drawn == 0:
                 counters[f"turns.{seat}"] = counters.get(f"turns.{seat}", 0) + 1
@@ -176,9 +262,9 @@ class Chinchon(Game):
             if drawn:
                 return [{"say": "draws a second card by mistake and may not close this deal"}]
             return []
+        if action.kind == self.close_kind:
+            return self._close(state, seat, action.cards[0] if action.cards else None)
         card = action.cards[0]
-        if action.kind == "close":
-            return self._close(state, seat, card)
         events: list[dict[str, Any]] = []
         if drawn == 0:  # CH-V5 discarded without drawing
             counters[f"turns.{seat}"] = counters.get(f"turns.{seat}", 0) + 1
@@ -187,10 +273,27 @@ class Chinchon(Game):
         hand.remove(card)
         state.zones["discard"].append(card)  # CH-4.2 discard face up
         counters["drawn"] = 0
+        if not self.discard_taken:
+            counters["taken"] = 0
+        if self.void_rule is not None and self._void(state):  # GR-5.3 e.g. two stock cards left
+            return events
         if not state.zones["stock"]:
             events += self._rebuild_stock(state)
         state.to_move = self.next_seat(state, seat)  # CH-4.1 the turn moves on
         return events
+
+    def _void(self, state: DealState) -> bool:
+        ctx = self._ctx
+        ctx.state, ctx.seat = state, None
+        try:
+            void = self.void_rule(ctx)
+        finally:
+            ctx.state = None  # the game keeps no reference to a deal
+        if not void:
+            return False
+        state.over = True
+        state.data["void"] = f"{len(state.zones['stock'])} stock card(s) left and nobody {self.close_kind}ed"
+        return True
 
     def _rebuild_stock(self, state: DealState) -> list[dict[str, Any]]:
         """CH-4.4: the discard pile but its top card, shuffled, becomes the new stock."""
@@ -206,12 +309,15 @@ class Chinchon(Game):
         state.counters["rebuilds"] = state.counters.get("rebuilds", 0) + 1
         return [{"rebuilt": len(cards)}]
 
-    def _close(self, state: DealState, seat: int, card: int) -> list[dict[str, Any]]:
-        shown = self.close_shown(state, seat, card)
+    def _close(self, state: DealState, seat: int, card: int | None) -> list[dict[str, Any]]:
+        shown = self.close_shown(state, seat, card) if card is not None else self.big_gin_shown(state, seat)
         assert shown is not None
         hand = state.zones[f"hand.{seat}"]
-        hand.remove(card)
-        state.zones.setdefault("facedown", []).append(card)  # CH-4.3 face down
+        if card is not None:
+            hand.remove(card)
+            state.zones.setdefault("facedown", []).append(card)  # CH-4.3 face down
+        else:
+            state.counters["big_gin"] = 1  # GR-V6 no discard at all
         sealed = self.sealed_rule is not None and self._judge(state, seat, shown, self.sealed_rule)
         arrangement = shown.arrangement
         counters = state.counters
@@ -219,18 +325,28 @@ class Chinchon(Game):
         counters["full_close"] = int(shown.full)
         counters["chinchon"] = int(shown.chinchon)
         counters["drawn"] = 0
+        if not self.discard_taken:
+            counters["taken"] = 0
         order = [self.next_seat(state, seat, k) for k in range(state.players)]
         hands = {s: list(state.zones[f"hand.{s}"]) for s in order}
         hands[seat] = list(arrangement.unmatched)
         table = show_and_lay_off(
-            self.tables, hands, order, arrangement.melds, sealed, self.upward_only, self.one_per_value
+            self.tables,
+            hands,
+            order,
+            arrangement.melds,
+            sealed,
+            self.upward_only,
+            self.one_per_value,
+            self.closer_lays_off,
         )
         self._write_showing(state, table, hands)
         state.over = True
         names = self.deck.names
         melds = " | ".join(self._meld_text(m) for m in arrangement.melds)
         loose = " ".join(names[c] for c in arrangement.unmatched)
-        text = f"closes showing {melds or 'no melds'}"
+        verb = "closes" if self.close_kind == "close" else f"{self.close_kind}s"
+        text = f"{verb} showing {melds or 'no melds'}"
         text += f", unmatched {loose} ({shown.penalty})" if loose else ", all matched"
         return [{"say": text + (" - sealed" if sealed else "")}]
 
@@ -304,13 +420,17 @@ class Chinchon(Game):
         names = self.deck.names
         seats = state.data.get("seats") or list(range(state.players))
         closer = state.counters.get("closer", -1)
+        verb = "closed" if self.close_kind == "close" else f"{self.close_kind}ed"
         if closer < 0:
-            return ["nobody closed"]
+            return [f"nobody {verb}"]
         melds = state.data.get("melds", [])
         lines = []
         down = names[state.zones["facedown"][0]] if state.zones.get("facedown") else "-"
         how = " with every card matched" if state.counters.get("full_close") else ""
-        lines.append(f"seat {seats[closer]} closed{how}, discarding {down} face down")
+        if state.counters.get("big_gin"):
+            lines.append(f"seat {seats[closer]} {verb} with every card of the drawn hand matched, no discard")
+        else:
+            lines.append(f"seat {seats[closer]} {verb}{how}, discarding {down} face down")
         order = [self.next_seat(state, closer, k) for k in range(state.players)]
         for s in order:
             own = []

@@ -12,6 +12,9 @@ add to a meld shown after their own showing. Each player, at each turn of the
 showing, picks the own melds and lay-offs that leave them the fewest points
 (``layoff.best_showing``); a card that fits two melds goes where it leaves the
 fewest points, and on a tie to the meld shown first.
+
+GR-5.1 (Gin Rummy, ``closer_lays_off = false``): the closer (the knocker) never
+lays off; only the others lay off, on the knocker's melds and on each other's.
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ def show_and_lay_off(
     sealed: bool,
     upward_only: bool,
     one_per_value: bool,
+    closer_lays_off: bool = True,
 ) -> Table:
     """Run the whole showing; ``hands`` (seat -> cards) is left holding the unmatched cards."""
     solver = tables.solver
@@ -75,8 +79,9 @@ def show_and_lay_off(
 
     for seat in order[1:]:  # CH-5.1 the others, in turn order
         turn(seat)
+    again = order if closer_lays_off else order[1:]  # GR-5.1 a knocker never lays off
     while True:  # CH-5.2 / CH-5.6 until nobody can add
-        if not any(turn(seat) for seat in order):
+        if not any(turn(seat) for seat in again):
             break
     return table
 

@@ -61,14 +61,17 @@ class Shown:
     arrangement (``loose``, ``full``, ``chinchon``) is computed on first use.
     """
 
-    __slots__ = ("tables", "_cards", "_hand", "_without", "_penalty", "_arr")
+    __slots__ = ("tables", "_cards", "_hand", "_without", "big", "_penalty", "_arr")
 
-    def __init__(self, tables: MeldTables, cards=(), penalty: int | None = None, hand=None, without: int = -1):
+    def __init__(
+        self, tables: MeldTables, cards=(), penalty: int | None = None, hand=None, without: int = -1, big: bool = False
+    ):
         """The cards shown, or (cheaper while judging a turn's closes) ``hand`` less ``without``."""
         self.tables = tables
         self._cards = list(cards) if hand is None else None
         self._hand, self._without = hand, without
         self._penalty = penalty
+        self.big = big  # GR-V6: the whole drawn hand, shown without a discard
         self._arr: Arrangement | None = None
 
     @property

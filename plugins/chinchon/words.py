@@ -51,6 +51,14 @@ def _group_size(item, env):
     return v
 
 
+def _move_word(item, env):
+    """``close_move knock``: what the closing move is called (GR-4.3 knocking)."""
+    word = str(item.words[0].value)
+    if not word.isidentifier() or word in ("draw", "discard", "pass"):
+        raise env.error(item.words[0].pos, f"{word!r} cannot name the closing move")
+    return word
+
+
 def _no_wrap(item, env):
     """CH-1.3: runs never go round the corner; the meld solver has no wrapping runs."""
     if _flag(item, env):
@@ -94,6 +102,38 @@ def _chinchon(c):
     if s is not None:
         return s.chinchon
     return _closed(c) and bool(c.state.counters.get("chinchon", 0))
+
+
+def _big_gin(c):
+    s = _shown(c)
+    if s is not None:
+        return s.big
+    return _closed(c) and bool(c.state.counters.get("big_gin", 0))
+
+
+def _closer_unmatched(c):
+    closer = c.state.counters.get("closer", -1)
+    return c.state.counters.get(f"unmatched.{closer}", 0) if closer >= 0 else 0
+
+
+def _opponents_unmatched(c):
+    counters = c.state.counters
+    return sum(counters.get(f"unmatched.{s}", 0) for s in range(c.state.players) if s != c.seat)
+
+
+def _upcard(c) -> int | None:
+    name = c.state.data.get("upcard")
+    return c.game.deck.parse(name) if name else None
+
+
+def _upcard_value(c):
+    card = _upcard(c)
+    return c.game.tables.value[card] if card is not None else 0
+
+
+def _upcard_suit(c):
+    card = _upcard(c)
+    return c.game.deck.suit_of[card] if card is not None else ""
 
 
 def _shown_wilds(c):
@@ -173,6 +213,47 @@ WORDS = (
         check=_flag,
     ),
     StatementSpec(
+        "close_move",
+        "what the closing move is called: close (CH-4.3) or knock (GR-4.3)",
+        words=(1, 1),
+        check=_move_word,
+    ),
+    StatementSpec(
+        "upcard_offer",
+        "on the first turn the first player, then the dealer, may take the upcard or pass; "
+        "if both pass the first player draws from the stock (GR-4.1)",
+        value=CONSTANT,
+        needs_value=True,
+        check=_flag,
+    ),
+    StatementSpec(
+        "discard_taken",
+        "a card just taken from the discard pile may be discarded in the same turn (GR-4.2: false)",
+        value=CONSTANT,
+        needs_value=True,
+        check=_flag,
+    ),
+    StatementSpec(
+        "big_gin",
+        "a player whose cards after drawing all form melds may close without discarding (GR-V6)",
+        value=CONSTANT,
+        needs_value=True,
+        check=_flag,
+    ),
+    StatementSpec(
+        "closer_lays_off",
+        "the closer lays off on the others' melds too (CH-5.6); GR-5.1: false",
+        value=CONSTANT,
+        needs_value=True,
+        check=_flag,
+    ),
+    StatementSpec(
+        "void",
+        "checked after each discard: the deal ends without scores and the same dealer deals again (GR-5.3)",
+        condition=DEAL_ONLY,
+        needs_condition=True,
+    ),
+    StatementSpec(
         "mistakes",
         "a person's extra draw or discard without drawing is accepted and marks the player as misdealt (CH-V5)",
         value=CONSTANT,
@@ -191,6 +272,26 @@ WORDS = (
     Quantity("closed", "the player closed this deal", SEAT_IN_DEAL, _closed),
     Quantity("full_close", "the player closes with every card in melds (CH-6.2)", SEAT_IN_DEAL, _full_close),
     Quantity("chinchon", "the player closes with all their cards in one run (CH-V6)", SEAT_IN_DEAL, _chinchon),
+    Quantity(
+        "big_gin",
+        "the player closes without discarding, every card of the drawn hand in melds (GR-V6)",
+        SEAT_IN_DEAL,
+        _big_gin,
+    ),
+    Quantity("closer_unmatched", "the closer's unmatched points after the deal (GR-6)", DEAL_ONLY, _closer_unmatched),
+    Quantity(
+        "opponents_unmatched",
+        "the other players' unmatched points together after the deal (two players: the opponent's, GR-6)",
+        SEAT_IN_DEAL,
+        _opponents_unmatched,
+    ),
+    Quantity(
+        "upcard_value",
+        "value of the deal's first upcard, recorded with upcard_offer (GR-V4)",
+        DEAL_ONLY,
+        _upcard_value,
+    ),
+    Quantity("upcard_suit", "suit of the deal's first upcard, e.g. ♠ (GR-V4)", DEAL_ONLY, _upcard_suit),
     Quantity("shown_wilds", "wild cards in the player's own shown melds (CH-V7)", SEAT_IN_DEAL, _shown_wilds),
     Quantity(
         "turn_number",
