@@ -25,6 +25,11 @@ SUIT_NAMES = {
     "oros": "♦",
     "copas": "♥",
     "espadas": "♠",
+    # Italian suits (Scopa): denari coins, coppe cups, spade swords, bastoni clubs.
+    "bastoni": "♣",
+    "denari": "♦",
+    "coppe": "♥",
+    "spade": "♠",
 }
 RED_SUITS = frozenset("♦♥")
 JOKER = "Jk"

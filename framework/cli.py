@@ -238,7 +238,9 @@ def play(
         if writer:
             writer.close()
     if result.winner >= 0:
-        headline = Text(f"Winner: seat {result.winner}", style="bold")
+        partners = [s for s in match.game.team_seats(match.players, result.winner) if s != result.winner]
+        with_ = f" (with seat {', '.join(map(str, partners))})" if partners else ""
+        headline = Text(f"Winner: seat {result.winner}{with_}", style="bold")
     else:
         headline = Text("Draw", style="bold")
     out.print(Text.assemble(headline, f" after {result.deals} deal(s); totals {result.totals}"))

@@ -62,6 +62,12 @@ STATEMENTS = [
         "players", "how many may play: a number or a range like 3..8", value=CONSTANT, needs_value=True, required=True
     ),
     StatementSpec(
+        "teams",
+        "partnerships: the players sit alternately in this many teams (seat s plays for team s mod teams)",
+        value=CONSTANT,
+        needs_value=True,
+    ),
+    StatementSpec(
         "direction", "clockwise or counterclockwise, for play and the deal", value=CONSTANT, needs_value=True
     ),
     StatementSpec("first_dealer", "lot, or a seat number, for the first deal", value=CONSTANT, needs_value=True),

@@ -78,6 +78,9 @@ class Variant:
         lo, hi = self.player_range()
         if isinstance(players, bool) or not isinstance(players, int) or not lo <= players <= hi:
             raise TapeteError(f"{self.name} is for {lo}-{hi} players, not {players}")
+        teams = self.rules.constant("teams", 0)
+        if teams and players % teams:
+            raise TapeteError(f"{self.name} seats {teams} teams alternately: {players} players do not divide evenly")
 
     def new_deal(self, players: int | None = None, seed: object = 0, dealer: int | None = None) -> Deal:
         """A fresh deal; without a dealer, the first dealer is drawn by lot from the seed."""

@@ -35,6 +35,7 @@ class Game:
         direction = rules.constant("direction", "clockwise")
         self.step = 1 if direction == "clockwise" else -1
         self.visibility = {first: rules.parsed_words("see", first) for first, _ in rules.each("see")}
+        self.teams: int = int(rules.constant("teams", 0))  # 0: everyone plays for themselves
 
     # -- a deal -------------------------------------------------------------
     def deal(self, state: DealState, rng: Random, ctx: Ctx) -> None:
@@ -55,6 +56,16 @@ class Game:
         raise NotImplementedError
 
     # -- helpers families share ------------------------------------------------
+    def same_team(self, a: int, b: int) -> bool:
+        """Partners sit alternately: with ``teams = 2`` seats 0 and 2 play against 1 and 3."""
+        return a % self.teams == b % self.teams if self.teams else a == b
+
+    def team_seats(self, players: int, seat: int) -> list[int]:
+        """The seats whose cards and points count together with ``seat``'s (just ``seat`` without teams)."""
+        if not self.teams:
+            return [seat]
+        return list(range(seat % self.teams, players, self.teams))
+
     def next_seat(self, state: DealState, seat: int, steps: int = 1) -> int:
         return (seat + self.step * steps) % state.players
 

@@ -33,6 +33,7 @@ _BINARY: dict[str, Callable[[Any, Any], Any]] = {
     ">=": operator.ge,
 }
 AGGREGATES = ("max", "min", "sum", "count", "any", "all", "highest", "lowest")
+COMPARISONS = ("most", "fewest")  # a per-player value against the opponents' values
 
 
 @dataclass
@@ -161,6 +162,8 @@ def _call(node: t.Call, env: Env, scope: frozenset[str]) -> Compiled:
     name, args = node.name, node.args
     if name in AGGREGATES and len(args) == 1 and (SEAT not in scope or MATCH in scope):
         return _aggregate(node, env, scope)
+    if name in COMPARISONS:
+        return _comparison(node, env, scope)
     if name == "if":
         if len(args) != 3:
             raise env.error(node.pos, "if(condition, then, otherwise) takes 3 arguments")
@@ -173,7 +176,7 @@ def _call(node: t.Call, env: Env, scope: frozenset[str]) -> Compiled:
         return _table_total(node, env)
     fn = env.vocab.functions.get(name)
     if fn is None:
-        known = {*env.vocab.functions, "if", "total", *AGGREGATES}
+        known = {*env.vocab.functions, "if", "total", *AGGREGATES, *COMPARISONS}
         raise env.error(node.pos, f"unknown function {name!r}{_suggest(name, known)}")
     lo, hi = fn.arity
     if not lo <= len(args) <= hi:
@@ -232,12 +235,46 @@ def _aggregate(node: t.Call, env: Env, scope: frozenset[str]) -> Compiled:
             if not values and pick in ("max", "min"):
                 return 0
             return reduce(values)
-        # highest(x) / lowest(x): the one seat with the extreme value, -1 on a tie
+        # highest(x) / lowest(x): the one seat with the extreme value, -1 on a tie; partners
+        # sharing the extreme value are one side, not a tie (the first of them is named)
         if not values:
             return -1
         best = max(values) if pick == "highest" else min(values)
         found = [s for s, v in zip(seats, values, strict=False) if v == best]
-        return found[0] if len(found) == 1 else -1
+        if len(found) == 1:
+            return found[0]
+        game = ctx.game
+        if game is not None and game.teams and all(game.same_team(s, found[0]) for s in found):
+            return found[0]
+        return -1
+
+    return Compiled(run)
+
+
+def _comparison(node: t.Call, env: Env, scope: frozenset[str]) -> Compiled:
+    """most(captured) in a per-player rule: this player's value beats every opponent's.
+
+    Opponents are the other players, or with ``teams`` the players of the other teams;
+    an equal value is no win (SC-4.1: on a tie nobody scores)."""
+    if SEAT not in scope:
+        raise env.error(node.pos, f"{node.name}() compares one player with the others: use it in a per-player rule")
+    if len(node.args) != 1:
+        raise env.error(node.pos, f"{node.name}() takes 1 argument, not {len(node.args)}")
+    f = compile_expr(node.args[0], env, scope).fn
+    better = operator.gt if node.name == "most" else operator.lt
+
+    def run(ctx: Ctx) -> bool:
+        me = ctx.seat
+        seats = range(ctx.state.players) if ctx.state is not None else ctx.ledger.active
+        game = ctx.game
+        teams = game is not None and game.teams
+        mine = f(ctx)
+        for s in seats:
+            if s == me or (teams and game.same_team(s, me)):
+                continue
+            if not better(mine, f(ctx.for_seat(s))):
+                return False
+        return True
 
     return Compiled(run)
 

@@ -1,4 +1,4 @@
-"""Chinese Ten (Jiǎn Hóng Diǎn): the East-Asian fishing family, as a tapete plugin.
+"""The fishing family as a tapete plugin: Chinese Ten (Jiǎn Hóng Diǎn) and Scopa.
 
 Registered through the ``tapete`` entry-point group like any third-party game.
 """
@@ -10,19 +10,23 @@ from importlib import resources
 from tapete import hookimpl
 
 from .bots import GreedyBot
-from .game import ChineseTen
+from .game import ChineseTen, Scopa
+from .scopa_bot import CountingBot
 
 
 @hookimpl
 def tapete_register_games(register):
     register(ChineseTen)
+    register(Scopa)
 
 
 @hookimpl
 def tapete_register_variants(register):
     register(resources.files("tapete_variants") / "chinese-ten")
+    register(resources.files("tapete_variants") / "scopa")
 
 
 @hookimpl
 def tapete_register_bots(register):
     register("greedy", GreedyBot, game=ChineseTen.name)
+    register("greedy", CountingBot, game=Scopa.name)

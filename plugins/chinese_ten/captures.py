@@ -1,7 +1,10 @@
-"""Which card takes which, read once from the script's capture rules (CT-2.1).
+"""Which card takes which, read once from the script's capture rules (CT-2.1, SC-3).
 
-A capture is always one card against one table card, so the whole rule fits in
+A capture of one table card (by a sum of two, CT-2.1, or by rank, SC-3.2) fits in
 one precomputed set of partners per card; the hot path only asks ``t in takes[c]``.
+Only when a card takes nothing that way do the fallback rules apply: ``capture
+set`` (any two or more table cards adding up to the card, SC-3.3) and ``capture
+all`` (the whole table, SC-V4).
 """
 
 from __future__ import annotations
@@ -26,6 +29,11 @@ def located(rules, key: str, first: str, message: str) -> ErrorList:
     return ErrorList([ScriptError(Location(pos.path, pos.line, pos.column, source), message)])
 
 
+def card_pips(rules) -> list[int]:
+    """What each card counts towards a sum: the ``pips`` table, or the face value (ace 1)."""
+    return rules.table("pips") or [face_value(r) for r in rules.deck.rank_of]
+
+
 def capture_partners(rules) -> list[frozenset[int]]:
     """Per card id: the card ids it may take from the table, one at a time."""
     deck = rules.deck
@@ -43,7 +51,7 @@ def capture_partners(rules) -> list[frozenset[int]]:
     total = rules.constant("capture", None, first="sum") if by_sum else None
     if by_sum and (isinstance(total, bool) or not isinstance(total, int)):
         raise located(rules, "capture", "sum", f"the capture total must be a whole number, not {total!r}")
-    pips = rules.table("pips") or [face_value(r) for r in rank_of]
+    pips = card_pips(rules)
     takes: list[frozenset[int]] = []
     for c in deck.ids:
         r = rank_of[c]
@@ -56,3 +64,47 @@ def capture_partners(rules) -> list[frozenset[int]]:
         else:
             takes.append(frozenset())
     return takes
+
+
+def fallback_ranks(rules) -> tuple[frozenset[str], frozenset[str]]:
+    """The ranks of ``capture set`` (SC-3.3) and of ``capture all`` (SC-V4), checked against the others."""
+    deck = rules.deck
+    by_sum = set(rules.parsed_words("capture", "sum", ()))
+    by_set = set(rules.parsed_words("capture", "set", ()))
+    by_all = set(rules.parsed_words("capture", "all", ()))
+    for kind, ranks, other, other_kind in (
+        ("set", by_set, by_sum, "sum"),
+        ("all", by_all, by_sum, "sum"),
+        ("all", by_all, by_set, "set"),
+    ):
+        both = sorted(ranks & other, key=deck.ranks.index)
+        if both:
+            raise located(
+                rules,
+                "capture",
+                kind,
+                f"rank(s) {' '.join(both)} are in 'capture {kind}' and 'capture {other_kind}'; "
+                f"list each rank in one of them only",
+            )
+    return frozenset(by_set), frozenset(by_all)
+
+
+def sum_sets(table: list[int], pips: list[int], total: int) -> list[tuple[int, ...]]:
+    """Every set of two or more table cards whose pips add up to ``total`` (SC-3.3), in table order."""
+    found: list[tuple[int, ...]] = []
+    chosen: list[int] = []
+    n = len(table)
+
+    def walk(i: int, left: int) -> None:
+        if left == 0 and len(chosen) >= 2:
+            found.append(tuple(chosen))
+        for j in range(i, n):
+            card = table[j]
+            p = pips[card]
+            if p <= left:
+                chosen.append(card)
+                walk(j + 1, left - p)
+                chosen.pop()
+
+    walk(0, total)
+    return found

@@ -1,11 +1,13 @@
-"""Chinese Ten mechanics: a fishing game where each turn plays a hand card, then a stock card.
+"""Fishing mechanics: Chinese Ten (CT-…) and Scopa (SC-…) are two scripts for this one class.
 
 The script decides the deal sizes, which ranks capture by sum and which by rank,
 the opening-table rule, the points table, bonuses and scoring; this module only
-knows how a card is resolved against the table. A turn is one action when it
-needs one decision, and two when the turned stock card matches several table
-cards: the card then waits, face up in the ``turned`` zone, for the same player
-to choose (CT-2.2, CT-2.4), so a snapshot taken between the two is complete.
+knows how a card is resolved against the table. In Chinese Ten each turn plays a
+hand card, then turns a stock card. A turn is one action when it needs one
+decision, and two when the turned stock card matches several table cards: the
+card then waits, face up in the ``turned`` zone, for the same player to choose
+(CT-2.2, CT-2.4), so a snapshot taken between the two is complete. With
+``refill`` (Scopa) nothing is turned: empty hands are dealt again from the stock.
 """
 
 from __future__ import annotations
@@ -16,9 +18,10 @@ from tapete import Action, Ctx, DealState, DesignProblem, Game, Random, TapeteEr
 from tapete.designer_checks import WARNING
 from tapete.ledger import Ledger
 
-from .captures import capture_partners, located
+from .captures import capture_partners, card_pips, fallback_ranks, located, sum_sets
 from .opening import apply_specials, crowded_ranks
 from .words import WORDS
+from .words import primiera as words_primiera
 
 MAX_REDEALS = 1000
 
@@ -35,7 +38,17 @@ class ChineseTen(Game):
         deck = self.deck
         self.names = deck.names
         self.rank_of = deck.rank_of
-        self.takes = capture_partners(rules)  # CT-2.1
+        self.takes = capture_partners(rules)  # CT-2.1, SC-3.2
+        self.set_ranks, self.all_ranks = fallback_ranks(rules)  # SC-3.3, SC-V4
+        self.fallback = bool(self.set_ranks or self.all_ranks)
+        self.pips = card_pips(rules)
+        self.refill = rules.expr("refill")  # SC-2.2; None: a stock card is turned each turn (CT-2.4)
+        self.sweep = rules.condition("sweep")  # SC-3.6
+        self.leftover = rules.parsed_words("leftover", "", "table")  # SC-3.7
+        self.primiera_of = rules.table("primiera")  # SC-4.2
+        self.prizes = [
+            (first, rules.expr("prize", first), rules.condition("prize", first)) for first, _ in rules.each("prize")
+        ]
         points = rules.table("points")
         self.point_of = list(points) if points is not None else [0] * len(deck)  # CT-4.1
         mode, ranks = rules.parsed_words("opening", "", ("none", ()))
@@ -47,22 +60,40 @@ class ChineseTen(Game):
         ]
         self._ctx = Ctx(game=self)
         players = rules.constant("players")
-        if isinstance(players, int) and all(size.const for size in self.sizes):
-            problem = self.size_problem(*(size.value for size in self.sizes), players)
+        refill_const = self.refill is None or self.refill.const
+        if isinstance(players, int) and all(size.const for size in self.sizes) and refill_const:
+            refill = self.refill.value if self.refill is not None else None
+            problem = self.size_problem(*(size.value for size in self.sizes), players, refill)
             if problem:  # found at load time when nothing depends on the deal
                 raise located(rules, "hand_size", "", problem)
 
     def facts(self) -> dict[str, Any]:
-        """What a Chinese Ten bot may know without seeing a deal: card points and who takes whom."""
-        return {"point_of": self.point_of, "takes": self.takes}
+        """What a fishing bot may know without seeing a deal: card points, who takes whom, sums, sweeps."""
+        return {
+            "point_of": self.point_of,
+            "takes": self.takes,
+            "pips": self.pips,  # SC-1.3
+            "set_ranks": self.set_ranks,  # SC-3.3
+            "all_ranks": self.all_ranks,  # SC-V4
+            "sweeps": self.sweep is not None,  # SC-3.6
+            "primiera": self.primiera_of,  # SC-4.2
+            "teams": self.teams,  # SC-V3
+        }
 
-    # -- dealing (CT-1) -------------------------------------------------------------
-    def size_problem(self, hand: int, table: int, stock: int, players: int) -> str | None:
+    # -- dealing (CT-1, SC-2) ----------------------------------------------------------
+    def size_problem(self, hand: int, table: int, stock: int, players: int, refill: int | None = None) -> str | None:
         if hand * players + table + stock != len(self.deck):
             return (
                 f"hand_size {hand} x {players} players + table_size {table} + stock_size "
                 f"{stock} must use the {len(self.deck)} cards of the deck (CT-1.3)"
             )
+        if refill is not None:
+            if refill < 1 or stock % (refill * players):
+                return (
+                    f"stock_size {stock} must be dealt out in whole rounds of refill {refill} x {players} "
+                    f"players (SC-2.2)"
+                )
+            return None
         if stock != hand * players:
             return (
                 f"stock_size {stock} must equal the {hand * players} hand cards: each turn "
@@ -74,7 +105,8 @@ class ChineseTen(Game):
         ctx.state = state
         hand, table, stock = (int(size(ctx)) for size in self.sizes)
         n = state.players
-        problem = self.size_problem(hand, table, stock, n)
+        refill = int(self.refill(ctx)) if self.refill is not None else None
+        problem = self.size_problem(hand, table, stock, n, refill)
         if problem:
             raise TapeteError(problem)
         redeals = 0
@@ -90,7 +122,8 @@ class ChineseTen(Game):
             redeals += 1  # CT-V5: deal again
             if redeals > MAX_REDEALS:
                 raise TapeteError(f"no acceptable opening table in {MAX_REDEALS} redeals")
-        state.zones["turned"] = []
+        if refill is None:
+            state.zones["turned"] = []  # CT-2.4 (with refill no stock card is ever turned)
         for s in range(n):
             state.zones[f"captures.{s}"] = []  # CT-1.5
         if redeals:
@@ -110,7 +143,15 @@ class ChineseTen(Game):
                 if len(group) == 3:
                     return [group]
         takes = self.takes[card]
-        return [(t,) for t in table if t in takes]  # CT-2.2 never a sum of several
+        single = [(t,) for t in table if t in takes]  # CT-2.2 never a sum of several; SC-3.2 one equal card
+        if single or not self.fallback:
+            return single  # SC-3.2 an equal-value card takes precedence over sums
+        rank = self.rank_of[card]
+        if rank in self.all_ranks:  # SC-V4 the whole table (an empty table: nothing to take)
+            return [tuple(table)] if table else []
+        if rank in self.set_ranks:  # SC-3.3 any set of two or more adding up to the card
+            return sum_sets(table, self.pips, self.pips[card])
+        return single
 
     def legal_actions(self, state: DealState) -> list[Action]:
         turned = state.zones.get("turned")
@@ -164,6 +205,8 @@ class ChineseTen(Game):
         taken = action.cards[1:]
         if taken in options:
             return None
+        if self.fallback and (self.rank_of[card] in self.set_ranks or self.rank_of[card] in self.all_ranks):
+            return self._set_refusal(card, taken, options)
         if len(taken) > 1:
             why = (
                 f"{names[card]} cannot take {self._fmt(taken)}: a card takes one table card; "
@@ -177,7 +220,22 @@ class ChineseTen(Game):
             return f"{why}; play it with 'play {names[card]}'"
         return f"{why}; it may take " + " or ".join(self._fmt(t) for t in options)
 
-    # -- carrying out a turn (CT-2) ---------------------------------------------------
+    def _set_refusal(self, card: int, taken: tuple[int, ...], options: list[tuple[int, ...]]) -> str | None:
+        """Why a capture by a card with sum-of-several or whole-table rules is wrong (SC-3.2, SC-3.3, SC-V4)."""
+        names = self.names
+        if len(set(taken)) == len(taken) and frozenset(taken) in {frozenset(o) for o in options}:
+            return None  # the same cards in another order
+        choices = " or ".join(self._fmt(t) for t in options)
+        if not options:
+            return f"{names[card]} takes nothing on the table: 'play {names[card]}'"
+        if len(options[0]) == 1 and self.takes[card] and options[0][0] in self.takes[card]:
+            return (
+                f"{names[card]} cannot take {self._fmt(taken) or 'nothing'}: a card of equal value on the table "
+                f"must be taken instead (SC-3.2): {choices}"
+            )
+        return f"{names[card]} cannot take {self._fmt(taken) or 'nothing'} (SC-3.3); it may take {choices}"
+
+    # -- carrying out a turn (CT-2, SC-3) ------------------------------------------------
     def apply(self, state: DealState, action: Action) -> list[dict[str, Any]]:
         seat = state.to_move
         names = self.names
@@ -186,7 +244,7 @@ class ChineseTen(Game):
             card, taken = action.cards[0], action.cards[1:]
             state.zones["turned"].remove(card)
             self._capture(state, seat, card, taken, extra)
-            self._end_turn(state, seat)
+            self._end_turn(state, seat, extra)
             return [{"say": f"turned {names[card]} takes {self._fmt(taken)}"}, *extra]
         card = action.cards[0]
         state.zones[f"hand.{seat}"].remove(card)
@@ -199,7 +257,7 @@ class ChineseTen(Game):
             table.append(card)  # CT-2.3 no capture: it stays
             said = f"plays {names[card]}"
         stock = state.zones.get("stock")
-        if stock:  # CT-2.4 then turn the stock card
+        if stock and self.refill is None:  # CT-2.4 then turn the stock card
             top = stock.pop()
             options = self.targets(state, top)
             if not options:
@@ -215,7 +273,7 @@ class ChineseTen(Game):
                 state.zones.setdefault("turned", []).append(top)
                 said += f"; turns {names[top]}, which may take " + " or ".join(self._fmt(t) for t in options)
                 return [{"say": said}, *extra]
-        self._end_turn(state, seat)
+        self._end_turn(state, seat, extra)
         return [{"say": said}, *extra]
 
     def _capture(
@@ -232,6 +290,28 @@ class ChineseTen(Game):
                 del state.data["triples"]
         if self.bonuses:
             self._bonuses(state, seat, (card, *taken), events)
+        if self.leftover == "last_capturer":
+            state.counters["last_capturer"] = seat  # SC-3.7
+        if self.sweep is not None and not table and taken:
+            self._sweep(state, seat, card, taken, events)
+
+    def _sweep(self, state: DealState, seat: int, card: int, taken: tuple[int, ...], events: list[dict[str, Any]]):
+        """SC-3.6 a capture that empties the table is a sweep when the script's condition holds."""
+        zones = state.zones
+        last = not zones.get("stock") and not any(zones[f"hand.{s}"] for s in range(state.players))
+        ctx = self._ctx
+        ctx.state, ctx.seat = state, seat
+        ctx.extra = {
+            "took": (card, *taken),
+            "last_play": last,
+            "whole_table": self.rank_of[card] in self.all_ranks and not self.takes[card] & set(taken),
+        }
+        if self.sweep(ctx):
+            key = f"sweeps.{seat}"
+            state.counters[key] = state.counters.get(key, 0) + 1
+            events.append({"say": f"sweep (scopa) by seat {seat}", "sweep": seat})
+        ctx.extra = {}
+        ctx.state = None  # a game keeps no reference to a deal
 
     def _bonuses(self, state: DealState, seat: int, cards: tuple[int, ...], events: list[dict[str, Any]]) -> None:
         """Event rules (CT-V3): every other player pays the capturer the bonus's value."""
@@ -251,17 +331,43 @@ class ChineseTen(Game):
         ctx.extra = {}
         ctx.state = None  # a game keeps no reference to a deal (views rely on it)
 
-    def _end_turn(self, state: DealState, seat: int) -> None:
+    def _end_turn(self, state: DealState, seat: int, events: list[dict[str, Any]]) -> None:
         hands = [state.zones[f"hand.{s}"] for s in range(state.players)]
         if not any(hands):
-            state.over = True  # CT-3.4 hands and stock ran out
-            return
+            stock = state.zones.get("stock")
+            if self.refill is not None and stock:  # SC-2.2 the same dealer deals again, none to the table
+                ctx = self._ctx
+                ctx.state = state
+                per_hand = min(int(self.refill(ctx)), len(stock) // state.players)
+                ctx.state = None
+                self.deal_round_robin(state, stock, per_hand, self.next_seat(state, state.dealer))
+                events.append({"say": f"the dealer deals {per_hand} more to each", "refill": per_hand})
+                hands = [state.zones[f"hand.{s}"] for s in range(state.players)]
+            else:
+                state.over = True  # CT-3.4 hands and stock ran out; SC-3.7
+                if self.leftover == "last_capturer":
+                    self._leftover(state, events)
+                return
         nxt = self.next_seat(state, seat)
         while not hands[nxt]:
             nxt = self.next_seat(state, nxt)
         state.to_move = nxt
 
-    # -- scoring (CT-4) -------------------------------------------------------------
+    def _leftover(self, state: DealState, events: list[dict[str, Any]]) -> None:
+        """SC-3.7 the cards left on the table go to the last capturer; this is not a sweep."""
+        table = state.zones["table"]
+        taker = state.counters.get("last_capturer")
+        if not table or taker is None:
+            return  # nobody captured all deal: the cards stay on the table (our choice)
+        events.append({"say": f"the last capturer, seat {taker}, takes {self._fmt(table)}", "rest": taker})
+        state.zones[f"captures.{taker}"].extend(table)
+        table.clear()
+
+    # -- scoring (CT-4, SC-4) ----------------------------------------------------------
+    def prizes_won(self, ctx: Ctx) -> list[tuple[str, int]]:
+        """The prizes (name, value) the seat in ``ctx`` wins at the end of the deal (SC-4.1)."""
+        return [(name, int(value(ctx))) for name, value, condition in self.prizes if condition(ctx)]
+
     def break_even(self, ctx: Ctx) -> int:
         return int(self._break_even(ctx)) if self._break_even is not None else 0
 
@@ -301,6 +407,8 @@ class ChineseTen(Game):
         for rank in state.data.get("quads", ()):
             lines.append(f"the opening table held four {rank}s: the dealer (seat {state.dealer}) took them")
         ctx = Ctx(game=self, state=state)
+        if self.rules.table("points") is None:
+            return lines + self._describe_count(state, ctx)
         for s in range(state.players):
             ctx.seat = s
             pile = state.zones.get(f"captures.{s}", [])
@@ -316,5 +424,35 @@ class ChineseTen(Game):
             )
         return lines
 
+    def _describe_count(self, state: DealState, ctx: Ctx) -> list[str]:
+        """A deal scored by prizes and sweeps (SC-4): one line per player, or per partnership."""
+        lines = []
+        for s in range(self.teams or state.players):
+            ctx.seat = s
+            seats = self.team_seats(state.players, s)
+            pile = [c for t in seats for c in state.zones.get(f"captures.{t}", ())]
+            who = f"seat {s}" if len(seats) == 1 else "seats " + "+".join(map(str, seats))
+            parts = [f"{len(pile)} cards"]
+            if self.sweep is not None:
+                sweeps = sum(state.counters.get(f"sweeps.{t}", 0) for t in seats)
+                parts.append(f"{sweeps} sweep{'s' if sweeps != 1 else ''}")
+            if self.primiera_of is not None:
+                parts.append(f"primiera {words_primiera(ctx)}")
+            won = self.prizes_won(ctx)
+            if won:
+                parts.append("prizes " + ", ".join(name if v == 1 else f"{name} {v}" for name, v in won))
+            lines.append(f"{who}: " + ", ".join(parts))
+        return lines
+
     def _fmt(self, cards) -> str:
         return " ".join(self.names[c] for c in cards)
+
+
+class Scopa(ChineseTen):
+    """Scopa's variants name their game ``scopa``; the mechanics are the fishing family's, unchanged.
+
+    This class only gives the family a second name: every Scopa rule (SC-…) is said in
+    the rule script with the family's words."""
+
+    name = "scopa"
+    summary = "Scopa: capture equal cards or sums, sweep the table, count cards, coins, settebello, primiera"

@@ -1,7 +1,10 @@
 """The rule-script words of the fishing family: deal sizes, captures, openings, points, bonuses.
 
 Everything a fishing variant may change is said with these words; the plugin only
-knows how a card is played or turned against the table. A word that needs a rank
+knows how a card is played or turned against the table. Chinese Ten (CT-…) and
+Scopa (SC-…) are both configurations of these words: Scopa adds refilled hands
+instead of turned stock cards, sums of several cards, sweeps, the last capturer
+taking the rest, and prizes counted at the end of a deal. A word that needs a rank
 list reads it against the script's rank order, so ``A..9`` means what the script
 says once ``order A 2 ... K`` (or ``ace = low``) is given.
 """
@@ -17,6 +20,8 @@ SEAT_IN_DEAL = frozenset({PLAY, SEAT, DEAL})
 DEAL_ONLY = frozenset({PLAY, DEAL})
 ON_CAPTURE = frozenset({PLAY, SEAT, DEAL, CAPTURE})
 OPENING_MODES = ("specials", "redeal", "none")
+CAPTURE_KINDS = ("sum", "rank", "set", "all")
+LEFTOVER_MODES = ("last_capturer", "table")
 
 
 def rank_list(words, env) -> tuple[str, ...]:
@@ -50,20 +55,29 @@ def rank_list(words, env) -> tuple[str, ...]:
 
 
 def _check_capture(item, env):
-    """``capture sum A..9 = 10`` or ``capture rank 10..K`` (CT-2.1)."""
+    """``capture sum A..9 = 10``, ``capture rank 10..K`` (CT-2.1), ``capture set`` (SC-3.3), ``capture all`` (SC-V4)."""
     kind = str(item.words[0].value)
-    if kind not in ("sum", "rank"):
+    if kind not in CAPTURE_KINDS:
         raise env.error(
             item.words[0].pos,
-            f"a capture rule reads 'capture sum RANKS = TOTAL' or 'capture rank RANKS', not 'capture {kind}'",
+            "a capture rule reads 'capture sum RANKS = TOTAL', 'capture rank RANKS', 'capture set RANKS' "
+            f"or 'capture all RANKS', not 'capture {kind}'",
         )
     if len(item.words) < 2:
         raise env.error(item.pos, f"'capture {kind}' needs the ranks it applies to")
     if kind == "sum" and item.value is None:
         raise env.error(item.pos, "'capture sum' needs '= TOTAL', the sum two cards must make")
-    if kind == "rank" and item.value is not None:
-        raise env.error(item.value.pos, "'capture rank' takes no '= value': a card takes one of its own rank")
+    if kind != "sum" and item.value is not None:
+        raise env.error(item.value.pos, f"'capture {kind}' takes no '= value'")
     return rank_list(item.words[1:], env)
+
+
+def _check_leftover(item, env):
+    """``leftover last_capturer`` (SC-3.7) or ``leftover table`` (CT-3.4: they stay, unscored)."""
+    mode = str(item.words[0].value)
+    if mode not in LEFTOVER_MODES:
+        raise env.error(item.words[0].pos, f"unknown leftover rule {mode!r}: use one of {', '.join(LEFTOVER_MODES)}")
+    return mode
 
 
 def _check_opening(item, env):
@@ -84,7 +98,45 @@ def _check_bonus(item, env):
 
 
 def _pile(c):
-    return c.state.zones.get(f"captures.{c.seat}", ())
+    """The seat's capture pile; with ``teams``, the partnership's piles counted together (SC-V3)."""
+    zones = c.state.zones
+    if not c.game.teams:
+        return zones.get(f"captures.{c.seat}", ())
+    return [card for s in c.game.team_seats(c.state.players, c.seat) for card in zones.get(f"captures.{s}", ())]
+
+
+def _sweeps(c):
+    counters = c.state.counters
+    return sum(counters.get(f"sweeps.{s}", 0) for s in c.game.team_seats(c.state.players, c.seat))
+
+
+def primiera(c):
+    """SC-4.2: the best primiera value in each suit, added up; 0 when a suit is missing."""
+    values = c.game.primiera_of
+    if values is None:
+        return 0
+    suit_of = c.game.deck.suit_of
+    best: dict[str, int] = {}
+    for card in _pile(c):
+        suit, v = suit_of[card], values[card]
+        if best.get(suit, -1) < v:
+            best[suit] = v
+    if len(best) < len(c.game.deck.suits):
+        return 0
+    return sum(best.values())
+
+
+def _prizes(c):
+    return sum(value for _name, value in c.game.prizes_won(c))
+
+
+def _cards_in(c, suit):
+    suit_of = c.game.deck.suit_of
+    return sum(1 for card in _pile(c) if suit_of[card] == suit)
+
+
+def _holds(c, card):
+    return card in _pile(c)
 
 
 def _points(c):
@@ -105,29 +157,71 @@ def _took(c, card):
 
 
 WORDS = (
-    StatementSpec("hand_size", "cards dealt to each player (CT-1.3)", value=AT_DEAL, needs_value=True, required=True),
     StatementSpec(
-        "table_size", "cards turned face up to open the table (CT-1.3)", value=AT_DEAL, needs_value=True, required=True
+        "hand_size", "cards dealt to each player (CT-1.3, SC-2.2)", value=AT_DEAL, needs_value=True, required=True
+    ),
+    StatementSpec(
+        "table_size",
+        "cards turned face up to open the table (CT-1.3, SC-2.2)",
+        value=AT_DEAL,
+        needs_value=True,
+        required=True,
     ),
     StatementSpec(
         "stock_size",
-        "cards left face down as the stock, one per hand card (CT-1.3, CT-3.4)",
+        "cards left face down as the stock: one per hand card when stock cards are turned (CT-1.3, CT-3.4), "
+        "whole rounds of hands with refill (SC-2.2)",
         value=AT_DEAL,
         needs_value=True,
         required=True,
     ),
     StatementSpec(
         "capture",
-        "how a card takes one table card: 'capture sum A..9 = 10' (the two make "
-        "the total) or 'capture rank 10..K' (same rank)",
+        "how a card takes: one table card with 'capture sum A..9 = 10' (the two make the total, CT-2.1) or "
+        "'capture rank 10..K' (same rank); when that takes nothing, 'capture set A..K' takes two or more "
+        "adding up to the card (SC-3.3) and 'capture all A' the whole table (SC-V4)",
         words=(1, None),
         value=frozenset(),
         multi=True,
         required=True,
         check=_check_capture,
     ),
+    StatementSpec(
+        "refill",
+        "when every hand is empty, the dealer deals this many more cards to each player from the stock, "
+        "and no stock card is turned during play (SC-2.2)",
+        value=AT_DEAL,
+        needs_value=True,
+    ),
     StatementSpec("pips", "what a card counts towards a capture sum (default: face value, ace 1)", table=True),
-    StatementSpec("points", "what each captured card scores (CT-4.1)", table=True, required=True),
+    StatementSpec("points", "what each captured card scores (CT-4.1)", table=True),
+    StatementSpec(
+        "sweep",
+        "a capture that leaves the table empty is a sweep (scopa) when the condition holds; "
+        "sweeps counts them (SC-3.6)",
+        condition=ON_CAPTURE,
+        needs_condition=True,
+    ),
+    StatementSpec(
+        "leftover",
+        "who gets the table cards left when the deal ends: 'leftover last_capturer' (SC-3.7) "
+        "or 'leftover table' (they stay, unscored)",
+        words=(1, 1),
+        check=_check_leftover,
+    ),
+    StatementSpec("primiera", "each card's primiera value; see the primiera quantity (SC-4.2)", table=True),
+    StatementSpec(
+        "prize",
+        "a prize counted at the end of a deal: the player (or partnership) for whom the condition "
+        "holds scores the value ('prize settebello = 1 when holds(7♦)'); prizes adds them up (SC-4.1)",
+        words=(1, 1),
+        value=SEAT_IN_DEAL,
+        condition=SEAT_IN_DEAL,
+        needs_value=True,
+        needs_condition=True,
+        multi=True,
+        check=_check_bonus,
+    ),
     StatementSpec(
         "opening",
         "three or four of a listed rank on the opening table: 'opening specials "
@@ -159,13 +253,45 @@ WORDS = (
     Quantity("result", "points + bonus - break_even: the player's deal result (CT-4.2)", SEAT_IN_DEAL, _result),
     Quantity("captured", "cards in the player's capture pile", SEAT_IN_DEAL, lambda c: len(_pile(c))),
     Quantity("stock_left", "cards still in the stock", DEAL_ONLY, lambda c: len(c.state.zones.get("stock", ()))),
+    Quantity("sweeps", "sweeps (scope) the player, or partnership, made this deal (SC-3.6)", SEAT_IN_DEAL, _sweeps),
+    Quantity(
+        "primiera",
+        "the best primiera value of each suit in the pile, added up; 0 if a suit is missing (SC-4.2)",
+        SEAT_IN_DEAL,
+        primiera,
+    ),
+    Quantity(
+        "prizes", "the values of the prizes the player, or partnership, won this deal (SC-4.1)", SEAT_IN_DEAL, _prizes
+    ),
+    Quantity(
+        "last_play",
+        "in a sweep rule: the capture was made with the deal's last card (SC-3.6)",
+        frozenset({CAPTURE}),
+        lambda c: c.extra.get("last_play", False),
+    ),
+    Quantity(
+        "whole_table",
+        "in a sweep rule: the card took the table through a 'capture all' rule (SC-V4)",
+        frozenset({CAPTURE}),
+        lambda c: c.extra.get("whole_table", False),
+    ),
+    Function(
+        "cards_in",
+        "cards of a suit in the player's pile (or the partnership's): cards_in(♦) counts coins",
+        (1, 1),
+        SEAT_IN_DEAL,
+        _cards_in,
+    ),
+    Function(
+        "holds", "the player's pile (or the partnership's) holds this card: holds(7♦)", (1, 1), SEAT_IN_DEAL, _holds
+    ),
     Function(
         "took",
-        "in a bonus rule: the capture just made includes this card: took(5♥)",
+        "in a bonus or sweep rule: the capture just made includes this card: took(5♥)",
         (1, 1),
         frozenset({CAPTURE}),
         _took,
     ),
 )
 
-__all__ = ["WORDS", "CAPTURE", "rank_list"]
+__all__ = ["WORDS", "CAPTURE", "primiera", "rank_list"]
