@@ -267,7 +267,7 @@ class ChineseTen(Game):
                 self._capture(state, seat, top, options[0], extra)
                 said += f"; turns {names[top]}, takes {self._fmt(options[0])}"
                 # CT-2.4 the stock card is turned face up for all before it goes to the pile
-                self._end_turn(state, seat)
+                self._end_turn(state, seat, extra)
                 return [{"say": said, "show": [names[top]]}, *extra]
             else:  # CT-2.2 the player chooses
                 state.zones.setdefault("turned", []).append(top)
