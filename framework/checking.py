@@ -40,12 +40,13 @@ def check_file(path: Path, registry=None) -> tuple[list[Exception], str]:
 
 def _check_script(path: Path, reg) -> str:
     from .engine import compile_variant, resolver
-    from .errors import display_path
+    from .errors import ScriptError, display_path
+    from .limits import MAX_SCRIPT_BYTES, read_source
     from .rules.program import build_rules, game_of
     from .rules.syntax import parse_script
     from .variants import read_variant
 
-    script = parse_script(path.read_text(encoding="utf-8"), display_path(path))
+    script = parse_script(read_source(path, "rule script", MAX_SCRIPT_BYTES, ScriptError), display_path(path))
     for file in sorted(path.resolve().parent.glob("*.y*ml")):
         try:
             spec = read_variant(file, resolver(reg))

@@ -28,6 +28,7 @@ from .errors import (
 )
 from .game import Game
 from .ledger import Ledger
+from .limits import MAX_SCRIPT_BYTES, read_source
 from .plugins import Registry
 from .plugins import registry as default_registry
 from .rng import Random, derive_seed
@@ -46,6 +47,16 @@ class Variant:
     game_class: type
     registry: Registry
     digest: str
+    file_digests: list[tuple[str, str]] = field(default_factory=list)  # (file name, digest), in load order
+    from_file: bool = False  # loaded by the path of its YAML file, not by its registered name
+
+    def provenance(self) -> dict[str, Any]:
+        """What a log or snapshot records so that replay finds these very files again."""
+        found: dict[str, Any] = {"files": [list(pair) for pair in self.file_digests]}
+        if self.from_file:
+            found["path"] = str(self.spec.path)
+        return found
+
     _game: Game | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
@@ -270,6 +281,8 @@ def load_variant(
         spec = read_variant(path, resolver(reg))
     except LocatedError as exc:
         raise ErrorList([exc]) from None
+    if options is not None and not isinstance(options, dict):
+        raise TapeteError(f"options must map option names to values, not {type(options).__name__}")
     if options:
         for key, value in options.items():
             decl = spec.declarations.get(key)
@@ -286,7 +299,9 @@ def load_variant(
             if problem:
                 raise TapeteError(f"option {key}: {problem}")
             spec.options[key] = value
-    return compile_variant(spec, reg)
+    variant = compile_variant(spec, reg)
+    variant.from_file = Path(str(name_or_path)).suffix in (".yaml", ".yml")
+    return variant
 
 
 def compile_variant(spec: VariantSpec, reg: Registry) -> Variant:
@@ -300,10 +315,10 @@ def compile_variant(spec: VariantSpec, reg: Registry) -> Variant:
     scripts = []
     errors = []
     for file in spec.scripts:
-        text = file.read_text(encoding="utf-8")
         display = _display_path(file)
-        sources[display] = text
         try:
+            text = read_source(file, "rule script", MAX_SCRIPT_BYTES, ScriptError)
+            sources[display] = text
             scripts.append(parse_script(text, display))
         except ScriptError as exc:
             errors.append(exc)
@@ -332,10 +347,13 @@ def compile_variant(spec: VariantSpec, reg: Registry) -> Variant:
             ]
         )
     digest = hashlib.sha256()
+    each = []
     for file in spec.files:
+        content = file.read_bytes()
         digest.update(file.name.encode())
-        digest.update(file.read_bytes())
-    variant = Variant(spec, rules, game_class, reg, digest.hexdigest()[:16])
+        digest.update(content)
+        each.append((file.name, hashlib.sha256(content).hexdigest()[:16]))
+    variant = Variant(spec, rules, game_class, reg, digest.hexdigest()[:16], each)
     variant.new_game()  # a family checks what it needs from the program here
     return variant
 

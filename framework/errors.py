@@ -39,9 +39,26 @@ class LocatedError(TapeteError):
         text = f"{self.location}: {self.message}"
         src = self.location.source_line
         if src is not None and self.location.line:
-            caret = " " * max(self.location.column - 1, 0) + "^"
-            text += f"\n    {src.rstrip()}\n    {caret}"
+            src, column = _window(src.rstrip(), max(self.location.column, 1))
+            caret = " " * (column - 1) + "^"
+            text += f"\n    {src}\n    {caret}"
         return text
+
+
+SHOWN_LINE = 100  # characters of a source line shown under a message
+
+
+def _window(src: str, column: int) -> tuple[str, int]:
+    """A long source line is shown as the part around the column, marked with '...'."""
+    if len(src) <= SHOWN_LINE:
+        return src, column
+    start = max(0, min(column - SHOWN_LINE // 2, len(src) - SHOWN_LINE))
+    part = src[start : start + SHOWN_LINE]
+    if start > 0:
+        part, column = "..." + part, column - start + 3
+    if start + SHOWN_LINE < len(src):
+        part += "..."
+    return part, column
 
 
 class ScriptError(LocatedError):

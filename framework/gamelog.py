@@ -16,8 +16,9 @@ from typing import Any
 
 from .actions import Action
 from .engine import load_variant
-from .errors import IllegalAction, SnapshotError, TapeteError
+from .errors import IllegalAction, ScriptError, SnapshotError, TapeteError, display_path
 from .formats import LOG_FORMAT, UNNUMBERED, check_format
+from .limits import MAX_LOG_BYTES, decode
 from .match import Match
 
 
@@ -36,27 +37,43 @@ class LogWriter:
 
 
 def read_log(path: Path) -> list[dict[str, Any]]:
-    events = []
+    """Every event of a log, or SnapshotError naming the file and line that is wrong."""
+    shown = display_path(path)
     try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
+        size = Path(path).stat().st_size
+        if size > MAX_LOG_BYTES:
+            raise SnapshotError(f"{shown}: the log is {size:,} bytes; tapete reads logs of at most 64 MB")
+        data = Path(path).read_bytes()
+    except IsADirectoryError:
+        raise SnapshotError(f"{shown}: is a folder, not a log") from None
     except OSError as exc:
-        raise SnapshotError(f"{path}: cannot read log: {exc.strerror}") from None
-    for n, line in enumerate(lines, 1):
+        raise SnapshotError(f"{shown}: cannot read the log: {exc.strerror or exc}") from None
+    try:
+        text = decode(data, shown, "log", ScriptError)
+    except ScriptError as exc:
+        raise SnapshotError(f"{exc.location.path}:{exc.location.line}: {exc.message}") from None
+    events = []
+    for n, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise SnapshotError(f"{path}:{n}: not a JSON line: {exc.msg}") from None
-        if not isinstance(obj, dict) or "type" not in obj:
-            raise SnapshotError(f"{path}:{n}: an event needs a 'type'")
+            raise SnapshotError(f"{shown}:{n}: not a JSON line: {exc.msg} (column {exc.colno})") from None
+        except RecursionError:
+            raise SnapshotError(f"{shown}:{n}: the JSON nests too deeply") from None
+        if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
+            raise SnapshotError(f"{shown}:{n}: an event must be a JSON object with a 'type'")
+        obj["_line"] = n
         events.append(obj)
-    if not events or events[0].get("type") != "match":
-        raise SnapshotError(f"{path}:1: the first line must be the match header")
+    if not events:
+        raise SnapshotError(f"{shown}: the log is empty")
+    if events[0].get("type") != "match":
+        raise SnapshotError(f"{shown}:{events[0]['_line']}: the first event must be the match header")
     try:
         check_format("log", events[0], LOG_FORMAT)
     except SnapshotError as exc:
-        raise SnapshotError(f"{path}:1: {exc}") from None
+        raise SnapshotError(f"{shown}:{events[0]['_line']}: {exc}") from None
     events[0].setdefault("format", UNNUMBERED)
     return events
 
@@ -64,26 +81,36 @@ def read_log(path: Path) -> list[dict[str, Any]]:
 class _LoggedMoves:
     """A bot that plays what the log says, seat by seat."""
 
-    def __init__(self, moves: Iterator[tuple[int, dict]], deck):
-        self.moves, self.deck = moves, deck
+    def __init__(self, moves: Iterator[dict[str, Any]], deck, shown: str, last_line: int):
+        self.moves, self.deck, self.shown, self.last_line = moves, deck, shown, last_line
 
     observes = False
 
     def choose(self, view, legal):
         try:
-            line, event = next(self.moves)
+            event = next(self.moves)
         except StopIteration:
-            raise Divergence(0, "the log ends but the match goes on") from None
+            raise Divergence(
+                self.last_line + 1,
+                f"the log ends after line {self.last_line} but the match goes on (was the log cut short?)",
+                self.shown,
+            ) from None
+        line = event["_line"]
+        text = event.get("action")
+        if not isinstance(text, str):
+            raise Divergence(line, "an action event needs an 'action' text", self.shown)
         try:
-            return Action.parse(event["action"], self.deck)
-        except (KeyError, ValueError) as exc:
-            raise Divergence(line, f"unreadable action: {exc}") from None
+            return Action.parse(text, self.deck)
+        except ValueError as exc:
+            raise Divergence(line, f"unreadable action {text!r}: {exc}", self.shown) from None
 
 
 class Divergence(TapeteError):
-    def __init__(self, line: int, message: str):
-        super().__init__(f"line {line}: {message}")
-        self.line = line
+    """A log that does not reproduce: the file, the first line that differs, and how."""
+
+    def __init__(self, line: int, message: str, path: str = ""):
+        super().__init__(f"{path}:{line}: {message}" if path else f"line {line}: {message}")
+        self.line, self.path = line, path
 
 
 @dataclass
@@ -93,53 +120,124 @@ class ReplayReport:
     winner: int
 
 
+def _header(head: dict[str, Any], shown: str) -> None:
+    """The match header's fields, checked before any of them is used."""
+    line = head["_line"]
+    checks = {
+        "variant": lambda v: isinstance(v, str),
+        "players": lambda v: isinstance(v, int) and not isinstance(v, bool),
+        "seed": lambda v: isinstance(v, int | str) and not isinstance(v, bool),
+        "options": lambda v: v is None or isinstance(v, dict),
+        "bots": lambda v: v is None or (isinstance(v, list) and all(isinstance(b, str) for b in v)),
+        "path": lambda v: v is None or isinstance(v, str),
+        "files": lambda v: v is None or (isinstance(v, list) and all(_pair(p) for p in v)),
+    }
+    for key, ok in checks.items():
+        if key in ("variant", "players", "seed") and key not in head:
+            raise SnapshotError(f"{shown}:{line}: the match header lacks {key!r}")
+        if not ok(head.get(key)):
+            raise SnapshotError(f"{shown}:{line}: the match header's {key!r} is broken: {head.get(key)!r}")
+
+
+def _pair(p: Any) -> bool:
+    return isinstance(p, list) and len(p) == 2 and all(isinstance(x, str) for x in p)
+
+
+def _variant_of(head: dict[str, Any], log: Path, registry, shown: str):
+    """The variant a log was played with: its file when it was played from one, else its name."""
+    line = head["_line"]
+    source = head.get("path")
+    if source is not None:
+        candidates = [Path(source), Path(log).parent / Path(source).name]
+        found = next((c for c in candidates if c.is_file()), None)
+        if found is None:
+            raise Divergence(line, f"the variant file {source} it was played with is gone", shown)
+        source = str(found)
+    variant = load_variant(source or head["variant"], registry, options=head.get("options"))
+    if variant.digest != head.get("digest"):
+        changed = [
+            name
+            for (name, digest), (_, logged) in zip(variant.file_digests, head.get("files") or [], strict=False)
+            if digest != logged
+        ]
+        now = [n for n, _ in variant.file_digests]
+        then = [n for n, _ in head.get("files") or []]
+        if head.get("files") is not None and now != then:
+            what = f"its files are now {', '.join(now)}; the log has {', '.join(then)}"
+        elif changed:
+            what = f"changed since the log was written: {', '.join(changed)}"
+        else:
+            what = f"files changed since the log was written (digest {variant.digest}, log has {head.get('digest')})"
+        where = f" ({source})" if source else ""
+        raise Divergence(line, f"{variant.name}{where}: {what}", shown)
+    return variant
+
+
 def replay(path: Path, registry=None) -> ReplayReport:
     """Re-run a log; raise Divergence naming the first event that differs."""
     events = read_log(path)
+    shown = display_path(path)
     head = events[0]
-    variant = load_variant(head["variant"], registry, options=head.get("options"))
-    if variant.digest != head.get("digest"):
-        raise Divergence(
-            1,
-            f"the files of {variant.name} changed since the log was written "
-            f"(digest {variant.digest}, log has {head.get('digest')})",
-        )
-    numbered = list(enumerate(events, 1))
-    action_lines = iter([(n, e) for n, e in numbered if e.get("type") == "action"])
-    players = int(head["players"])
-    moves = _LoggedMoves(action_lines, variant.rules.deck)
+    _header(head, shown)
+    variant = _variant_of(head, path, registry, shown)
+    action_lines = iter([e for e in events if e.get("type") == "action"])
+    players = head["players"]
+    moves = _LoggedMoves(action_lines, variant.rules.deck, shown, events[-1]["_line"])
     match = Match(variant, players, head["seed"], bots=head.get("bots"), agents=[moves] * players)
     produced: list[dict[str, Any]] = []
-    position = iter(numbered)
+    position = iter(events)
 
     def compare(event: dict[str, Any]) -> None:
         produced.append(event)
         try:
-            n, logged = next(position)
+            logged = dict(next(position))
         except StopIteration:
             raise Divergence(
-                len(events) + 1, f"the match goes on past the end of the log with {event['type']}"
+                events[-1]["_line"] + 1,
+                f"the log ends after line {events[-1]['_line']} but the match goes on with {event['type']}",
+                shown,
             ) from None
+        n = logged.pop("_line")
         expect = json.loads(json.dumps(event, ensure_ascii=False))
         if expect["type"] == "match" and "tapete" in logged:
             expect["tapete"] = logged["tapete"]  # any tapete reading the log's format replays it
         if expect != logged:
-            keys = sorted(k for k in set(expect) | set(logged) if expect.get(k) != logged.get(k))
+            where, was, now = first_difference(logged, expect)
             raise Divergence(
                 n,
-                f"{logged.get('type')} event differs in {', '.join(keys)}: "
-                f"log has {_short(logged, keys)}, replay gives {_short(expect, keys)}",
+                f"{logged.get('type')} event differs at {where}: log has {_short(was)}, replay gives {_short(now)}",
+                shown,
             )
 
     try:
         result = match.play(compare)
     except IllegalAction as exc:
-        raise Divergence(len(produced) + 1, f"illegal move in the log: {exc}") from None
+        n = events[len(produced)]["_line"] if len(produced) < len(events) else events[-1]["_line"] + 1
+        raise Divergence(n, f"illegal move in the log: {exc}", shown) from None
     if len(produced) != len(events):
-        raise Divergence(len(produced) + 1, "the log goes on after the match ended")
+        raise Divergence(events[len(produced)]["_line"], "the log goes on after the match ended", shown)
     return ReplayReport(len(events), result.deals, result.winner)
 
 
-def _short(obj: dict, keys) -> str:
-    text = json.dumps({k: obj.get(k) for k in keys}, ensure_ascii=False)
+_MISSING = object()
+
+
+def first_difference(logged: Any, expect: Any, where: str = "") -> tuple[str, Any, Any]:
+    """The first place (``state.zones.hand.0[3]``) where two JSON values differ, and both values there."""
+    if isinstance(logged, dict) and isinstance(expect, dict):
+        for key in [*expect, *(k for k in logged if k not in expect)]:
+            a, b = logged.get(key, _MISSING), expect.get(key, _MISSING)
+            if a != b:
+                return first_difference(a, b, f"{where}.{key}" if where else str(key))
+    if isinstance(logged, list) and isinstance(expect, list) and len(logged) == len(expect):
+        for i, (a, b) in enumerate(zip(logged, expect, strict=True)):
+            if a != b:
+                return first_difference(a, b, f"{where}[{i}]")
+    return where or "the whole event", logged, expect
+
+
+def _short(value: Any) -> str:
+    if value is _MISSING:
+        return "nothing"
+    text = json.dumps(value, ensure_ascii=False)
     return text if len(text) < 200 else text[:197] + "..."

@@ -150,6 +150,7 @@ class Match:
             "variant": v.name,
             "options": v.options,
             "digest": v.digest,
+            **v.provenance(),
             "seed": self.seed,
             "players": self.players,
             "bots": self.bot_names,

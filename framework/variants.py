@@ -17,6 +17,7 @@ from typing import Any
 import yaml
 
 from .errors import ErrorList, Location, VariantError, display_path, line_of
+from .limits import MAX_NESTING, MAX_VARIANT_BYTES, MAX_YAML_VALUES, read_source
 
 TOP_KEYS = {
     "game": "the game family (fantan, chinchon, ...)",
@@ -61,19 +62,45 @@ class VariantSpec:
 
 
 class _Doc:
-    """A YAML document with the position of every key path."""
+    """A YAML document with the position of every key path.
+
+    The document is checked for nesting depth (on the token stream, before PyYAML's
+    recursive composer runs), alias cycles, values after alias expansion and
+    duplicate keys; each is refused at its line."""
 
     def __init__(self, path: Path, text: str):
         self.path, self.text = path, text
         self.marks: dict[tuple, tuple[int, int]] = {}
+        self.values = 0
+        self.inside: set[int] = set()
         try:
+            self._check_depth()
             node = yaml.compose(text)
         except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
+            mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
             line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
-            problem = getattr(exc, "problem", None) or str(exc)
+            if isinstance(exc, yaml.reader.ReaderError):
+                pos = exc.position
+                line, col = self.text.count("\n", 0, pos) + 1, pos - self.text.rfind("\n", 0, pos)
+                char = chr(exc.character) if isinstance(exc.character, int) else exc.character
+                problem = f"character {char!r} is not allowed in YAML"
+            else:
+                problem = getattr(exc, "problem", None) or str(exc)
             raise VariantError(self.loc(line, col), f"not valid YAML: {problem}") from None
         self.data = self._value(node, ()) if node is not None else {}
+
+    def _check_depth(self) -> None:
+        depth = 0
+        for tok in yaml.scan(self.text):
+            if isinstance(tok, _OPENING):
+                depth += 1
+                if depth > MAX_NESTING:
+                    m = tok.start_mark
+                    raise VariantError(
+                        self.loc(m.line + 1, m.column + 1), f"lists and mappings nest deeper than {MAX_NESTING} levels"
+                    )
+            elif isinstance(tok, _CLOSING):
+                depth -= 1
 
     def loc(self, line: int, col: int) -> Location:
         return Location(display_path(self.path), line, col, line_of(self.text, line))
@@ -88,18 +115,50 @@ class _Doc:
         where = ".".join(str(k) for k in keypath)
         return VariantError(self.at(keypath), f"{where}: {message}" if where else message)
 
+    def _node_error(self, node, message: str) -> VariantError:
+        return VariantError(self.loc(node.start_mark.line + 1, node.start_mark.column + 1), message)
+
     def _value(self, node, keypath):
+        self.values += 1
+        if self.values > MAX_YAML_VALUES:
+            raise self._node_error(node, f"more than {MAX_YAML_VALUES:,} values once aliases are expanded")
         self.marks.setdefault(keypath, (node.start_mark.line + 1, node.start_mark.column + 1))
-        if isinstance(node, yaml.MappingNode):
-            out = {}
-            for knode, vnode in node.value:
-                key = knode.value
-                self.marks[keypath + (key,)] = (knode.start_mark.line + 1, knode.start_mark.column + 1)
-                out[key] = self._value(vnode, keypath + (key,))
-            return out
-        if isinstance(node, yaml.SequenceNode):
-            return [self._value(v, keypath + (i,)) for i, v in enumerate(node.value)]
-        return yaml.safe_load(yaml.serialize(node)) if node.tag != "tag:yaml.org,2002:str" else node.value
+        if isinstance(node, yaml.MappingNode | yaml.SequenceNode):
+            if id(node) in self.inside:
+                raise self._node_error(node, "an alias refers to the list or mapping it is inside")
+            self.inside.add(id(node))
+            try:
+                if isinstance(node, yaml.SequenceNode):
+                    return [self._value(v, keypath + (i,)) for i, v in enumerate(node.value)]
+                out = {}
+                for knode, vnode in node.value:
+                    if not isinstance(knode, yaml.ScalarNode):
+                        raise self._node_error(knode, "a key must be a plain word, not a list or mapping")
+                    key = knode.value
+                    if key in out:
+                        first = self.marks[keypath + (key,)][0]
+                        raise self._node_error(knode, f"duplicate key {key!r} (first on line {first})")
+                    self.marks[keypath + (key,)] = (knode.start_mark.line + 1, knode.start_mark.column + 1)
+                    out[key] = self._value(vnode, keypath + (key,))
+                return out
+            finally:
+                self.inside.discard(id(node))
+        if node.tag == "tag:yaml.org,2002:str":
+            return node.value
+        try:
+            return yaml.safe_load(yaml.serialize(node))
+        except (yaml.YAMLError, ValueError, TypeError, OverflowError) as exc:
+            problem = getattr(exc, "problem", None) or str(exc)
+            raise self._node_error(node, f"cannot read the value {node.value!r}: {problem}") from None
+
+
+_OPENING = (
+    yaml.BlockMappingStartToken,
+    yaml.BlockSequenceStartToken,
+    yaml.FlowMappingStartToken,
+    yaml.FlowSequenceStartToken,
+)
+_CLOSING = (yaml.BlockEndToken, yaml.FlowMappingEndToken, yaml.FlowSequenceEndToken)
 
 
 def _suggest(word: str, known) -> str:
@@ -126,10 +185,7 @@ def read_variant(path: Path, resolve_name, _seen: tuple = ()) -> VariantSpec:
         raise VariantError(
             Location(display_path(path)), "extends itself through " + " -> ".join(p.name for p in (*_seen, path))
         )
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise VariantError(Location(display_path(path)), f"cannot read variant file: {exc.strerror}") from None
+    text = read_source(path, "variant file", MAX_VARIANT_BYTES, VariantError)
     doc = _Doc(path, text)
     data = doc.data
     errors: list[VariantError] = []

@@ -59,7 +59,7 @@ def test_replay_names_the_first_tampered_score(tmp_path):
     with pytest.raises(Divergence) as info:
         replay(path)
     assert info.value.line == index + 1
-    assert "differs in totals" in str(info.value)
+    assert "score event differs at totals[0]: log has 99, replay gives " in str(info.value)
 
 
 def test_replay_catches_a_changed_move(tmp_path):
@@ -92,7 +92,7 @@ def test_cli_play_then_replay(tmp_path):
     lines[5] = lines[5].replace('"seat": ', '"seat": 1')  # now an impossible seat number
     log.write_text("\n".join(lines) + "\n", encoding="utf-8")
     bad = runner.invoke(app, ["replay", str(log)])
-    assert bad.exit_code == 1 and "line 6" in bad.output
+    assert bad.exit_code == 1 and "g.jsonl:6: action event differs at seat: log has 12" in bad.output
 
 
 def test_a_broken_log_file_is_reported(tmp_path):

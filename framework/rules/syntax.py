@@ -14,6 +14,7 @@ from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from ..errors import Location, ScriptError, line_of
+from ..limits import MAX_SCRIPT_BYTES, check_script_shape
 from . import tree as t
 
 _READABLE = {
@@ -58,6 +59,11 @@ def _parser() -> Lark:
 def parse_script(text: str, path: str = "<script>") -> t.Script:
     """Parse a script; raise ScriptError at the first syntax error."""
     source = text if text.endswith("\n") else text + "\n"
+    if len(source) > MAX_SCRIPT_BYTES:
+        raise ScriptError(
+            Location(path), f"the rule script is {len(source):,} characters; tapete reads scripts of at most 64 KB"
+        )
+    check_script_shape(source, path, ScriptError)
     try:
         lark_tree = _parser().parse(source)
     except UnexpectedInput as exc:
