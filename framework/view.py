@@ -330,7 +330,7 @@ class Recorder:
             vis_before = _visible_map(game, before, False, seat)
             for c in shown_to_all:
                 vis_before.setdefault(c, where_before.get(c, ""))
-            vis_after = _visible_map(game, zones, state.over, seat)
+            vis_after = _visible_map(game, zones, False, seat)
             pins = mem.pins
             deduced = self._deduce(before, zones, moved, where_before, where_after, vis_before, vis_after, pins)
             shown: list[Move] = []
@@ -354,8 +354,12 @@ class Recorder:
             if action.detail:
                 words.append(action.detail)
             mem.events.append(Event("action", mover, public, " ".join(words), tuple(shown), revealed, said))
-            if state.over:
-                mem.events.append(Event("reveal", None, None, "the deal is over", (), tuple(sorted(vis_after)), ()))
+            if state.over:  # the deal's end shows every card
+                vis_end = _visible_map(game, zones, True, seat)
+                newly = tuple(sorted(c for c in vis_end if c not in vis_after))
+                pins.update(vis_end)
+                mem.seen.update(vis_end)
+                mem.events.append(Event("reveal", None, None, "the deal is over", (), newly, ()))
 
     @staticmethod
     def _deduce(

@@ -45,6 +45,8 @@ class HeuristicBot:
         self._rebuilds = 0
         self._hand_at_rebuild: tuple[int, ...] | None = None
         self.stuck = 0  # rebuilds in a row with the same hand
+        self._scanned = 0  # history events read this deal
+        self._recycled: frozenset[int] | None = None  # what the last rebuilt stock was made of
 
     def choose(self, view: View, legal: list[Action]) -> Action:
         hand = list(view.hand)
@@ -53,7 +55,7 @@ class HeuristicBot:
         facts = view.facts
         value = facts.value
         judge = _Judge(facts.solver)
-        pool = self._stock_candidates(view)
+        pool = self._stock_candidates(view, self._recycled_cards(view))
         if legal[0].kind == "draw":
             self._watch(view, hand)
             other = PASS if PASS in legal else DRAW_STOCK  # GR-4.1 the upcard offer: take it or pass
@@ -102,14 +104,31 @@ class HeuristicBot:
             self.stuck = self.stuck + 1 if key == self._hand_at_rebuild else 0
             self._hand_at_rebuild = key
 
+    def _recycled_cards(self, view: View) -> frozenset[int] | None:
+        """The cards the stock was last rebuilt from (CH-4.4), read from this seat's history.
+
+        Until the next rebuild the stock holds only some of them: every card that went
+        into it was seen in the discard pile."""
+        history = view.history
+        if view.deal_number != self._deal or len(history) < self._scanned:
+            self._deal, self._rebuilds, self._hand_at_rebuild, self.stuck = view.deal_number, 0, None, 0
+            self._scanned, self._recycled = 0, None
+        for i in range(self._scanned, len(history)):
+            moves = [m for m in history[i].moves if m.target == "stock"]
+            if moves:
+                cards = [m.card for m in moves]
+                self._recycled = None if None in cards else frozenset(c for c in cards if c is not None)
+        self._scanned = len(history)
+        return self._recycled
+
     @staticmethod
-    def _stock_candidates(view: View) -> list[tuple[int, int]]:
+    def _stock_candidates(view: View, recycled: frozenset[int] | None) -> list[tuple[int, int]]:
         """Cards the next stock draw may be, one of each kind with how many copies may be there."""
         visible = {c for cards in view.zones.values() for c in cards}
         known = view.known
         deck = view.deck
         kinds: dict[tuple[str, str], list[int]] = {}
-        for c in deck.ids:
+        for c in deck.ids if recycled is None else sorted(recycled):
             if c not in visible and known.get(c, "stock") == "stock":
                 kinds.setdefault((deck.rank_of[c], deck.suit_of[c]), []).append(c)
         return [(cards[0], len(cards)) for cards in kinds.values()]

@@ -30,6 +30,7 @@ from .showing import show_and_lay_off
 from .tables import MeldTables, Shown
 from .words import WORDS
 
+STALLED = "no hand has changed across two full stock rebuilds, and CH-4.4 reshuffles without end"
 DRAW_STOCK = Action("draw", (), "stock")
 DRAW_DISCARD = Action("draw", (), "discard")
 PASS = Action("pass")
@@ -307,7 +308,25 @@ class Chinchon(Game):
         state.rng = rng.getstate()
         state.zones["stock"] = cards
         state.counters["rebuilds"] = state.counters.get("rebuilds", 0) + 1
-        return [{"rebuilt": len(cards)}]
+        events: list[dict[str, Any]] = [{"rebuilt": len(cards)}]
+        if self._stalled(state):
+            state.data["stalled"] = STALLED
+            state.over = True
+            events.append({"say": "the deal has stalled: " + STALLED})
+        return events
+
+    def _stalled(self, state: DealState) -> bool:
+        """True when no hand has changed across two full stock rebuilds (CH-4.4 has no end).
+
+        Every hand is compared (as a set) with the hands at the previous rebuild; the
+        engine then ends the deal as the variant's ``stall`` statement says."""
+        names = self.deck.names
+        hands = [sorted(names[c] for c in state.zones[f"hand.{s}"]) for s in range(state.players)]
+        same = state.data.get("_hands_at_rebuild") == hands
+        still = state.counters.get("_still_rebuilds", 0) + 1 if same else 0
+        state.data["_hands_at_rebuild"] = hands
+        state.counters["_still_rebuilds"] = still
+        return still >= 2
 
     def _close(self, state: DealState, seat: int, card: int | None) -> list[dict[str, Any]]:
         shown = self.close_shown(state, seat, card) if card is not None else self.big_gin_shown(state, seat)
