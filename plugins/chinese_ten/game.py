@@ -381,7 +381,8 @@ class ChineseTen(Game):
         ctx = Ctx(game=self, state=state, ledger=Ledger(players))
         problems = []
         sizes = [int(size(ctx)) for size in self.sizes]
-        problem = self.size_problem(*sizes, players)
+        refill = int(self.refill(ctx)) if self.refill is not None else None  # SC-2.2 hands dealt again
+        problem = self.size_problem(*sizes, players, refill)
         if problem:
             problems.append(DesignProblem("hand_size", f"with {players} players: {problem}"))
         if self._break_even is not None:
