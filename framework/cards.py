@@ -11,6 +11,7 @@ ids; the second copy is written ``7♥/2`` so that a snapshot round-trips exactl
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 SUIT_SYMBOLS = "♣♦♥♠"
@@ -100,7 +101,7 @@ class Deck:
     def format(self, card: int) -> str:
         return self.names[card]
 
-    def format_all(self, cards) -> list[str]:
+    def format_all(self, cards: Iterable[int]) -> list[str]:
         names = self.names
         return [names[c] for c in cards]
 
@@ -130,5 +131,5 @@ class Deck:
                 f"no card {raw!r} in this deck ({len(self)} cards: ranks {' '.join(self.ranks)})"
             ) from None
 
-    def parse_all(self, texts) -> list[int]:
+    def parse_all(self, texts: Iterable[str]) -> list[int]:
         return [self.parse(t) for t in texts]

@@ -8,6 +8,7 @@ editor can jump to it and a terminal user can see it at once.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from os import PathLike
 
 
 @dataclass(frozen=True)
@@ -92,7 +93,7 @@ def line_of(text: str, line: int) -> str | None:
     return None
 
 
-def display_path(file) -> str:
+def display_path(file: str | PathLike[str]) -> str:
     """Paths in messages are relative to where the command runs, when under it."""
     from pathlib import Path
 

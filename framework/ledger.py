@@ -8,6 +8,7 @@ which differ from match seats once somebody has dropped out.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass
@@ -50,7 +51,7 @@ class Ledger:
         return view
 
     @classmethod
-    def from_json(cls, players: int, obj: dict) -> Ledger:
+    def from_json(cls, players: int, obj: dict[str, Any]) -> Ledger:
         ledger = cls(
             players,
             [int(x) for x in obj["totals"]],
@@ -64,7 +65,7 @@ class Ledger:
             raise ValueError(f"ledger lists must have {players} entries")
         return ledger
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "totals": list(self.totals),
             "deals_won": list(self.deals_won),

@@ -9,9 +9,13 @@ integers, so it snapshots into a deal state.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import MutableSequence, Sequence
+from typing import Any, TypeVar
 
 _MASK64 = (1 << 64) - 1
 _MULT = 6364136223846793005
+
+T = TypeVar("T")
 
 
 def derive_seed(*parts: object) -> int:
@@ -47,10 +51,10 @@ class Random:
             if r >= threshold:
                 return r % n
 
-    def choice(self, items):
+    def choice(self, items: Sequence[T]) -> T:
         return items[self.below(len(items))]
 
-    def shuffle(self, items: list) -> None:
+    def shuffle(self, items: MutableSequence[Any]) -> None:
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
