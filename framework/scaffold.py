@@ -257,12 +257,7 @@ class <<CLASS>>(Game):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from tapete import Action, Game, Random
-
-if TYPE_CHECKING:
-    from tapete import View
+from tapete import Action, Game, Random, View
 
 
 class HighBot:
@@ -314,6 +309,11 @@ won when scored > 0
 match_ends when max(total) >= target
 winner = highest(total)
 """,
+    "conftest.py": '''\
+"""tapete's fixtures and property checks for this plugin's tests."""
+
+pytest_plugins = ["tapete.testing"]
+''',
     "tests/test_<<GAME>>.py": '''\
 """The plugin's own tests: one rule on a written-out deal, and tapete's promises on every variant."""
 

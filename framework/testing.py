@@ -1,4 +1,8 @@
-"""Test helpers and pytest fixtures for plugin authors: ``pytest_plugins = ["tapete.testing"]``.
+"""Test helpers and pytest fixtures for plugin authors.
+
+Load the fixtures with ``pytest_plugins = ["tapete.testing"]`` in the ``conftest.py`` at
+the top of a plugin's project (it is not loaded automatically, so that tapete is
+imported only by the test runs that ask for it); the helpers are plain functions.
 
 A game family is only trustworthy when it keeps the promises every tapete game
 makes: no seat learns a card it cannot see, every card is somewhere exactly once,
@@ -26,6 +30,7 @@ from .match import MAX_ACTIONS_PER_DEAL, Match, MatchResult
 from .plugins import registry
 from .rng import Random
 from .state import DealState
+from .view import game_facts, make_view
 
 __all__ = [
     "check_conservation",
@@ -34,6 +39,7 @@ __all__ = [
     "check_termination",
     "deal_from_zones",
     "hidden_positions",
+    "seat_picture",
     "variant",
     "variant_names",
 ]
@@ -115,6 +121,12 @@ def hidden_positions(game: Game, state: DealState, seat: int) -> list[tuple[str,
     return out
 
 
+def seat_picture(game: Game, state: DealState, seat: int) -> Any:
+    """What ``seat`` is shown of ``state``: its observation and its `View` (cards, counts, counters, data)."""
+    view = make_view(game, state, seat, game_facts(game), {}, None)
+    return observe(game, state, seat), (dict(view.zones), dict(view.counts), dict(view.counters), dict(view.data))
+
+
 def check_hidden_information(
     v: Variant | str,
     seeds: Iterable[int] = range(3),
@@ -126,11 +138,12 @@ def check_hidden_information(
 
     At every ``every``-th moment of random deals, for each seat, two hidden cards (other
     hands, the stock, face-down piles, a pile below its top) swap identities in a copy
-    of the state; what the seat is shown (``look``, by default `tapete.engine.observe`)
-    must be the same. Returns the number of comparisons made (> 0 is asserted).
+    of the state; what the seat is shown (``look``, by default `seat_picture`: the
+    observation and the `View` a bot would get) must be the same. Returns the number
+    of comparisons made (> 0 is asserted).
     """
     v = _variant(v)
-    look = look or observe
+    look = look or seat_picture
     rng = Random(v.name, "swaps")
     checked = 0
     counts = _player_counts(v)

@@ -9,12 +9,8 @@ opponent is down to one card it plays an eight, if it has one, to change the sui
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
 
-from tapete import Action, Game, Random
-
-if TYPE_CHECKING:
-    from tapete import View
+from tapete import Action, Game, Random, View
 
 
 class ShedderBot:
