@@ -13,33 +13,28 @@ def tapete(*args: str, python: str = sys.executable, cwd: Path | None = None) ->
     return subprocess.run([python, "-m", "tapete", *args], capture_output=True, text=True, check=False, cwd=cwd)
 
 
-def test_a_new_variant_passes_check_and_plays_as_written(tmp_path):
+def test_new_variants_pass_check_and_play_as_written(tmp_path):
     made = tapete("new", "variant", "jacks", "--from", "fantan/pagat", "--dir", str(tmp_path / "mine"))
     assert made.returncode == 0, made.stderr
     yaml_file, rules = tmp_path / "mine" / "jacks.yaml", tmp_path / "mine" / "jacks.rules"
     assert "extends: fantan/pagat" in yaml_file.read_text(encoding="utf-8")
-    assert tapete("check", str(yaml_file)).returncode == 0
+    child = tapete("new", "variant", "child", "--from", str(yaml_file), "--dir", str(tmp_path / "b"))
+    assert child.returncode == 0, child.stderr  # a variant of a file extends it by relative path
+    assert "extends: ../mine/jacks.yaml" in (tmp_path / "b" / "child.yaml").read_text(encoding="utf-8")
     rules.write_text("row start J\n", encoding="utf-8")  # the designer's first change
-    assert tapete("check", str(yaml_file)).returncode == 0
-    played = tapete("play", str(yaml_file), "--quiet", "--seed", "2")
+    checked = tapete("check", str(yaml_file), str(tmp_path / "b" / "child.yaml"))
+    assert checked.returncode == 0 and checked.stdout.count(": ok") == 2, checked.stdout + checked.stderr
+    played = tapete("play", str(tmp_path / "b" / "child.yaml"), "--quiet", "--seed", "2")
     assert played.returncode == 0 and "Winner: seat" in played.stdout
 
 
-def test_a_new_variant_of_a_file_extends_it_by_relative_path(tmp_path):
-    tapete("new", "variant", "base", "--from", "chinchon/fournier", "--dir", str(tmp_path / "a"))
-    made = tapete("new", "variant", "child", "--from", str(tmp_path / "a" / "base.yaml"), "--dir", str(tmp_path / "b"))
-    assert made.returncode == 0, made.stderr
-    assert "extends: ../a/base.yaml" in (tmp_path / "b" / "child.yaml").read_text(encoding="utf-8")
-    assert tapete("check", str(tmp_path / "b" / "child.yaml")).returncode == 0
-
-
 def test_new_refuses_to_overwrite_and_names_an_unknown_parent(tmp_path):
-    assert tapete("new", "variant", "x", "--from", "fantan/pagat", "--dir", str(tmp_path)).returncode == 0
+    (tmp_path / "x.yaml").write_text("name: x\n", encoding="utf-8")
     again = tapete("new", "variant", "x", "--from", "fantan/pagat", "--dir", str(tmp_path))
     assert again.returncode == 1 and "x.yaml already exists" in again.stderr
     unknown = tapete("new", "variant", "y", "--from", "fantan/pagot", "--dir", str(tmp_path))
     assert unknown.returncode == 1 and "did you mean fantan/pagat" in unknown.stderr
-    assert not (tmp_path / "y.yaml").exists()
+    assert not (tmp_path / "y.yaml").exists() and not (tmp_path / "x.rules").exists()
 
 
 def _venv_on_top_of_this_one(where: Path) -> str:
