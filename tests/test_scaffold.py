@@ -78,3 +78,24 @@ def test_a_new_plugin_installs_registers_and_passes_its_own_tests(tmp_path):
     )
     assert tests.returncode == 0, tests.stdout + tests.stderr
     assert "2 passed" in tests.stdout
+
+
+def test_the_scaffolds_from_python(tmp_path):
+    from tapete import TapeteError, load_variant
+    from tapete.scaffold import new_plugin, new_variant
+
+    files = new_plugin("snap", tmp_path)
+    names = {p.relative_to(tmp_path / "snap").as_posix() for p in files}
+    assert {"pyproject.toml", "conftest.py", "tapete_snap/game.py", "tests/test_snap.py"} <= names
+    assert (
+        '[project.entry-points.tapete]\nsnap = "tapete_snap.plugin"' in (tmp_path / "snap/pyproject.toml").read_text()
+    )
+    written = new_variant("mine", "chinese-ten/four-player", tmp_path / "v")
+    assert load_variant(written[0]).options["break_even"] == 70  # the parent's values, written out
+    for bad in ("Snap", "9lives", "a b"):
+        try:
+            new_plugin(bad, tmp_path)
+        except TapeteError as exc:
+            assert "use lower-case letters" in str(exc)
+        else:
+            raise AssertionError(bad)
