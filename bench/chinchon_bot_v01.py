@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from tapete import Action, DealState, Random
 
-from .game import DRAW_DISCARD, DRAW_STOCK
+from tapete_plugins.chinchon.game import DRAW_DISCARD, DRAW_STOCK
 
 
 class HeuristicBot:

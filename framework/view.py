@@ -326,11 +326,14 @@ class Recorder:
         said = tuple(str(e["say"]) for e in events if "say" in e)
         names = game.deck.names
         shown_to_all = _shown(game.deck, events)
+        # Only zones that changed can change what a seat sees or remembers.
+        before_changed = {z: before[z] for z in changed if z in before}
+        after_changed = {z: zones[z] for z in changed if z in zones}
         for seat, mem in self.memory.items():
-            vis_before = _visible_map(game, before, False, seat)
+            vis_before = _visible_map(game, before_changed, False, seat)
             for c in shown_to_all:
                 vis_before.setdefault(c, where_before.get(c, ""))
-            vis_after = _visible_map(game, zones, False, seat)
+            vis_after = _visible_map(game, after_changed, False, seat)
             pins = mem.pins
             deduced = self._deduce(before, zones, moved, where_before, where_after, vis_before, vis_after, pins)
             shown: list[Move] = []
@@ -344,7 +347,7 @@ class Recorder:
                     shown.append(Move(None, src, dst))
             for c, z in vis_after.items():
                 pins[c] = z
-            revealed = tuple(sorted(c for c, z in vis_after.items() if c not in mem.seen or vis_before.get(c) != z))
+            revealed = tuple(sorted(c for c, z in vis_after.items() if vis_before.get(c) != z))
             mem.seen.update(vis_after)
             can_see = [c in vis_before or c in vis_after or c in deduced for c in action.cards]
             public = Action(
@@ -356,7 +359,8 @@ class Recorder:
             mem.events.append(Event("action", mover, public, " ".join(words), tuple(shown), revealed, said))
             if state.over:  # the deal's end shows every card
                 vis_end = _visible_map(game, zones, True, seat)
-                newly = tuple(sorted(c for c in vis_end if c not in vis_after))
+                vis_now = _visible_map(game, zones, False, seat)
+                newly = tuple(sorted(c for c in vis_end if c not in vis_now))
                 pins.update(vis_end)
                 mem.seen.update(vis_end)
                 mem.events.append(Event("reveal", None, None, "the deal is over", (), newly, ()))

@@ -45,6 +45,7 @@ class HeuristicBot:
         self._rebuilds = 0
         self._hand_at_rebuild: tuple[int, ...] | None = None
         self.stuck = 0  # rebuilds in a row with the same hand
+        self._memo: dict[Any, int] = {}  # penalty by hand code: a pure function, kept across decisions
         self._scanned = 0  # history events read this deal
         self._recycled: frozenset[int] | None = None  # what the last rebuilt stock was made of
 
@@ -54,7 +55,9 @@ class HeuristicBot:
             return legal[0]
         facts = view.facts
         value = facts.value
-        judge = _Judge(facts.solver)
+        if len(self._memo) > 1 << 18:
+            self._memo.clear()
+        judge = _Judge(facts.solver, self._memo)
         pool = self._stock_candidates(view, self._recycled_cards(view))
         if legal[0].kind == "draw":
             self._watch(view, hand)
@@ -78,10 +81,11 @@ class HeuristicBot:
         discards = [a for a in legal if a.kind == "discard"]
         if not discards:
             return legal[0]
+        after = judge.expected_after_each_discard(hand, pool)
         scored = []
         for a in discards:
             c = a.cards[0]
-            scored.append(((judge.expected_without(hand, c, pool), -value[c], c), a))
+            scored.append(((after[c], -value[c], c), a))
         scored.sort(key=lambda item: item[0])
         if self.stuck:
             # Loosen up: any discard within ``slack`` expected points of the best.
@@ -137,11 +141,12 @@ class HeuristicBot:
 class _Judge:
     """Penalties of hands one or two cards away from the bot's hand, memoised for one decision."""
 
-    def __init__(self, solver: Any):
+    def __init__(self, solver: Any, memo: dict[Any, int]):
         self.codes: list[int] | None = solver.codes
         self.of_code: Callable[[int], int] | None = solver.penalty_of_code
         self.penalty: Callable[[Sequence[int]], int] = solver.penalty
-        self.memo: dict[Any, int] = {}
+        self.memo = memo
+        self.info = solver.cards  # run position, suit and value of each card
 
     def _p(self, cards: list[int]) -> int:
         """Penalty of a list of cards (general path)."""
@@ -176,8 +181,7 @@ class _Judge:
     def expected(self, hand: list[int], pool: list[tuple[int, int]]) -> float:
         """Penalty of ``hand`` after one more draw from the stock and the best discard."""
         if self.codes is not None:
-            codes = self.codes
-            return self._expected_code(sum(codes[c] for c in hand), [codes[d] for d in hand], pool)
+            return self._expected_code(hand, pool)
         now = self._p(hand)
         if not pool or now == 0:
             return now
@@ -189,27 +193,127 @@ class _Judge:
                 gain += (now - best) * copies
         return now - gain / total
 
-    def _expected_code(self, t: int, hand_codes: list[int], pool: list[tuple[int, int]]) -> float:
-        pc, codes = self._pc, self.codes
-        assert codes is not None
-        now = pc(t)
+    def _expected_code(self, hand: list[int], pool: list[tuple[int, int]]) -> float:
+        """``expected`` on card codes. A stock card that can join no meld with the hand is
+        simply kept instead of the hand's best discard: its penalty is that of the best
+        six-card hand plus its own value, with no solver call (exact, and most cards are such)."""
+        codes, memo, of_code = self.codes, self.memo, self.of_code
+        assert codes is not None and of_code is not None
+        hand_codes = [codes[d] for d in hand]
+        t = sum(hand_codes)
+        now = memo.get(t)
+        if now is None:
+            now = memo[t] = of_code(t)
         if not pool or now == 0:
             return now
+        info = self.info
+        melds_with = _meld_partners(info, hand)
+        six = None
         gain = total = 0
         for x, copies in pool:
             total += copies
-            tx = t + codes[x]
-            best = min(pc(tx - d) for d in hand_codes)
-            if best < now:
+            ix = info[x]
+            if melds_with(ix):
+                tx = t + codes[x]
+                best = None
+                for d in hand_codes:
+                    k = tx - d
+                    v = memo.get(k)
+                    if v is None:
+                        v = memo[k] = of_code(k)
+                    if best is None or v < best:
+                        best = v
+            else:
+                if six is None:
+                    six = min(self._pc(t - d) for d in hand_codes)
+                best = six + ix.value
+            if best is not None and best < now:
                 gain += (now - best) * copies
         return now - gain / total
 
+    def expected_after_each_discard(self, hand: list[int], pool: list[tuple[int, int]]) -> dict[int, float]:
+        """``expected`` of the hand less each of its cards, for every card of the hand at once.
+
+        On card codes the hands two cards away from ``hand`` (plus a stock card) are
+        shared between discards: each pair is judged once instead of once per discard."""
+        if self.codes is None or len(set(hand)) != len(hand):
+            return {c: self.expected_without(hand, c, pool) for c in hand}
+        codes, memo, of_code = self.codes, self.memo, self.of_code
+        assert of_code is not None
+
+        def p(k: int) -> int:
+            v = memo.get(k)
+            if v is None:
+                v = memo[k] = of_code(k)
+            return v
+
+        n = len(hand)
+        hc = [codes[c] for c in hand]
+        t = sum(hc)
+        now = [p(t - hc[i]) for i in range(n)]
+        pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
+        two = [[0] * n for _ in range(n)]
+        for i, j in pairs:
+            two[i][j] = two[j][i] = p(t - hc[i] - hc[j])
+        six = [min(two[i][j] for j in range(n) if j != i) for i in range(n)]
+        if not pool:
+            return {hand[i]: float(now[i]) for i in range(n)}
+        info = self.info
+        melds_with = _meld_partners(info, hand)
+        gains = [0] * n
+        total = 0
+        loose: dict[int, int] = {}
+        grid = [[0] * n for _ in range(n)]
+        for x, copies in pool:
+            total += copies
+            ix = info[x]
+            if melds_with(ix):
+                tx = t + codes[x]
+                for i, j in pairs:
+                    grid[i][j] = grid[j][i] = p(tx - hc[i] - hc[j])
+                for i in range(n):
+                    row = grid[i]
+                    best = min(row[j] for j in range(n) if j != i)
+                    if best < now[i]:
+                        gains[i] += (now[i] - best) * copies
+            else:
+                loose[ix.value] = loose.get(ix.value, 0) + copies
+        for value, copies in loose.items():  # cards that meld with nothing, by value
+            for i in range(n):
+                best = six[i] + value
+                if best < now[i]:
+                    gains[i] += (now[i] - best) * copies
+        return {hand[i]: (now[i] if now[i] == 0 else now[i] - gains[i] / total) for i in range(n)}
+
     def expected_without(self, hand: list[int], card: int, pool: list[tuple[int, int]]) -> float:
         if self.codes is not None:
-            codes = self.codes
-            rest = [codes[c] for c in hand if c != card]
-            return self._expected_code(sum(rest), rest, pool)
+            return self._expected_code([c for c in hand if c != card], pool)
         return self.expected(_without(hand, card), pool)
+
+
+def _meld_partners(info: Sequence[Any], hand: list[int]) -> Callable[[Any], bool]:
+    """Whether a card could join a meld with cards of ``hand`` (or of any part of it).
+
+    On the solver's fast path melds are groups of three or more of a rank and runs of
+    three or more in suit (CH-3.1, CH-3.2): a card needs two hand cards of its rank, or
+    two suited neighbours that make a run of three with it. A card that cannot is never
+    matched, so the hand's penalty with it is simply that of the rest plus its value."""
+    per_rank: dict[int, int] = {}
+    places: set[tuple[int, int]] = set()
+    for c in hand:
+        ci = info[c]
+        per_rank[ci.run_pos] = per_rank.get(ci.run_pos, 0) + 1
+        places.add((ci.suit, ci.run_pos))
+
+    def partners(ix: Any) -> bool:
+        if per_rank.get(ix.run_pos, 0) >= 2:
+            return True
+        s, p = ix.suit, ix.run_pos
+        below2, below1 = (s, p - 2) in places, (s, p - 1) in places
+        above1, above2 = (s, p + 1) in places, (s, p + 2) in places
+        return (below2 and below1) or (below1 and above1) or (above1 and above2)
+
+    return partners
 
 
 def _without(cards: list[int], card: int) -> list[int]:
