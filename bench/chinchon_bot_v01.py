@@ -15,7 +15,6 @@ next unseen card could bring (``expected``). With it the bot
 from __future__ import annotations
 
 from tapete import Action, DealState, Random
-
 from tapete_plugins.chinchon.game import DRAW_DISCARD, DRAW_STOCK
 
 

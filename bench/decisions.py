@@ -25,7 +25,7 @@ from tapete import Random, load_variant, registry
 from tapete.rng import derive_seed
 
 sys.path.insert(0, str(Path(__file__).parent))
-from chinchon_bot_v01 import HeuristicBot as OldHeuristic  # noqa: E402
+from chinchon_bot_v01 import HeuristicBot as OldHeuristic
 
 GAMES = {"fantan": "fantan/pagat", "chinchon": "chinchon/fournier", "chinese-ten": "chinese-ten/two-player"}
 SKIP = {"human", "ismcts"}
