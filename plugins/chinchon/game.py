@@ -25,6 +25,7 @@ from typing import Any
 
 from tapete import Action, Ctx, DealState, DesignProblem, Game, Random
 from tapete.designer_checks import WARNING
+from tapete.rules.tree import Binary, Literal, Name
 
 from .showing import show_and_lay_off
 from .tables import MeldTables, Shown
@@ -60,6 +61,12 @@ class Chinchon(Game):
         self.big_gin = rules.parsed_words("big_gin", default=False)
         self.closer_lays_off = rules.parsed_words("closer_lays_off", default=True)
         self.void_rule = rules.condition("void")
+        self.close_limit = _plain_limit(rules, "close", "unmatched")
+        self.void_stock = _plain_limit(rules, "void", "stock_cards")  # 'void when stock_cards <= N'
+        self._hand_keys = [f"hand.{s}" for s in range(16)]
+        self._turn_keys = [f"turns.{s}" for s in range(16)]
+        self._discards = [Action("discard", (c,)) for c in self.deck.ids]
+        self._closings = [Action(self.close_kind, (c,)) for c in self.deck.ids]
         self._ctx = Ctx(game=self)
 
     def facts(self) -> dict[str, Any]:
@@ -93,7 +100,7 @@ class Chinchon(Game):
     # -- judging a close (CH-4.3) -------------------------------------------------------
     def close_shown(self, state: DealState, seat: int, discard: int) -> Shown | None:
         """The arrangement the player would show closing with ``discard`` face down, if allowed."""
-        hand = state.zones[f"hand.{seat}"]
+        hand = state.zones[self._hand_keys[seat]]
         if state.counters.get("drawn", 0) != 1 or len(hand) != self.hand_size + 1 or discard not in hand:
             return None
         if discard == self._kept(state, hand):
@@ -109,14 +116,20 @@ class Chinchon(Game):
         All the closes of a turn are judged at once: the solver sums the hand's
         codes once and takes one card off per candidate (``penalties_without``);
         the arrangement itself is worked out only if the close rule asks for it."""
-        hand = state.zones[f"hand.{seat}"]
+        hand = state.zones[self._hand_keys[seat]]
         if state.counters.get("drawn", 0) != 1 or len(hand) != self.hand_size + 1:
             return {}
         tables, rule, ctx = self.tables, self.close_rule, self._ctx
         extra, cards = ctx.extra, tuple(hand)
         kept = self._kept(state, hand)  # GR-4.2 the card just taken stays, face down too
-        ctx.state, ctx.seat = state, seat
         allowed: dict[int, Shown] = {}
+        limit = self.close_limit
+        if limit is not None:  # 'close when unmatched <= LIMIT': the penalties answer the rule alone
+            for card, penalty in zip(cards, self.solver.penalties_without(cards), strict=True):
+                if penalty <= limit and card != kept:
+                    allowed[card] = Shown(tables, penalty=penalty, hand=cards, without=card)
+            return allowed
+        ctx.state, ctx.seat = state, seat
         try:
             for card, penalty in zip(cards, self.solver.penalties_without(cards), strict=True):
                 if card == kept:
@@ -132,7 +145,7 @@ class Chinchon(Game):
 
     def big_gin_shown(self, state: DealState, seat: int) -> Shown | None:
         """GR-V6: the whole drawn hand in melds, shown without a discard, if the script allows it."""
-        hand = state.zones[f"hand.{seat}"]
+        hand = state.zones[self._hand_keys[seat]]
         if not self.big_gin or state.counters.get("drawn", 0) != 1 or len(hand) != self.hand_size + 1:
             return None
         shown = Shown(self.tables, hand, big=True)
@@ -171,20 +184,20 @@ class Chinchon(Game):
             if state.zones["discard"]:
                 actions.append(DRAW_DISCARD)
             return actions
-        hand = state.zones[f"hand.{seat}"]
+        hand = state.zones[self._hand_keys[seat]]
         # CH-3.4 nothing is laid down during ordinary turns: discard, or close
         kept = self._kept(state, hand)  # GR-4.2
-        kind = self.close_kind
-        actions = [Action("discard", (c,)) for c in hand if c != kept]
-        actions += [Action(kind, (c,)) for c in self.closes(state, seat)]  # CH-4.3 closing discards face down
+        discards, closings = self._discards, self._closings
+        actions = [discards[c] for c in hand if c != kept]
+        actions += [closings[c] for c in self.closes(state, seat)]  # CH-4.3 closing discards face down
         if self.big_gin and self.big_gin_shown(state, seat) is not None:  # GR-V6
-            actions.append(Action(kind))
+            actions.append(Action(self.close_kind))
         return actions
 
     def refusal(self, state: DealState, action: Action) -> str | None:
         deck = self.deck
         seat = state.to_move
-        hand = state.zones[f"hand.{seat}"]
+        hand = state.zones[self._hand_keys[seat]]
         drawn = state.counters.get("drawn", 0)
         kind = action.kind
         offer = state.counters.get("offer", 0)
@@ -241,29 +254,32 @@ class Chinchon(Game):
 
     def apply(self, state: DealState, action: Action) -> list[dict[str, Any]]:
         seat = state.to_move
-        hand = state.zones[f"hand.{seat}"]
+        zones = state.zones
+        hand = zones[self._hand_keys[seat]]
         counters = state.counters
         drawn = counters.get("drawn", 0)
-        if action.kind == "pass":  # GR-4.1 the upcard goes on to the dealer, then back to the first player
+        kind = action.kind
+        if kind == "pass":  # GR-4.1 the upcard goes on to the dealer, then back to the first player
             offer = counters["offer"]
             counters["offer"] = offer + 1
             state.to_move = self.next_seat(state, seat)
             return [{"say": "passes the upcard"}]
-        if action.kind == "draw":
+        if kind == "draw":
             if counters.get("offer", 0):  # GR-4.1 the offer is over once someone draws
                 counters["offer"] = 0
             if not self.discard_taken:  # GR-4.2 the card taken stays this turn
                 counters["taken"] = int(action.detail == "discard")
-            hand.append(state.zones[action.detail].pop())
+            hand.append(zones[action.detail].pop())
             if drawn == 0:
-                counters[f"turns.{seat}"] = counters.get(f"turns.{seat}", 0) + 1
+                key = self._turn_keys[seat]
+                counters[key] = counters.get(key, 0) + 1
             else:  # CH-V5 drew twice
                 counters[f"misdealt.{seat}"] = 1
             counters["drawn"] = drawn + 1
             if drawn:
                 return [{"say": "draws a second card by mistake and may not close this deal"}]
             return []
-        if action.kind == self.close_kind:
+        if kind == self.close_kind:
             return self._close(state, seat, action.cards[0] if action.cards else None)
         card = action.cards[0]
         events: list[dict[str, Any]] = []
@@ -272,26 +288,29 @@ class Chinchon(Game):
             counters[f"misdealt.{seat}"] = 1
             events.append({"say": "discards without drawing by mistake and may not close this deal"})
         hand.remove(card)
-        state.zones["discard"].append(card)  # CH-4.2 discard face up
+        zones["discard"].append(card)  # CH-4.2 discard face up
         counters["drawn"] = 0
         if not self.discard_taken:
             counters["taken"] = 0
-        if self.void_rule is not None and self._void(state):  # GR-5.3 e.g. two stock cards left
-            return events
-        if not state.zones["stock"]:
+        if self.void_rule is not None:  # GR-5.3 e.g. two stock cards left
+            limit = self.void_stock
+            if (len(zones["stock"]) <= limit if limit is not None else self._judge_void(state)) and self._void(state):
+                return events
+        if not zones["stock"]:
             events += self._rebuild_stock(state)
         state.to_move = self.next_seat(state, seat)  # CH-4.1 the turn moves on
         return events
 
-    def _void(self, state: DealState) -> bool:
+    def _judge_void(self, state: DealState) -> bool:
         ctx = self._ctx
         ctx.state, ctx.seat = state, None
         try:
-            void = self.void_rule(ctx)
+            return bool(self.void_rule(ctx))
         finally:
             ctx.state = None  # the game keeps no reference to a deal
-        if not void:
-            return False
+
+    def _void(self, state: DealState) -> bool:
+        """End the deal without scores (the match deals again, same dealer)."""
         state.over = True
         state.data["void"] = f"{len(state.zones['stock'])} stock card(s) left and nobody {self.close_kind}ed"
         return True
@@ -331,7 +350,7 @@ class Chinchon(Game):
     def _close(self, state: DealState, seat: int, card: int | None) -> list[dict[str, Any]]:
         shown = self.close_shown(state, seat, card) if card is not None else self.big_gin_shown(state, seat)
         assert shown is not None
-        hand = state.zones[f"hand.{seat}"]
+        hand = state.zones[self._hand_keys[seat]]
         if card is not None:
             hand.remove(card)
             state.zones.setdefault("facedown", []).append(card)  # CH-4.3 face down
@@ -472,3 +491,25 @@ class Chinchon(Game):
             )
             lines.append(line)
         return lines
+
+
+def _plain_limit(rules: Any, key: str, quantity: str) -> int | None:
+    """N when the rule ``key`` reads exactly ``QUANTITY <= N`` (N an option or a number), else None.
+
+    Such a rule (Chinchón's ``close when unmatched <= close_limit``, Gin Rummy's ``knock_card``
+    and ``void when stock_cards <= 2``) is answered by a number alone, so judging a turn's
+    closes needs no rule evaluation per card."""
+    statement = rules.statement(key)
+    cond = getattr(statement, "condition", None)
+    if not (isinstance(cond, Binary) and cond.op == "<=" and isinstance(cond.left, Name)):
+        return None
+    if cond.left.name != quantity or cond.left.name in rules.options:
+        return None
+    right = cond.right
+    if isinstance(right, Literal) and right.kind == "int":
+        value = right.value
+    elif isinstance(right, Name) and right.name in rules.options:
+        value = rules.options[right.name]
+    else:
+        return None
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
