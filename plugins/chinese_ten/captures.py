@@ -40,6 +40,7 @@ def capture_partners(rules) -> list[frozenset[int]]:
     rank_of = deck.rank_of
     by_sum = set(rules.parsed_words("capture", "sum", ()))
     by_rank = set(rules.parsed_words("capture", "rank", ()))
+    by_value = set(rules.parsed_words("capture", "value", ()))
     both = sorted(by_sum & by_rank, key=deck.ranks.index)
     if both:
         raise located(
@@ -48,6 +49,16 @@ def capture_partners(rules) -> list[frozenset[int]]:
             "rank",
             f"rank(s) {' '.join(both)} capture both by sum and by rank; list each rank in one capture rule only",
         )
+    for other, kind in ((by_sum, "sum"), (by_rank, "rank")):
+        both = sorted(by_value & other, key=deck.ranks.index)
+        if both:
+            raise located(
+                rules,
+                "capture",
+                "value",
+                f"rank(s) {' '.join(both)} are in 'capture value' and 'capture {kind}'; "
+                f"list each rank in one of them only",
+            )
     total = rules.constant("capture", None, first="sum") if by_sum else None
     if by_sum and (isinstance(total, bool) or not isinstance(total, int)):
         raise located(rules, "capture", "sum", f"the capture total must be a whole number, not {total!r}")
@@ -61,6 +72,8 @@ def capture_partners(rules) -> list[frozenset[int]]:
             )
         elif r in by_rank:  # CT-2.1 10, J, Q, K: one card of the same rank
             takes.append(frozenset(t for t in deck.ids if t != c and rank_of[t] == r))
+        elif r in by_value:  # SC-3.2 one card of the same value
+            takes.append(frozenset(t for t in deck.ids if t != c and rank_of[t] in by_value and pips[t] == pips[c]))
         else:
             takes.append(frozenset())
     return takes

@@ -376,7 +376,7 @@ class ChineseTen(Game):
         return sum(point_of[c] for c in state.zones.get(f"captures.{seat}", ()))
 
     def design_problems(self, players: int) -> list[DesignProblem]:
-        """Deal sizes that do not use the deck (CT-1.3, CT-3.4), and a break-even the points do not give (CT-4.2)."""
+        """Deal sizes that do not use the deck (CT-1.3, CT-3.4, SC-2.2); a break-even the points miss (CT-4.2)."""
         state = DealState(players=players, dealer=0)
         ctx = Ctx(game=self, state=state, ledger=Ledger(players))
         problems = []
@@ -447,13 +447,3 @@ class ChineseTen(Game):
 
     def _fmt(self, cards) -> str:
         return " ".join(self.names[c] for c in cards)
-
-
-class Scopa(ChineseTen):
-    """Scopa's variants name their game ``scopa``; the mechanics are the fishing family's, unchanged.
-
-    This class only gives the family a second name: every Scopa rule (SC-…) is said in
-    the rule script with the family's words."""
-
-    name = "scopa"
-    summary = "Scopa: capture equal cards or sums, sweep the table, count cards, coins, settebello, primiera"

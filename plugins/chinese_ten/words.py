@@ -20,7 +20,7 @@ SEAT_IN_DEAL = frozenset({PLAY, SEAT, DEAL})
 DEAL_ONLY = frozenset({PLAY, DEAL})
 ON_CAPTURE = frozenset({PLAY, SEAT, DEAL, CAPTURE})
 OPENING_MODES = ("specials", "redeal", "none")
-CAPTURE_KINDS = ("sum", "rank", "set", "all")
+CAPTURE_KINDS = ("sum", "rank", "value", "set", "all")
 LEFTOVER_MODES = ("last_capturer", "table")
 
 
@@ -55,13 +55,13 @@ def rank_list(words, env) -> tuple[str, ...]:
 
 
 def _check_capture(item, env):
-    """``capture sum A..9 = 10``, ``capture rank 10..K`` (CT-2.1), ``capture set`` (SC-3.3), ``capture all`` (SC-V4)."""
+    """``capture sum A..9 = 10``, ``capture rank 10..K`` (CT-2.1); ``value``/``set``/``all`` (SC-3.2, 3.3, V4)."""
     kind = str(item.words[0].value)
     if kind not in CAPTURE_KINDS:
         raise env.error(
             item.words[0].pos,
-            "a capture rule reads 'capture sum RANKS = TOTAL', 'capture rank RANKS', 'capture set RANKS' "
-            f"or 'capture all RANKS', not 'capture {kind}'",
+            "a capture rule reads 'capture sum RANKS = TOTAL', 'capture rank RANKS', 'capture value RANKS', "
+            f"'capture set RANKS' or 'capture all RANKS', not 'capture {kind}'",
         )
     if len(item.words) < 2:
         raise env.error(item.pos, f"'capture {kind}' needs the ranks it applies to")
@@ -178,7 +178,8 @@ WORDS = (
     StatementSpec(
         "capture",
         "how a card takes: one table card with 'capture sum A..9 = 10' (the two make the total, CT-2.1) or "
-        "'capture rank 10..K' (same rank); when that takes nothing, 'capture set A..K' takes two or more "
+        "'capture rank 10..K' (same rank) or 'capture value A..K' (same pips, SC-3.2); when that takes "
+        "nothing, 'capture set A..K' takes two or more "
         "adding up to the card (SC-3.3) and 'capture all A' the whole table (SC-V4)",
         words=(1, None),
         value=frozenset(),
