@@ -75,7 +75,7 @@ def test_scv3_partners_piles_and_scope_count_together():
 
 
 def test_scv3_a_scopone_match_is_won_by_a_partnership():
-    result = Match(variants["scopone"], 4, seed=3, bots=["greedy", "random"]).play()
+    result = Match(variants["scopone"], 4, seed=3, bots=["greedy", "random", "greedy", "random"]).play()
     totals = result.totals
     assert totals[0] == totals[2] and totals[1] == totals[3]  # partners always share the score
     assert result.winner in (0, 1) and max(totals) >= 11
