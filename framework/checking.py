@@ -27,7 +27,9 @@ def check_file(path: Path, registry=None) -> tuple[list[Exception], str]:
         if path.suffix in (".yaml", ".yml"):
             from .designer_checks import design_findings
 
-            errors, warnings = design_findings(load_variant(path, registry))
+            variant = load_variant(path, registry)
+            errors, warnings = design_findings(variant)
+            errors = [*first_deal_problems(variant), *errors]
             if errors:
                 return [*errors, *warnings], ""
             return [], "ok" + "".join(f"\n{w}" for w in warnings)
@@ -36,6 +38,19 @@ def check_file(path: Path, registry=None) -> tuple[list[Exception], str]:
         return list(exc.errors), ""
     except (LocatedError, TapeteError) as exc:
         return [exc], ""
+
+
+def first_deal_problems(variant) -> list[Exception]:
+    """What ``tapete play`` would refuse before its first move, so that ``check`` says it too:
+    the game's default bot is installed, and a first deal deals and offers a move."""
+    try:
+        variant.registry.bot(variant.spec.game, variant.game_class.default_bot)
+        deal = variant.new_deal(seed=0)
+        if not deal.over and not deal.legal_actions():
+            return [TapeteError(f"{variant.name}: the first deal offers no legal move to seat {deal.to_move}")]
+    except TapeteError as exc:
+        return [exc]
+    return []
 
 
 def _check_script(path: Path, reg) -> str:

@@ -25,6 +25,7 @@ from .errors import (
     TapeteError,
     VariantError,
     display_path,
+    line_of,
 )
 from .game import Game
 from .ledger import Ledger
@@ -346,6 +347,7 @@ def compile_variant(spec: VariantSpec, reg: Registry) -> Variant:
                 )
             ]
         )
+    _check_players(spec, rules, sources)
     digest = hashlib.sha256()
     each = []
     for file in spec.files:
@@ -359,3 +361,39 @@ def compile_variant(spec: VariantSpec, reg: Registry) -> Variant:
 
 
 _display_path = display_path
+MAX_PLAYERS = 16
+
+
+def _check_players(spec: VariantSpec, rules: Rules, sources: dict[str, str]) -> None:
+    """The script's ``players`` is a count or a range within 1..16, and the file's default is in it."""
+    item = rules.statement("players")
+    value = rules.constant("players") if rules.expr("players") is not None else None
+    lo_hi = (value, value) if isinstance(value, int) and not isinstance(value, bool) else value
+    ok = (
+        isinstance(lo_hi, tuple)
+        and len(lo_hi) == 2
+        and all(isinstance(n, int) and not isinstance(n, bool) for n in lo_hi)
+        and 1 <= lo_hi[0] <= lo_hi[1] <= MAX_PLAYERS
+    )
+    if not ok and item is not None:
+        pos = item.pos
+        raise ErrorList(
+            [
+                ScriptError(
+                    Location(pos.path, pos.line, pos.column, line_of(sources.get(pos.path, ""), pos.line)),
+                    f"players must be a number or a range such as 3..8 within 1..{MAX_PLAYERS}, not "
+                    + (f"{value[0]}..{value[1]}" if isinstance(value, tuple) and len(value) == 2 else repr(value)),
+                )
+            ]
+        )
+    if ok and spec.players is not None and not lo_hi[0] <= spec.players <= lo_hi[1]:
+        lo, hi = lo_hi
+        allowed = f"{lo}" if lo == hi else f"{lo}-{hi}"
+        raise ErrorList(
+            [
+                VariantError(
+                    spec.players_at or Location(display_path(spec.path)),
+                    f"players: {spec.players} players, but the rules of {spec.full_name} allow {allowed}",
+                )
+            ]
+        )

@@ -54,6 +54,7 @@ class VariantSpec:
     declarations: dict[str, OptionDecl] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)
     players: int | None = None
+    players_at: Location | None = None  # where ``players:`` was set, for a count the scripts do not allow
     files: list[Path] = field(default_factory=list)
 
     @property
@@ -239,7 +240,7 @@ def read_variant(path: Path, resolve_name, _seen: tuple = ()) -> VariantSpec:
         spec.scripts = list(parent.scripts)
         spec.declarations = dict(parent.declarations)
         spec.options = dict(parent.options)
-        spec.players = parent.players
+        spec.players, spec.players_at = parent.players, parent.players_at
         spec.files = list(parent.files)
     spec.files.append(path)
 
@@ -301,7 +302,7 @@ def read_variant(path: Path, resolve_name, _seen: tuple = ()) -> VariantSpec:
         if isinstance(p, bool) or not isinstance(p, int) or not 1 <= p <= 16:
             errors.append(doc.error(("players",), f"must be a whole number from 1 to 16, not {p!r}"))
         else:
-            spec.players = p
+            spec.players, spec.players_at = p, doc.at(("players",))
     if errors:
         raise ErrorList(errors)
     return spec

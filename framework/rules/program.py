@@ -134,6 +134,12 @@ def build_rules(
                 errors.append(env.error(item.pos, f"{item.key!r} needs a word saying which one"))
                 continue
             first = spec.identity(item.words) if spec.identity is not None else str(item.words[0])
+        earlier = chosen.get((item.key, first))
+        if earlier is not None and earlier.pos.path == item.pos.path:
+            # Overlays replace statements of earlier scripts; inside one script a repeat is a slip.
+            what = f"{item.key} {first}" if first else item.key
+            errors.append(env.error(item.pos, f"{what!r} is already set on line {earlier.pos.line} of this script"))
+            continue
         chosen[(item.key, first)] = item
 
     for name, spec in vocab.statements.items():
@@ -206,7 +212,10 @@ def _check_statement(item, spec: StatementSpec, env: Env, table_env: Env, rules:
         if item.condition is not None:
             if spec.condition is None:
                 raise env.error(item.condition.pos, f"{item.key!r} takes no 'when' condition")
-            rules.compiled[(item.key, first, "condition")] = compile_expr(item.condition, env, spec.condition)
+            cond = compile_expr(item.condition, env, spec.condition)
+            if cond.const and not isinstance(cond.value, bool):
+                raise env.error(item.condition.pos, f"a 'when' condition must be true or false, not {cond.value!r}")
+            rules.compiled[(item.key, first, "condition")] = cond
         elif spec.needs_condition:
             raise env.error(item.pos, f"{item.key!r} needs 'when condition'")
     if spec.check is not None:
