@@ -197,8 +197,13 @@ class ChineseTen(Game):
         if action.kind == "play":
             if len(action.cards) != 1:
                 return f"'play {names[card]}' names one card; a capture reads 'capture CARD TABLE-CARD'"
-            if options:  # CT-2.3
-                return f"{names[card]} must capture (CT-2.3): " + " or ".join(
+            if options:  # CT-2.3, SC-3.4
+                rule = (
+                    "SC-3.4"
+                    if self.rank_of[card] in self.set_ranks or self.rank_of[card] in self.all_ranks
+                    else "CT-2.3"
+                )
+                return f"{names[card]} must capture ({rule}): " + " or ".join(
                     f"'capture {names[card]} {self._fmt(t)}'" for t in options
                 )
             return None

@@ -57,7 +57,7 @@ def test_sc1_3_picture_cards_count_8_9_10():
 
 def test_sc3_4_capture_is_compulsory_and_a_card_that_takes_nothing_stays():
     deal = position(classic, hand0=["6♣", "2♣"], hand1=["4♣"], table=["A♦", "5♥"])
-    with pytest.raises(IllegalAction, match="must capture"):
+    with pytest.raises(IllegalAction, match=r"6♣ must capture \(SC-3.4\): 'capture 6♣ A♦ 5♥'"):
         deal.play("play 6♣")
     assert legal(deal) == ["capture 6♣ A♦ 5♥", "play 2♣"]
     deal.play("play 2♣")

@@ -122,3 +122,12 @@ def test_scv5_napola(pile, points):
     ctx = Ctx(game=deal.game, state=deal.state, seat=0)
     won = dict(deal.game.prizes_won(ctx))
     assert won.get("napola", 0) == points
+
+
+def test_scv3_partners_do_not_see_each_others_hands():
+    deal = variants["scopone"].new_deal(4, seed=5)
+    seen = deal.observe(0)["zones"]
+    assert isinstance(seen["hand.0"], list) and len(seen["hand.0"]) == 9
+    assert seen["hand.2"] == {"count": 9}  # the partner's hand is as hidden as the opponents'
+    view = deal.view(0)
+    assert view.cards("hand.2") == () and view.count("hand.2") == 9
