@@ -79,12 +79,22 @@ def report(exc: BaseException) -> int:
     return EXIT_BUG
 
 
+def warn_broken_plugins() -> None:
+    """One line on stderr per plugin left out or name clash; ``tapete plugins`` says more."""
+    from .plugins import registry
+
+    for problem in registry().problems:
+        err.print(f"warning: {problem} ('tapete plugins' lists the plugins)")
+
+
 def guarded(fn: F) -> F:
     """Run a command so that every failure ends in one message and an exit code."""
 
     @functools.wraps(fn)
     def run(*args: Any, **kwargs: Any) -> Any:
         try:
+            if fn.__name__ not in ("plugins", "version"):
+                warn_broken_plugins()
             return fn(*args, **kwargs)
         except BaseException as exc:  # the one place that reports everything
             if isinstance(exc, SystemExit) or type(exc).__module__.split(".")[0] in ("typer", "click"):
@@ -138,24 +148,27 @@ def version() -> None:
 
 @command()
 def variants() -> None:
-    """List every registered variant with a one-line description."""
-    import yaml
-
+    """List every registered variant with a one-line description; broken ones say why."""
+    from .engine import load_variant
     from .plugins import registry
-    from .variants import scan_variants
 
+    reg = registry()
+    found = reg.variants()
     table = Table(show_header=True, header_style="bold")
     table.add_column("variant")
     table.add_column("description")
-    for name, path in sorted(scan_variants(registry().variant_dirs).items()):
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-        table.add_row(name, str(data.get("summary", "")))
+    for name, path in sorted(found.items()):
+        try:
+            table.add_row(name, load_variant(path, reg).spec.summary)
+        except TapeteError as exc:
+            table.add_row(name, "BROKEN: " + str(exc).splitlines()[0])
     out.print(table)
+    print_errors(reg.variant_problems())
 
 
 @command()
 def plugins() -> None:
-    """List the loaded plugins with their versions and hooks."""
+    """List the plugins with their versions and hooks, and the ones left out with the reason."""
     from .plugins import registry
 
     reg = registry()
@@ -163,9 +176,13 @@ def plugins() -> None:
     for col in ("plugin", "package", "version", "hooks"):
         table.add_column(col)
     for row in reg.plugin_info():
-        table.add_row(row["name"], row["package"], row["version"], ", ".join(row["hooks"]))
+        hooks = "BROKEN: not loaded (see below)" if row["broken"] else ", ".join(row["hooks"])
+        table.add_row(row["name"], row["package"], row["version"], hooks)
     out.print(table)
     out.print(f"games: {', '.join(sorted(reg.games))}")
+    loaded = {name for name, plugin in reg.pm.list_name_plugin() if plugin is not None}
+    for p in reg.problems:
+        out.print(f"{'clash' if p.plugin in loaded else 'broken'}: {p}")
 
 
 @command()

@@ -38,6 +38,11 @@ class Registry:
     bots: dict[tuple[str | None, str], BotEntry] = field(default_factory=dict)
     vocab: dict[str | None, Vocabulary] = field(default_factory=dict)
     lifecycle: set[str] = field(default_factory=set)
+    problems: list[PluginProblem] = field(default_factory=list)  # plugins left out, names registered twice
+    dists: dict[str, tuple[str, str]] = field(default_factory=dict)  # plugin name -> (package, version)
+
+    def package_of(self, plugin: str) -> str:
+        return self.dists.get(plugin, ("tapete", ""))[0]
 
     def vocabulary(self, game: str) -> Vocabulary:
         v = core_vocabulary()
@@ -69,22 +74,34 @@ class Registry:
 
         return scan_variants(self.variant_dirs)
 
+    def variant_problems(self) -> list[str]:
+        """Variant files of the registered folders that cannot be listed, and names used twice."""
+        from .variants import scan_variants
+
+        problems: list[str] = []
+        scan_variants(self.variant_dirs, problems)
+        return problems
+
     def plugin_info(self) -> list[dict[str, Any]]:
         rows = []
-        dist_of = {id(p): d for p, d in self.pm.list_plugin_distinfo()}
         for name, plugin in self.pm.list_name_plugin():
             if plugin is None:
                 continue
-            dist = dist_of.get(id(plugin))
             hooks = sorted(h.name for h in self.pm.get_hookcallers(plugin) or [])
-            rows.append(
-                {
-                    "name": name,
-                    "package": dist.project_name if dist else "tapete",
-                    "version": dist.version if dist else _own_version(),
-                    "hooks": hooks,
-                }
-            )
+            package, version = self.dists.get(name, ("tapete", _own_version()))
+            rows.append({"name": name, "package": package, "version": version, "hooks": hooks, "broken": ""})
+        for problem in self.problems:
+            if not any(r["name"] == problem.plugin for r in rows):
+                version = self.dists.get(problem.plugin, ("", "?"))[1]
+                rows.append(
+                    {
+                        "name": problem.plugin,
+                        "package": problem.package,
+                        "version": version,
+                        "hooks": [],
+                        "broken": problem.message,
+                    }
+                )
         return rows
 
 
@@ -94,40 +111,160 @@ def _own_version() -> str:
     return __version__
 
 
-def make_manager(extra_plugins: Iterable[object] = (), entry_points: bool = True) -> pluggy.PluginManager:
+REGISTRATION_HOOKS = (
+    "tapete_register_games",
+    "tapete_register_variants",
+    "tapete_register_bots",
+    "tapete_register_vocabulary",
+)
+
+
+@dataclass
+class PluginProblem:
+    """A plugin that was not loaded, or a name two plugins both register."""
+
+    plugin: str
+    package: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"plugin {self.plugin!r} ({self.package}): {self.message}"
+
+
+def unknown_hooks(pm: pluggy.PluginManager, plugin: object) -> list[str]:
+    """Hook implementations of ``plugin`` that match no hook, each with a did-you-mean."""
+    import difflib
+
+    known = [n for n in dir(hookspecs) if n.startswith("tapete_")]
+    found = []
+    for name in dir(plugin):
+        if name.startswith("_") or pm.parse_hookimpl_opts(plugin, name) is None or name in known:
+            continue
+        close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+        found.append(f"unknown hook {name!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
+    return found
+
+
+def make_manager(
+    extra_plugins: Iterable[object] = (),
+    entry_points: bool = True,
+    problems: list[PluginProblem] | None = None,
+    dists: dict[str, tuple[str, str]] | None = None,
+) -> pluggy.PluginManager:
+    """The plugin manager with the core, the installed plugins and ``extra_plugins``.
+
+    An installed plugin that fails to import or has a hook tapete does not know is
+    left out and described in ``problems``; the rest load. An extra plugin object
+    (handed over in code) with such a fault raises PluginValidationError at once."""
+    problems = [] if problems is None else problems
+    dists = {} if dists is None else dists
     pm = pluggy.PluginManager("tapete")
     pm.add_hookspecs(hookspecs)
     from . import builtin
 
     pm.register(builtin, name="tapete.builtin")
     if entry_points:
-        pm.load_setuptools_entrypoints(ENTRY_POINT_GROUP)
+        _load_entry_points(pm, problems, dists)
     for plugin in extra_plugins:
+        bad = unknown_hooks(pm, plugin)
+        if bad:
+            raise pluggy.PluginValidationError(plugin, f"plugin {plugin!r}: {'; '.join(bad)}")
         pm.register(plugin)
     pm.check_pending()
     return pm
 
 
+def _load_entry_points(pm: pluggy.PluginManager, problems: list[PluginProblem], dists: dict) -> None:
+    from importlib.metadata import entry_points
+
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        dist = getattr(ep, "dist", None)
+        package = dist.metadata["name"] if dist is not None else "?"
+        version = dist.version if dist is not None else "?"
+        if ep.name in dists:
+            problems.append(
+                PluginProblem(ep.name, package, f"the plugin name is taken by package {dists[ep.name][0]}; not loaded")
+            )
+            continue
+        dists[ep.name] = (package, version)
+        try:
+            plugin = ep.load()
+        except Exception as exc:  # any import failure of a third-party module is that plugin's fault
+            problems.append(PluginProblem(ep.name, package, f"cannot be imported: {type(exc).__name__}: {exc}"))
+            continue
+        bad = unknown_hooks(pm, plugin)
+        if bad:
+            problems.append(PluginProblem(ep.name, package, "; ".join(bad)))
+            continue
+        try:
+            pm.register(plugin, name=ep.name)
+        except (pluggy.PluginValidationError, ValueError) as exc:
+            problems.append(PluginProblem(ep.name, package, f"invalid: {exc}"))
+
+
 def build_registry(extra_plugins: Iterable[object] = (), entry_points: bool = True) -> Registry:
-    pm = make_manager(extra_plugins, entry_points)
+    problems: list[PluginProblem] = []
+    dists: dict[str, tuple[str, str]] = {}
+    pm = make_manager(extra_plugins, entry_points, problems, dists)
     reg = Registry(pm)
+    reg.problems, reg.dists = problems, dists
+    owner: dict[tuple[str, Any], str] = {}
 
-    def add_game(cls, name=None):
-        reg.games[name or cls.name] = cls  # a family's class may also serve a member game by its own name
+    for name, plugin in list(pm.list_name_plugin()):
+        if plugin is None:
+            continue
+        staged: list[tuple[str, Any, Callable[[], None]]] = []
 
-    def add_variants(directory):
-        reg.variant_dirs.append(Path(str(directory)))
+        def add_game(cls, name=None, _staged=staged):
+            key = name or cls.name
 
-    def add_bot(name, factory, game=None, _plugin="?"):
-        reg.bots[(game, name)] = BotEntry(name, factory, game, _plugin)
+            def commit() -> None:
+                reg.games[key] = cls  # a family's class may also serve a member game by its own name
 
-    def add_word(game, item):
-        reg.vocab.setdefault(game, Vocabulary()).add(item)
+            _staged.append(("game", key, commit))
 
-    pm.hook.tapete_register_games(register=add_game)
-    pm.hook.tapete_register_variants(register=add_variants)
-    pm.hook.tapete_register_bots(register=add_bot)
-    pm.hook.tapete_register_vocabulary(register=add_word)
+        def add_variants(directory, _staged=staged):
+            path = Path(str(directory))
+            _staged.append(("variants", path, lambda: reg.variant_dirs.append(path)))
+
+        def add_bot(bot_name, factory, game=None, _plugin="?", _staged=staged, _name=name):
+            entry = BotEntry(bot_name, factory, game, _name)
+
+            def commit() -> None:
+                reg.bots[(game, bot_name)] = entry
+
+            _staged.append(("bot", (game, bot_name), commit))
+
+        def add_word(game, item, _staged=staged):
+            def commit() -> None:
+                reg.vocab.setdefault(game, Vocabulary()).add(item)
+
+            _staged.append(("word", (game, getattr(item, "name", "?")), commit))
+
+        callbacks = dict(zip(REGISTRATION_HOOKS, (add_game, add_variants, add_bot, add_word), strict=True))
+        package = reg.package_of(name)
+        try:
+            for hook in REGISTRATION_HOOKS:
+                for impl in getattr(pm.hook, hook).get_hookimpls():
+                    if impl.plugin is plugin:
+                        impl.function(register=callbacks[hook])
+        except Exception as exc:  # a plugin failing while it registers is left out, the rest load
+            problems.append(PluginProblem(name, package, f"failed while registering: {type(exc).__name__}: {exc}"))
+            pm.unregister(plugin)
+            continue
+        for kind, key, apply in staged:
+            first = owner.get((kind, key))
+            if first is not None and first != name:
+                what = {"game": "game", "bot": "bot", "word": "rule word", "variants": "variant folder"}[kind]
+                shown = key if not isinstance(key, tuple) else "/".join(str(k) for k in key if k is not None)
+                problems.append(
+                    PluginProblem(
+                        name, package, f"registers {what} {shown!r}, already registered by {first!r}; ignored"
+                    )
+                )
+                continue
+            owner[(kind, key)] = name
+            apply()
     for hook in ("tapete_deal_started", "tapete_deal_scored", "tapete_match_ended"):
         if getattr(pm.hook, hook).get_hookimpls():
             reg.lifecycle.add(hook)

@@ -381,16 +381,35 @@ def option_text(value: Any) -> str:
     return str(value)
 
 
-def scan_variants(dirs) -> dict[str, Path]:
-    """Registered variant names (game/name) -> files, read cheaply without validation."""
+def scan_variants(dirs, problems: list[str] | None = None) -> dict[str, Path]:
+    """Registered variant names (game/name) -> files, read cheaply without validation.
+
+    A file that cannot be read as a variant, or a name two files both claim, is
+    described in ``problems`` (the first file keeps the name)."""
     found: dict[str, Path] = {}
     for d in dirs:
         for file in sorted(Path(d).glob("**/*.yaml")):
             try:
-                data = yaml.safe_load(file.read_text(encoding="utf-8")) or {}
-            except (OSError, yaml.YAMLError):
+                data = yaml.safe_load(read_source(file, "variant file", MAX_VARIANT_BYTES, VariantError)) or {}
+            except VariantError as exc:
+                if problems is not None:
+                    problems.append(str(exc).splitlines()[0])
+                continue
+            except (yaml.YAMLError, RecursionError) as exc:
+                if problems is not None:
+                    problems.append(f"{display_path(file)}: not valid YAML: {getattr(exc, 'problem', None) or exc}")
                 continue
             if isinstance(data, dict) and isinstance(data.get("name"), str):
                 game = data.get("game") or file.parent.name
-                found[f"{game}/{data['name']}"] = file
+                name = f"{game}/{data['name']}"
+                if name in found:
+                    if problems is not None:
+                        problems.append(
+                            f"{display_path(file)}: variant {name!r} is also defined by {display_path(found[name])}; "
+                            "the first one is used"
+                        )
+                    continue
+                found[name] = file
+            elif problems is not None:
+                problems.append(f"{display_path(file)}: not a variant file (it needs a 'name:')")
     return found
