@@ -6,6 +6,8 @@ from its plugin through the same registration hook.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .errors import ScriptError
 from .rules.vocabulary import (
     AT_DEAL_START,
@@ -23,10 +25,15 @@ from .rules.vocabulary import (
     scopes,
 )
 
+if TYPE_CHECKING:
+    from .rules import tree as t
+    from .rules.compiler import Env
+    from .rules.vocabulary import Ctx
+
 ZONE_MODES = ("all", "own", "top", "count", "none")
 
 
-def _check_see(item, env):
+def _check_see(item: t.Statement, env: Env) -> str:
     zone, mode = (str(w.value) for w in item.words)
     if mode not in ZONE_MODES:
         raise env.error(item.words[1].pos, f"unknown visibility {mode!r}: use one of {', '.join(ZONE_MODES)}")
@@ -36,20 +43,22 @@ def _check_see(item, env):
 STALL_POLICIES = ("error", "annul")
 
 
-def _check_stall(item, env):
+def _check_stall(item: t.Statement, env: Env) -> str:
     from .rules.compiler import compile_expr
 
-    value = compile_expr(item.value, env, CONSTANT).value
+    expr = item.value
+    assert expr is not None  # needs_value: checked before this runs
+    value: str = compile_expr(expr, env, CONSTANT).value
     if value not in STALL_POLICIES:
-        raise env.error(item.value.pos, f"stall must be one of {', '.join(STALL_POLICIES)}, not {value!r}")
+        raise env.error(expr.pos, f"stall must be one of {', '.join(STALL_POLICIES)}, not {value!r}")
     return value
 
 
-def _check_game(item, env):
+def _check_game(item: t.Statement, env: Env) -> str:
     return str(item.words[0].value)
 
 
-STATEMENTS = [
+STATEMENTS: list[StatementSpec] = [
     StatementSpec("game", "the game family this script is for", words=(1, 1), required=True, check=_check_game),
     StatementSpec("deck", "the cards: a named deck or 'ranks ... suits ...'", words=(1, None), required=True),
     StatementSpec("decks", "how many copies of the deck are shuffled together", value=CONSTANT, needs_value=True),
@@ -122,13 +131,14 @@ STATEMENTS = [
 ]
 
 
-def _next(ctx, seat, steps=1):
-    game, players = ctx.game, (ctx.state.players if ctx.state is not None else ctx.ledger.players)
-    step = game.step if game is not None else 1
+def _next(ctx: Ctx, seat: int, steps: int = 1) -> int:
+    game = ctx.game
+    players: int = ctx.state.players if ctx.state is not None else ctx.ledger.players  # type: ignore[union-attr]
+    step: int = game.step if game is not None else 1
     return (seat + step * steps) % players
 
 
-QUANTITIES = [
+QUANTITIES: list[Quantity] = [
     Quantity(
         "players",
         "number of players in the match",
@@ -163,7 +173,7 @@ QUANTITIES = [
     ),
 ]
 
-FUNCTIONS = [
+FUNCTIONS: list[Function] = [
     Function(
         "next",
         "the seat after a seat in the direction of play: next(dealer), next(dealer, 2)",
@@ -191,7 +201,8 @@ SYMBOLS = {
 
 def core_vocabulary() -> Vocabulary:
     v = Vocabulary(symbols=dict(SYMBOLS))
-    for item in (*STATEMENTS, *QUANTITIES, *FUNCTIONS):
+    words: tuple[StatementSpec | Quantity | Function, ...] = (*STATEMENTS, *QUANTITIES, *FUNCTIONS)
+    for item in words:
         v.add(item)
     return v
 

@@ -8,12 +8,17 @@ can see what applies without opening the files.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from .rules import tree as t
 from .variants import option_text
 
+if TYPE_CHECKING:
+    from .engine import Variant
+    from .rules.program import Rules
 
-def describe(variant) -> list[str]:
+
+def describe(variant: Variant) -> list[str]:
     spec, rules = variant.spec, variant.rules
     vocab = variant.registry.vocabulary(spec.game)
     lo, hi = variant.player_range()
@@ -55,7 +60,7 @@ def describe(variant) -> list[str]:
         lines.append(_row(resolved, doc))
     for key, values in rules.tables.items():
         lines += ["", f"Table {key}"]
-        by_value: dict = {}
+        by_value: dict[Any, list[str]] = {}
         for c, v in enumerate(values):
             if deck.copy_of[c] == 0:
                 by_value.setdefault(v, []).append(deck.format(c))
@@ -68,7 +73,7 @@ def _row(left: str, right: str) -> str:
     return f"  {left:<40} {right}" if right else f"  {left}"
 
 
-def _resolver(rules) -> Callable[[t.Expr], str | None]:
+def _resolver(rules: Rules) -> Callable[[t.Expr], str | None]:
     """Text for an option name (its value) or a ``total(TABLE)`` call (the sum), else None."""
 
     def resolve(e: t.Expr) -> str | None:
@@ -88,7 +93,7 @@ def _value_text(value: object) -> str:
     return str(value)
 
 
-def source(item, resolve: Callable[[t.Expr], str | None] | None = None) -> str:
+def source(item: t.Statement, resolve: Callable[[t.Expr], str | None] | None = None) -> str:
     parts = [item.key, *(str(w) for w in item.words)]
     if item.value is not None:
         parts += ["=", expr_text(item.value, resolve=resolve)]
@@ -97,7 +102,7 @@ def source(item, resolve: Callable[[t.Expr], str | None] | None = None) -> str:
     return " ".join(parts)
 
 
-def expr_text(e, outer: bool = True, resolve: Callable[[t.Expr], str | None] | None = None) -> str:
+def expr_text(e: t.Expr, outer: bool = True, resolve: Callable[[t.Expr], str | None] | None = None) -> str:
     if resolve is not None:
         known = resolve(e)
         if known is not None:

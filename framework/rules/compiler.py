@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import difflib
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..cards import RED_SUITS, SUIT_NAMES, Deck, face_value
 from ..errors import Location, ScriptError, line_of
 from . import tree as t
 from .vocabulary import CARD, MATCH, SEAT, Ctx, Vocabulary
+
+if TYPE_CHECKING:
+    from .vocabulary import Quantity
 
 _BINARY: dict[str, Callable[[Any, Any], Any]] = {
     "+": operator.add,
@@ -65,7 +68,7 @@ class Compiled:
         return self.fn(ctx)
 
 
-def _suggest(name: str, known) -> str:
+def _suggest(name: str, known: Iterable[str]) -> str:
     close = difflib.get_close_matches(name, list(known), n=3, cutoff=0.6)
     return f" (did you mean {', '.join(repr(c) for c in close)}?)" if close else ""
 
@@ -236,18 +239,20 @@ def _aggregate(node: t.Call, env: Env, scope: frozenset[str]) -> Compiled:
     """max(total) in a match-wide rule: the inner expression runs once per seat still in."""
     inner = compile_expr(node.args[0], env, scope | {SEAT})
     f = inner.fn
-    reduce = {
+    reducers: dict[str, Callable[[list[Any]], Any]] = {
         "max": max,
         "min": min,
         "sum": sum,
         "count": lambda xs: sum(1 for x in xs if x),
         "any": any,
         "all": all,
-    }.get(node.name)
+    }
+    reduce = reducers.get(node.name)
     pick = node.name
 
-    def run(ctx: Ctx):
-        seats = list(ctx.ledger.active if ctx.ledger is not None else range(ctx.state.players))
+    def run(ctx: Ctx) -> Any:
+        # a seat-less rule runs with the ledger (match-wide) or the deal (deal-wide): scopes say which
+        seats = list(ctx.ledger.active if ctx.ledger is not None else range(ctx.state.players))  # type: ignore[union-attr]
         values = [f(ctx.for_seat(s)) for s in seats]
         if reduce is not None:
             if not values and pick in ("max", "min"):
@@ -283,12 +288,12 @@ def _comparison(node: t.Call, env: Env, scope: frozenset[str]) -> Compiled:
 
     def run(ctx: Ctx) -> bool:
         me = ctx.seat
-        seats = range(ctx.state.players) if ctx.state is not None else ctx.ledger.active
+        seats = range(ctx.state.players) if ctx.state is not None else ctx.ledger.active  # type: ignore[union-attr]
         game = ctx.game
         teams = game is not None and game.teams
         mine = f(ctx)
         for s in seats:
-            if s == me or (teams and game.same_team(s, me)):
+            if s == me or (teams and game.same_team(s, me)):  # type: ignore[union-attr,arg-type]
                 continue
             if not better(mine, f(ctx.for_seat(s))):
                 return False
@@ -380,7 +385,7 @@ def compile_table(table: t.Table, env: Env) -> list[Any]:
     return values
 
 
-def card_quantities(deck: Deck, order: tuple[str, ...]):
+def card_quantities(deck: Deck, order: tuple[str, ...]) -> list[Quantity]:
     """What ``rank``, ``index`` and ``position`` mean inside a card table."""
     from .vocabulary import Quantity
 

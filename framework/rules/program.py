@@ -8,16 +8,18 @@ found is collected and reported together, each at its file, line and column.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..cards import NAMED_DECKS, SUIT_NAMES, Deck
-from ..errors import ErrorList, Location, ScriptError, line_of
+from ..errors import ErrorList, LocatedError, Location, ScriptError, line_of
 from . import tree as t
 from .compiler import Compiled, Env, _suggest, card_quantities, compile_expr, compile_table
 from .vocabulary import StatementSpec, Vocabulary
 
 OPTION_SCOPE: frozenset[str] = frozenset()
+Chosen = dict[tuple[str, str], "t.Statement | t.Table"]  # the statements that apply, by identity
 
 
 @dataclass
@@ -50,7 +52,7 @@ class Rules:
     def has(self, key: str, first: str = "") -> bool:
         return (key, first) in self.statements
 
-    def statement(self, key: str, first: str = ""):
+    def statement(self, key: str, first: str = "") -> t.Statement | t.Table | None:
         return self.statements.get((key, first))
 
     def expr(self, key: str, first: str = "") -> Compiled | None:
@@ -81,7 +83,7 @@ class Rules:
         return [(first, s) for (k, first), s in self.statements.items() if k == key]
 
 
-def flatten(items, env: Env, out: list) -> None:
+def flatten(items: Iterable[t.Item], env: Env, out: list[t.Statement | t.Table]) -> None:
     """Decide ``if`` blocks on option values and list the statements that apply."""
     for item in items:
         if isinstance(item, t.IfBlock):
@@ -93,10 +95,10 @@ def flatten(items, env: Env, out: list) -> None:
 
 def game_of(
     scripts: list[t.Script], options: dict[str, Any], vocab: Vocabulary, sources: dict[str, str]
-) -> tuple[str | None, list]:
+) -> tuple[t.Statement | None, list[t.Statement | t.Table]]:
     env = Env(vocab, options, sources)
-    items: list = []
-    errors: list[ScriptError] = []
+    items: list[t.Statement | t.Table] = []
+    errors: list[LocatedError] = []
     for script in scripts:
         try:
             flatten(script.items, env, items)
@@ -112,10 +114,15 @@ def game_of(
 
 
 def build_rules(
-    items: list, game: str, options: dict[str, Any], vocab: Vocabulary, sources: dict[str, str], first_path: str
+    items: list[t.Statement | t.Table],
+    game: str,
+    options: dict[str, Any],
+    vocab: Vocabulary,
+    sources: dict[str, str],
+    first_path: str,
 ) -> Rules:
     env = Env(vocab, options, sources)
-    errors: list[ScriptError] = []
+    errors: list[LocatedError] = []
 
     # Overlay: a later statement with the same identity replaces the earlier one.
     chosen: dict[tuple[str, str], t.Statement | t.Table] = {}
@@ -189,7 +196,9 @@ def build_rules(
     return rules
 
 
-def _check_statement(item, spec: StatementSpec, env: Env, table_env: Env, rules: Rules, first: str) -> None:
+def _check_statement(
+    item: t.Statement | t.Table, spec: StatementSpec, env: Env, table_env: Env, rules: Rules, first: str
+) -> None:
     lo, hi = spec.words
     n = len(item.words)
     if n < lo or (hi is not None and n > hi):
@@ -222,16 +231,16 @@ def _check_statement(item, spec: StatementSpec, env: Env, table_env: Env, rules:
         rules.parsed[(item.key, first)] = spec.check(item, env)
 
 
-def _const(chosen, key: str, env: Env, default: Any) -> Any:
+def _const(chosen: Chosen, key: str, env: Env, default: Any) -> Any:
     item = chosen.get((key, ""))
-    if item is None or item.value is None:
+    if not isinstance(item, t.Statement) or item.value is None:  # absent (a table is never a constant)
         return default
     c = compile_expr(item.value, env, OPTION_SCOPE)
     return c.value
 
 
-def _deck(chosen, env: Env, errors: list) -> tuple[Deck, tuple[str, ...]]:
-    item = chosen.get(("deck", ""))
+def _deck(chosen: Chosen, env: Env, errors: list[LocatedError]) -> tuple[Deck, tuple[str, ...]]:
+    item = chosen[("deck", "")]  # build_rules made sure there is one
     try:
         copies = _const(chosen, "decks", env, 1)
         jokers = _const(chosen, "jokers", env, 0)

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 from importlib import resources
+from typing import Any
 
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.tree import Meta
 
 from ..errors import Location, ScriptError, line_of
 from ..limits import MAX_SCRIPT_BYTES, check_script_shape
@@ -76,7 +78,8 @@ def parse_script(text: str, path: str = "<script>") -> t.Script:
 def _syntax_error(exc: UnexpectedInput, text: str, path: str) -> ScriptError:
     line, column = getattr(exc, "line", 0) or 0, getattr(exc, "column", 0) or 0
     if isinstance(exc, UnexpectedCharacters):
-        char = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else "?"
+        at = exc.pos_in_stream
+        char = text[at] if at is not None and at < len(text) else "?"
         message = f"unexpected character {char!r}"
     elif isinstance(exc, UnexpectedToken):
         token = exc.token
@@ -100,26 +103,28 @@ def _syntax_error(exc: UnexpectedInput, text: str, path: str) -> ScriptError:
 
 
 @v_args(meta=True)
-class _ToNodes(Transformer):
+class _ToNodes(Transformer[Token, Any]):
     """Lark tree -> typed nodes, in the style of Lark's own calculator example."""
 
-    def __init__(self, path: str):
+    def __init__(self, path: str) -> None:
         super().__init__()
         self.path = path
 
-    def _pos(self, meta_or_token) -> t.Pos:
+    def _pos(self, meta_or_token: Meta | Token) -> t.Pos:
         return t.Pos(self.path, getattr(meta_or_token, "line", 0) or 0, getattr(meta_or_token, "column", 0) or 0)
 
     # top level
-    def start(self, meta, items):
+    def start(self, meta: Meta, items: list[Any]) -> list[t.Item]:
         return [i for i in items if i is not None]
 
-    def block(self, meta, items):
+    def block(self, meta: Meta, items: list[Any]) -> tuple[t.Item, ...]:
         return tuple(i for i in items if i is not None)
 
-    def statement(self, meta, children):
+    def statement(self, meta: Meta, children: list[Any]) -> t.Statement:
         key, *rest = children
-        words, value, condition = [], None, None
+        words: list[t.Word] = []
+        value: t.Expr | None = None
+        condition: t.Expr | None = None
         for c in rest:
             if isinstance(c, tuple) and c and c[0] == "value":
                 value = c[1]
@@ -129,85 +134,86 @@ class _ToNodes(Transformer):
                 words.append(c)
         return t.Statement(str(key), tuple(words), value, condition, self._pos(key))
 
-    def value(self, meta, children):
+    def value(self, meta: Meta, children: list[Any]) -> tuple[str, t.Expr]:
         return ("value", self._as_expr(children[0]))
 
-    def condition(self, meta, children):
+    def condition(self, meta: Meta, children: list[Any]) -> tuple[str, t.Expr]:
         return ("condition", self._as_expr(children[0]))
 
-    def table(self, meta, children):
+    def table(self, meta: Meta, children: list[Any]) -> t.Table:
         key, *rest = children
         words = tuple(c for c in rest if isinstance(c, t.Word))
         arms = tuple(c for c in rest if isinstance(c, t.Arm))
         return t.Table(str(key), words, arms, self._pos(key))
 
-    def arm(self, meta, children):
+    def arm(self, meta: Meta, children: list[Any]) -> t.Arm:
         pattern, expr = children
         return t.Arm(pattern, self._as_expr(expr), self._pos(meta))
 
-    def pattern(self, meta, children):
+    def pattern(self, meta: Meta, children: list[Any]) -> tuple[tuple[t.Word, ...], ...]:
         return tuple(children)
 
-    def alternative(self, meta, children):
+    def alternative(self, meta: Meta, children: list[Any]) -> tuple[t.Word, ...]:
         return tuple(self._as_word(c) for c in children)
 
-    def if_block(self, meta, children):
+    def if_block(self, meta: Meta, children: list[Any]) -> t.IfBlock:
         cond, then, *rest = children
         otherwise = rest[0] if rest and rest[0] is not None else ()
         return t.IfBlock(self._as_expr(cond), then, otherwise, self._pos(meta))
 
     # words and atoms: produced as Word, converted to expressions where used so
-    def name(self, meta, children):
+    def name(self, meta: Meta, children: list[Any]) -> t.Word:
         tok = children[0]
         return t.Word("name", str(tok), self._pos(tok))
 
-    def int(self, meta, children):
+    def int(self, meta: Meta, children: list[Any]) -> t.Word:
         tok = children[0]
         return t.Word("int", int(tok), self._pos(tok))
 
-    def card(self, meta, children):
+    def card(self, meta: Meta, children: list[Any]) -> t.Word:
         tok = children[0]
         return t.Word("card", str(tok), self._pos(tok))
 
-    def suit(self, meta, children):
+    def suit(self, meta: Meta, children: list[Any]) -> t.Word:
         tok = children[0]
         return t.Word("suit", str(tok), self._pos(tok))
 
-    def string(self, meta, children):
+    def string(self, meta: Meta, children: list[Any]) -> t.Word:
         tok = children[0]
         return t.Word("string", str(tok)[1:-1], self._pos(tok))
 
-    def range(self, meta, children):
+    def range(self, meta: Meta, children: list[Any]) -> t.Word:
         lo, hi = children
         return t.Word("range", (str(lo), str(hi)), self._pos(lo))
 
     # expressions
-    def _as_expr(self, node):
+    def _as_expr(self, node: Any) -> t.Expr:
         if isinstance(node, t.Word):
             if node.kind == "name":
                 return t.Name(node.value, node.pos)
             return t.Literal(node.kind, node.value, node.pos)
-        return node
+        expr: t.Expr = node  # already an expression node
+        return expr
 
-    def _as_word(self, node):
+    def _as_word(self, node: Any) -> t.Word:
         if isinstance(node, t.Word):
             return node
         raise TypeError(node)
 
-    def call(self, meta, children):
-        name, *args = children
-        args = tuple(self._as_expr(a) for a in args if a is not None)
+    def call(self, meta: Meta, children: list[Any]) -> t.Call:
+        name, *rest = children
+        args = tuple(self._as_expr(a) for a in rest if a is not None)
         return t.Call(str(name), args, self._pos(name))
 
-    def neg(self, meta, children):
+    def neg(self, meta: Meta, children: list[Any]) -> t.Unary:
         return t.Unary("-", self._as_expr(children[0]), self._pos(meta))
 
-    def not_test(self, meta, children):
+    def not_test(self, meta: Meta, children: list[Any]) -> t.Unary:
         return t.Unary("not", self._as_expr(children[0]), self._pos(meta))
 
-    def _chain(self, meta, children, op=None):
-        items = [self._as_expr(c) if not isinstance(c, Token) else c for c in children]
-        result = items[0]
+    def _chain(self, meta: Meta, children: list[Any], op: str | None = None) -> t.Expr:
+        items: list[Any] = [self._as_expr(c) if not isinstance(c, Token) else c for c in children]
+        result: t.Expr = items[0]
         i = 1
         while i < len(items):
             if op is None:
@@ -219,17 +225,17 @@ class _ToNodes(Transformer):
             result = t.Binary(oper, result, right, getattr(result, "pos", self._pos(meta)))
         return result
 
-    def or_test(self, meta, children):
+    def or_test(self, meta: Meta, children: list[Any]) -> t.Expr:
         return self._chain(meta, children, "or")
 
-    def and_test(self, meta, children):
+    def and_test(self, meta: Meta, children: list[Any]) -> t.Expr:
         return self._chain(meta, children, "and")
 
-    def comparison(self, meta, children):
+    def comparison(self, meta: Meta, children: list[Any]) -> t.Expr:
         return self._chain(meta, children)
 
-    def sum(self, meta, children):
+    def sum(self, meta: Meta, children: list[Any]) -> t.Expr:
         return self._chain(meta, children)
 
-    def product(self, meta, children):
+    def product(self, meta: Meta, children: list[Any]) -> t.Expr:
         return self._chain(meta, children)

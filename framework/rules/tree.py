@@ -7,7 +7,7 @@ plain dataclasses that carry their own file position for error messages.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Union
+from typing import Any, Union
 
 
 @dataclass(frozen=True)
@@ -20,7 +20,7 @@ class Pos:
 @dataclass(frozen=True)
 class Word:
     kind: str  # name | int | card | suit | string | range
-    value: object  # str, int, or (lo, hi) for a range
+    value: Any  # str, int, or (lo, hi) for a range
     pos: Pos
 
     def __str__(self) -> str:
@@ -36,7 +36,7 @@ class Word:
 @dataclass(frozen=True)
 class Literal:
     kind: str  # int | card | suit | string | range
-    value: object
+    value: Any  # as Word.value
     pos: Pos
 
 

@@ -18,7 +18,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..game import Game
+    from ..ledger import Ledger
+    from ..state import DealState
 
 CARD, SEAT, DEAL, MATCH = "card", "seat", "deal", "match"
 PLAY = "play"  # present in every scope that runs during a match (not at load time)
@@ -113,7 +118,12 @@ class Vocabulary:
     symbols: dict[str, Any] = field(default_factory=dict)
 
     def add(self, item: StatementSpec | Quantity | Function) -> None:
-        table = {StatementSpec: self.statements, Quantity: self.quantities, Function: self.functions}[type(item)]
+        tables: dict[type, dict[str, Any]] = {
+            StatementSpec: self.statements,
+            Quantity: self.quantities,
+            Function: self.functions,
+        }
+        table = tables[type(item)]
         table[item.name] = item
 
     def merged(self, other: Vocabulary) -> Vocabulary:
@@ -134,7 +144,15 @@ class Ctx:
 
     __slots__ = ("game", "state", "seat", "ledger", "card", "extra")
 
-    def __init__(self, game=None, state=None, seat=None, ledger=None, card=None, extra=None):
+    def __init__(
+        self,
+        game: Game | None = None,
+        state: DealState | None = None,
+        seat: int | None = None,
+        ledger: Ledger | None = None,
+        card: int | None = None,
+        extra: dict[str, Any] | None = None,
+    ) -> None:
         self.game = game
         self.state = state
         self.seat = seat
