@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tapete import ErrorList, Match, load_variant
@@ -65,3 +67,21 @@ def test_total_is_a_constant_usable_before_its_table_is_written(tmp_path):
 def test_total_of_something_that_is_not_a_table_is_refused(tmp_path):
     with pytest.raises(ErrorList, match="'score' is not a card table of this game; tables: pips, points"):
         load_variant(write_variant(tmp_path, "chinese-ten/two-player", "break_even = total(score)\n"))
+
+
+@pytest.mark.parametrize(
+    ("rules", "message"),
+    [
+        ("if total(points) > 100 {\n  deals = 2\n}\n", "total() is not known yet here"),
+        ("points { A: total(points), _: 0 }\n", "table 'points' cannot use its own total"),
+        ("break_even = total(points, pips)\n", "total() takes the name of a card table"),
+    ],
+)
+def test_total_is_refused_where_it_cannot_be_known(tmp_path, rules, message):
+    with pytest.raises(ErrorList, match=re.escape(message)):
+        load_variant(write_variant(tmp_path, "chinese-ten/two-player", rules))
+
+
+def test_total_of_a_table_the_variant_does_not_write(tmp_path):
+    with pytest.raises(ErrorList, match="this variant has no 'wild' table"):
+        load_variant(write_variant(tmp_path, "chinchon/fournier", "close when unmatched <= total(wild)\n"))

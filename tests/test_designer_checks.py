@@ -64,3 +64,46 @@ def test_show_prints_option_values_and_totals_in_the_rules(tmp_path):
     assert "break_even = 260 / players" in shown.stdout
     assert "match_ends when deal_number >= 2" in shown.stdout
     assert "[written: match_ends when deal_number >= deals]" in shown.stdout
+
+
+def test_design_findings_name_every_player_count_and_a_deal_that_fails(tmp_path):
+    from tapete import Action, Game, build_registry, hookimpl, load_variant
+    from tapete.designer_checks import design_findings
+
+    many = variant(tmp_path, "many", "chinchon/fournier", "hand_size = 15\n")  # 47 and 62 cards of 40
+    errors, _ = design_findings(load_variant(many))
+    assert len(errors) == 1 and "(the same with 4 players)" in str(errors[0])
+
+    class Fragile(Game):  # its deal fails for more than two players, and it says nothing about it
+        name = "fragile"
+
+        def deal(self, state, rng, ctx):
+            if state.players > 2:
+                raise IndexError("pop from empty list")
+            self.deal_round_robin(state, self.shuffled_deck(rng), None, 0)
+
+        def legal_actions(self, state):
+            return [Action("pass")]
+
+    class Plugin:
+        @hookimpl
+        def tapete_register_games(self, register):
+            register(Fragile)
+
+    (tmp_path / "f.rules").write_text(
+        "game fragile\ndeck french52\nplayers = 2..3\nscore = 0\nmatch_ends when deal_number >= 1\n", encoding="utf-8"
+    )
+    (tmp_path / "f.yaml").write_text("game: fragile\nname: f\nscripts: [f.rules]\n", encoding="utf-8")
+    errors, _ = design_findings(load_variant(tmp_path / "f.yaml", build_registry([Plugin()])))
+    assert [e.message for e in errors] == ["a deal for 3 players fails: pop from empty list"]
+    assert str(errors[0]).startswith(f"{tmp_path.name}/f.rules:3:1:") or "f.rules:3:1:" in str(errors[0])
+
+
+def test_describe_resolves_options_and_totals(tmp_path):
+    from tapete import load_variant
+    from tapete.describe import describe
+
+    rules = "points { red _: 10, _: 0 }\nbreak_even = total(points) / players\nhand_size = if(true, hand, -hand)\n"
+    lines = describe(load_variant(variant(tmp_path, "ten", "chinese-ten/two-player", rules)))
+    assert any(line.strip().startswith("break_even = 260 / players") for line in lines)
+    assert any("hand_size = if(true, 12, -12)" in line and "[written:" in line for line in lines)

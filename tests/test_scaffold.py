@@ -99,3 +99,16 @@ def test_the_scaffolds_from_python(tmp_path):
             assert "use lower-case letters" in str(exc)
         else:
             raise AssertionError(bad)
+
+
+def test_tapete_new_reports_like_every_command(tmp_path):
+    from typer.testing import CliRunner
+
+    from tapete.cli import app
+
+    runner = CliRunner()
+    made = runner.invoke(app, ["new", "variant", "v", "--from", "fantan/nines", "--dir", str(tmp_path)])
+    assert made.exit_code == 0 and "next: tapete check" in made.output
+    assert runner.invoke(app, ["new", "plugin", "card-game", "--dir", str(tmp_path)]).exit_code == 0
+    again = runner.invoke(app, ["new", "plugin", "card-game", "--dir", str(tmp_path)])
+    assert again.exit_code == 1 and "already exists" in again.output
