@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from .bots import RandomBot
-from .hookspecs import hookimpl
+from .hookspecs import RegisterBot, hookimpl
 from .human import HumanBot
 
 
 @hookimpl
-def tapete_register_bots(register):
+def tapete_register_bots(register: RegisterBot) -> None:
     register("random", RandomBot)
     register("human", HumanBot)

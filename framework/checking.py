@@ -9,11 +9,16 @@ its game; otherwise only its syntax can be checked, and the result says so.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .errors import ErrorList, LocatedError, TapeteError
 
+if TYPE_CHECKING:
+    from .engine import Variant
+    from .plugins import Registry
 
-def check_file(path: Path, registry=None) -> tuple[list[Exception], str]:
+
+def check_file(path: Path, registry: Registry | None = None) -> tuple[list[Exception], str]:
     """The errors found in one file, and what was checked (for the ``ok`` line)."""
     from .engine import load_variant
     from .plugins import registry as default_registry
@@ -29,9 +34,9 @@ def check_file(path: Path, registry=None) -> tuple[list[Exception], str]:
 
             variant = load_variant(path, registry)
             errors, warnings = design_findings(variant)
-            errors = [*first_deal_problems(variant), *errors]
-            if errors:
-                return [*errors, *warnings], ""
+            problems: list[Exception] = [*first_deal_problems(variant), *errors]
+            if problems:
+                return [*problems, *warnings], ""
             return [], "ok" + "".join(f"\n{w}" for w in warnings)
         return [], _check_script(path, registry or default_registry())
     except ErrorList as exc:
@@ -40,7 +45,7 @@ def check_file(path: Path, registry=None) -> tuple[list[Exception], str]:
         return [exc], ""
 
 
-def first_deal_problems(variant) -> list[Exception]:
+def first_deal_problems(variant: Variant) -> list[Exception]:
     """What ``tapete play`` would refuse before its first move, so that ``check`` says it too:
     the game's default bot is installed, and a first deal deals and offers a move."""
     try:
@@ -53,7 +58,7 @@ def first_deal_problems(variant) -> list[Exception]:
     return []
 
 
-def _check_script(path: Path, reg) -> str:
+def _check_script(path: Path, reg: Registry) -> str:
     from .engine import compile_variant, resolver
     from .errors import ScriptError, display_path
     from .limits import MAX_SCRIPT_BYTES, read_source

@@ -17,9 +17,9 @@ import functools
 import os
 import sys
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
 from rich.console import Console
@@ -28,6 +28,9 @@ from rich.text import Text
 
 from . import __version__
 from .errors import ErrorList, TapeteError
+
+if TYPE_CHECKING:
+    from .engine import Variant
 
 app = typer.Typer(
     help="Play, simulate and check card games.",
@@ -45,7 +48,7 @@ MAX_MESSAGES = 200  # a run with more problems prints this many and a count of t
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def print_errors(errors: list[Exception] | list[str], limit: int = MAX_MESSAGES) -> None:
+def print_errors(errors: Sequence[Exception | str], limit: int = MAX_MESSAGES) -> None:
     """Print problems to stderr, at most ``limit`` of them, then how many were left out."""
     for e in errors[:limit]:
         err.print(str(e))
@@ -115,7 +118,7 @@ def command(*args: Any, **kwargs: Any) -> Callable[[F], F]:
     return deco
 
 
-def _options(pairs: list[str]) -> dict:
+def _options(pairs: list[str]) -> dict[str, str]:
     result = {}
     for pair in pairs or []:
         if "=" not in pair:
@@ -244,7 +247,7 @@ def play(
     writer = LogWriter(log) if log else None
     printer = _Printer(v, quiet)
 
-    def emit(event):
+    def emit(event: dict[str, Any]) -> None:
         if writer:
             writer(event)
         printer(event)
@@ -264,10 +267,10 @@ def play(
 
 
 class _Printer:
-    def __init__(self, variant, quiet: bool):
+    def __init__(self, variant: Variant, quiet: bool) -> None:
         self.variant, self.quiet = variant, quiet
 
-    def __call__(self, event) -> None:
+    def __call__(self, event: dict[str, Any]) -> None:
         if self.quiet:
             return
         kind = event["type"]

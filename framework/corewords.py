@@ -133,7 +133,7 @@ STATEMENTS: list[StatementSpec] = [
 
 def _next(ctx: Ctx, seat: int, steps: int = 1) -> int:
     game = ctx.game
-    players: int = ctx.state.players if ctx.state is not None else ctx.ledger.players  # type: ignore[union-attr]
+    players: int = ctx.state.players if ctx.state is not None else ctx.ledger.players
     step: int = game.step if game is not None else 1
     return (seat + step * steps) % players
 

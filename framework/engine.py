@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,7 +46,7 @@ from .view import Recorder, View, game_facts, make_view
 class Variant:
     spec: VariantSpec
     rules: Rules
-    game_class: type
+    game_class: type[Game]
     registry: Registry
     digest: str
     file_digests: list[tuple[str, str]] = field(default_factory=list)  # (file name, digest), in load order
@@ -222,8 +223,8 @@ def observe(game: Game, state: DealState, seat: int) -> dict[str, Any]:
 
 
 # -- loading -------------------------------------------------------------------
-def resolver(reg: Registry):
-    known = None
+def resolver(reg: Registry) -> Callable[[str, Path], Path | None]:
+    known: dict[str, Path] | None = None
 
     def resolve(target: str, base: Path) -> Path | None:
         nonlocal known
@@ -314,7 +315,7 @@ def compile_variant(spec: VariantSpec, reg: Registry) -> Variant:
         )
     sources: dict[str, str] = {}
     scripts = []
-    errors = []
+    errors: list[LocatedError] = []
     for file in spec.scripts:
         display = _display_path(file)
         try:
@@ -368,7 +369,7 @@ def _check_players(spec: VariantSpec, rules: Rules, sources: dict[str, str]) -> 
     """The script's ``players`` is a count or a range within 1..16, and the file's default is in it."""
     item = rules.statement("players")
     value = rules.constant("players") if rules.expr("players") is not None else None
-    lo_hi = (value, value) if isinstance(value, int) and not isinstance(value, bool) else value
+    lo_hi: Any = (value, value) if isinstance(value, int) and not isinstance(value, bool) else value
     ok = (
         isinstance(lo_hi, tuple)
         and len(lo_hi) == 2

@@ -15,7 +15,7 @@ from .actions import Action
 from .cards import Deck
 from .rng import Random
 from .rules.program import Rules
-from .rules.vocabulary import Ctx
+from .rules.vocabulary import Ctx, Function, Quantity, StatementSpec
 from .state import DealState
 
 if TYPE_CHECKING:
@@ -25,7 +25,9 @@ if TYPE_CHECKING:
 class Game:
     name: ClassVar[str] = "?"
     summary: ClassVar[str] = ""
-    words: ClassVar[tuple] = ()  # StatementSpec / Quantity / Function of the family
+    words: ClassVar[
+        tuple[StatementSpec | Quantity | Function, ...]
+    ] = ()  # StatementSpec / Quantity / Function of the family
     zone_kinds: ClassVar[tuple[str, ...]] = ("hand",)
     default_bot: ClassVar[str] = "random"  # what `tapete play` seats when no --bots is given
 
@@ -78,7 +80,7 @@ class Game:
     def deal_round_robin(self, state: DealState, cards: list[int], per_hand: int | None, first: int) -> None:
         """Fresh hands, dealt one card at a time from ``first``; ``None`` deals everything."""
         n = state.players
-        hands = [[] for _ in range(n)]
+        hands: list[list[int]] = [[] for _ in range(n)]
         for s in range(n):
             state.zones[f"hand.{s}"] = hands[s]
         total = len(cards) if per_hand is None else per_hand * n

@@ -9,10 +9,10 @@ and compares each event it produces with the logged one.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .actions import Action
 from .engine import load_variant
@@ -20,6 +20,11 @@ from .errors import IllegalAction, ScriptError, SnapshotError, TapeteError, disp
 from .formats import LOG_FORMAT, UNNUMBERED, check_format
 from .limits import MAX_LOG_BYTES, decode
 from .match import Match
+
+if TYPE_CHECKING:
+    from .cards import Deck
+    from .engine import Variant
+    from .plugins import Registry
 
 
 class LogWriter:
@@ -81,12 +86,12 @@ def read_log(path: Path) -> list[dict[str, Any]]:
 class _LoggedMoves:
     """A bot that plays what the log says, seat by seat."""
 
-    def __init__(self, moves: Iterator[dict[str, Any]], deck, shown: str, last_line: int):
+    def __init__(self, moves: Iterator[dict[str, Any]], deck: Deck, shown: str, last_line: int) -> None:
         self.moves, self.deck, self.shown, self.last_line = moves, deck, shown, last_line
 
     observes = False
 
-    def choose(self, view, legal):
+    def choose(self, view: None, legal: list[Action]) -> Action:
         try:
             event = next(self.moves)
         except StopIteration:
@@ -123,7 +128,7 @@ class ReplayReport:
 def _header(head: dict[str, Any], shown: str) -> None:
     """The match header's fields, checked before any of them is used."""
     line = head["_line"]
-    checks = {
+    checks: dict[str, Callable[[Any], bool]] = {
         "variant": lambda v: isinstance(v, str),
         "players": lambda v: isinstance(v, int) and not isinstance(v, bool),
         "seed": lambda v: isinstance(v, int | str) and not isinstance(v, bool),
@@ -143,7 +148,7 @@ def _pair(p: Any) -> bool:
     return isinstance(p, list) and len(p) == 2 and all(isinstance(x, str) for x in p)
 
 
-def _variant_of(head: dict[str, Any], log: Path, registry, shown: str):
+def _variant_of(head: dict[str, Any], log: Path, registry: Registry | None, shown: str) -> Variant:
     """The variant a log was played with: its file when it was played from one, else its name."""
     line = head["_line"]
     source = head.get("path")
@@ -173,7 +178,7 @@ def _variant_of(head: dict[str, Any], log: Path, registry, shown: str):
     return variant
 
 
-def replay(path: Path, registry=None) -> ReplayReport:
+def replay(path: Path, registry: Registry | None = None) -> ReplayReport:
     """Re-run a log; raise Divergence naming the first event that differs."""
     events = read_log(path)
     shown = display_path(path)

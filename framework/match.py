@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import __version__
+from .actions import Action
 from .bots import LegacyBot, adapt, observes
 from .engine import Variant, first_dealer, start_deal
 from .errors import IllegalAction, SnapshotError, TapeteError
@@ -69,8 +70,8 @@ class Match:
         players: int | None = None,
         seed: object = 0,
         bots: list[str] | None = None,
-        agents: list | None = None,
-    ):
+        agents: list[Any] | None = None,
+    ) -> None:
         self.variant = variant
         names = list(bots or ["random"])
         self.players, self.bot_names = seat_bots(variant, players, names)
@@ -163,6 +164,7 @@ class Match:
         game, rules, ledger = self.game, self.rules, self.ledger
         deck = game.deck
         score_expr, won_cond = rules.expr("score"), rules.condition("won")
+        assert score_expr is not None  # 'score' is a required statement
         wins_match = rules.condition("wins_match")
         history: list[dict[str, Any]] = []
         winner: int | None = None
@@ -280,7 +282,7 @@ class Match:
             }
             if winner is None:  # the next dealer is known before anyone sees the score
                 nxt = rules.expr("next_dealer")
-                ctx.seat = None
+                ctx.seat = None  # type: ignore[assignment]
                 local.last_scores = [scores[s] for s in seats]  # next_dealer may ask who won this deal
                 d = (
                     seats[nxt(ctx) % len(seats)]
@@ -305,7 +307,7 @@ class Match:
         return result
 
     def _decide(
-        self, agent: Any, kind: int, recorder: Recorder | None, state: DealState, seat: int, legal: list
+        self, agent: Any, kind: int, recorder: Recorder | None, state: DealState, seat: int, legal: list[Action]
     ) -> Any:
         if kind == 0:
             return agent.choose(None, legal)
@@ -373,7 +375,7 @@ class Match:
                 # Re-entry: the restart total is taken before anyone rejoins.
                 keep_active = ledger.active
                 ledger.active = staying
-                ctx.seat = None
+                ctx.seat = None  # type: ignore[assignment]
                 restart = int(rejoin_total(ctx)) if rejoin_total is not None else max(ledger.totals[s] for s in staying)
                 ledger.active = keep_active
                 for s in list(going):
@@ -387,7 +389,7 @@ class Match:
             ledger.refresh()
             if len(ledger.active) == 1:
                 return ledger.active[0]
-        ctx.seat = None
+        ctx.seat = None  # type: ignore[assignment]
         ends = rules.condition("match_ends")
         if ends is not None and ends(ctx):
             w = rules.expr("winner")

@@ -7,19 +7,30 @@ with a misspelt hook name fail at start-up instead of being silently ignored.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from os import PathLike
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pluggy
 
 from . import hookspecs
 from .corewords import core_vocabulary
 from .errors import TapeteError
-from .rules.vocabulary import Vocabulary
+from .rules.vocabulary import Function, Quantity, StatementSpec, Vocabulary
+
+if TYPE_CHECKING:
+    from .game import Game
+
+    if sys.version_info >= (3, 11):
+        from importlib.resources.abc import Traversable
+    else:
+        from importlib.abc import Traversable
 
 ENTRY_POINT_GROUP = "tapete"
+Staged = tuple[str, Any, Callable[[], None]]  # (what, its key, how to add it): a plugin's registrations
 
 
 @dataclass
@@ -33,7 +44,7 @@ class BotEntry:
 @dataclass
 class Registry:
     pm: pluggy.PluginManager
-    games: dict[str, type] = field(default_factory=dict)
+    games: dict[str, type[Game]] = field(default_factory=dict)
     variant_dirs: list[Path] = field(default_factory=list)
     bots: dict[tuple[str | None, str], BotEntry] = field(default_factory=dict)
     vocab: dict[str | None, Vocabulary] = field(default_factory=dict)
@@ -64,7 +75,7 @@ class Registry:
     def bot_names(self, game: str) -> list[str]:
         return sorted({n for g, n in self.bots if g in (None, game)})
 
-    def call(self, hook: str, **kwargs) -> None:
+    def call(self, hook: str, **kwargs: Any) -> None:
         """Lifecycle hooks are called only when some plugin implements them."""
         if hook in self.lifecycle:
             getattr(self.pm.hook, hook)(**kwargs)
@@ -174,7 +185,9 @@ def make_manager(
     return pm
 
 
-def _load_entry_points(pm: pluggy.PluginManager, problems: list[PluginProblem], dists: dict) -> None:
+def _load_entry_points(
+    pm: pluggy.PluginManager, problems: list[PluginProblem], dists: dict[str, tuple[str, str]]
+) -> None:
     from importlib.metadata import entry_points
 
     for ep in entry_points(group=ENTRY_POINT_GROUP):
@@ -213,9 +226,9 @@ def build_registry(extra_plugins: Iterable[object] = (), entry_points: bool = Tr
     for name, plugin in list(pm.list_name_plugin()):
         if plugin is None:
             continue
-        staged: list[tuple[str, Any, Callable[[], None]]] = []
+        staged: list[Staged] = []
 
-        def add_game(cls, name=None, _staged=staged):
+        def add_game(cls: type[Game], name: str | None = None, _staged: list[Staged] = staged) -> None:
             key = name or cls.name
 
             def commit() -> None:
@@ -223,11 +236,18 @@ def build_registry(extra_plugins: Iterable[object] = (), entry_points: bool = Tr
 
             _staged.append(("game", key, commit))
 
-        def add_variants(directory, _staged=staged):
+        def add_variants(directory: str | PathLike[str] | Traversable, _staged: list[Staged] = staged) -> None:
             path = Path(str(directory))
             _staged.append(("variants", path, lambda: reg.variant_dirs.append(path)))
 
-        def add_bot(bot_name, factory, game=None, _plugin="?", _staged=staged, _name=name):
+        def add_bot(
+            bot_name: str,
+            factory: Callable[..., Any],
+            game: str | None = None,
+            _plugin: str = "?",
+            _staged: list[Staged] = staged,
+            _name: str = name,
+        ) -> None:
             entry = BotEntry(bot_name, factory, game, _name)
 
             def commit() -> None:
@@ -235,7 +255,9 @@ def build_registry(extra_plugins: Iterable[object] = (), entry_points: bool = Tr
 
             _staged.append(("bot", (game, bot_name), commit))
 
-        def add_word(game, item, _staged=staged):
+        def add_word(
+            game: str | None, item: StatementSpec | Quantity | Function, _staged: list[Staged] = staged
+        ) -> None:
             def commit() -> None:
                 reg.vocab.setdefault(game, Vocabulary()).add(item)
 

@@ -101,7 +101,7 @@ class DealState:
         return state
 
 
-def _int(obj: dict, key: str, default: int | None = None) -> int:
+def _int(obj: dict[str, Any], key: str, default: int | None = None) -> int:
     if key not in obj:
         if default is None:
             raise SnapshotError(f"deal snapshot lacks {key!r}")

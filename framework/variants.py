@@ -10,14 +10,17 @@ Every error names the file, the key path and the line.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from .errors import ErrorList, Location, VariantError, display_path, line_of
+from .errors import ErrorList, LocatedError, Location, VariantError, display_path, line_of
 from .limits import MAX_NESTING, MAX_VARIANT_BYTES, MAX_YAML_VALUES, read_source
+
+KeyPath = tuple[str | int, ...]  # where a value sits in a YAML document: keys and list indexes
 
 TOP_KEYS = {
     "game": "the game family (fantan, chinchon, ...)",
@@ -71,7 +74,7 @@ class _Doc:
 
     def __init__(self, path: Path, text: str):
         self.path, self.text = path, text
-        self.marks: dict[tuple, tuple[int, int]] = {}
+        self.marks: dict[KeyPath, tuple[int, int]] = {}
         self.values = 0
         self.inside: set[int] = set()
         try:
@@ -106,20 +109,20 @@ class _Doc:
     def loc(self, line: int, col: int) -> Location:
         return Location(display_path(self.path), line, col, line_of(self.text, line))
 
-    def at(self, keypath: tuple) -> Location:
+    def at(self, keypath: KeyPath) -> Location:
         while keypath and keypath not in self.marks:
             keypath = keypath[:-1]
         line, col = self.marks.get(keypath, (1, 1))
         return self.loc(line, col)
 
-    def error(self, keypath: tuple, message: str) -> VariantError:
+    def error(self, keypath: KeyPath, message: str) -> VariantError:
         where = ".".join(str(k) for k in keypath)
         return VariantError(self.at(keypath), f"{where}: {message}" if where else message)
 
-    def _node_error(self, node, message: str) -> VariantError:
+    def _node_error(self, node: yaml.Node, message: str) -> VariantError:
         return VariantError(self.loc(node.start_mark.line + 1, node.start_mark.column + 1), message)
 
-    def _value(self, node, keypath):
+    def _value(self, node: yaml.Node, keypath: KeyPath) -> Any:
         self.values += 1
         if self.values > MAX_YAML_VALUES:
             raise self._node_error(node, f"more than {MAX_YAML_VALUES:,} values once aliases are expanded")
@@ -131,7 +134,7 @@ class _Doc:
             try:
                 if isinstance(node, yaml.SequenceNode):
                     return [self._value(v, keypath + (i,)) for i, v in enumerate(node.value)]
-                out = {}
+                out: dict[Any, Any] = {}
                 for knode, vnode in node.value:
                     if not isinstance(knode, yaml.ScalarNode):
                         raise self._node_error(knode, "a key must be a plain word, not a list or mapping")
@@ -162,7 +165,7 @@ _OPENING = (
 _CLOSING = (yaml.BlockEndToken, yaml.FlowMappingEndToken, yaml.FlowSequenceEndToken)
 
 
-def _suggest(word: str, known) -> str:
+def _suggest(word: str, known: Iterable[str]) -> str:
     close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""
 
@@ -179,7 +182,9 @@ def _type_name(v: Any) -> str:
     }.get(type(v), type(v).__name__)
 
 
-def read_variant(path: Path, resolve_name, _seen: tuple = ()) -> VariantSpec:
+def read_variant(
+    path: Path, resolve_name: Callable[[str, Path], Path | None], _seen: tuple[Path, ...] = ()
+) -> VariantSpec:
     """Read a variant file and everything it extends; raise ErrorList on any problem."""
     path = path.resolve()
     if path in _seen:
@@ -189,7 +194,7 @@ def read_variant(path: Path, resolve_name, _seen: tuple = ()) -> VariantSpec:
     text = read_source(path, "variant file", MAX_VARIANT_BYTES, VariantError)
     doc = _Doc(path, text)
     data = doc.data
-    errors: list[VariantError] = []
+    errors: list[LocatedError] = []
     if not isinstance(data, dict):
         raise doc.error((), "a variant file must be a mapping of keys (game:, name:, scripts:, ...)")
     for key in data:
@@ -281,8 +286,8 @@ def read_variant(path: Path, resolve_name, _seen: tuple = ()) -> VariantSpec:
         errors.append(doc.error(("options",), f"must be a mapping of option values, not {_type_name(options)}"))
         options = {}
     for opt, value in options.items():
-        decl = spec.declarations.get(opt)
-        if decl is None:
+        declared = spec.declarations.get(opt)
+        if declared is None:
             errors.append(
                 doc.error(
                     ("options", opt),
@@ -291,7 +296,7 @@ def read_variant(path: Path, resolve_name, _seen: tuple = ()) -> VariantSpec:
                 )
             )
             continue
-        problem = check_value(decl, value)
+        problem = check_value(declared, value)
         if problem:
             errors.append(doc.error(("options", opt), problem))
         else:
@@ -381,7 +386,7 @@ def option_text(value: Any) -> str:
     return str(value)
 
 
-def scan_variants(dirs, problems: list[str] | None = None) -> dict[str, Path]:
+def scan_variants(dirs: Iterable[Path], problems: list[str] | None = None) -> dict[str, Path]:
     """Registered variant names (game/name) -> files, read cheaply without validation.
 
     A file that cannot be read as a variant, or a name two files both claim, is

@@ -227,7 +227,7 @@ class View:
 # -- who sees what -----------------------------------------------------------------------
 def zone_mode(game: Game, zone: str, seat: int) -> str:
     kind, _, owner = zone.partition(".")
-    mode = game.visibility.get(kind, "count")
+    mode: str = game.visibility.get(kind, "count")
     if mode == "own":
         return "all" if owner == str(seat) else "count"
     return mode
@@ -494,5 +494,5 @@ def game_facts(game: Game) -> Facts:
     facts = getattr(game, "_public_facts", None)
     if facts is None:
         facts = Facts(game.facts())
-        game._public_facts = facts
+        game._public_facts = facts  # type: ignore[attr-defined]  # a cache on the game object
     return facts

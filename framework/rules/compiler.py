@@ -252,7 +252,7 @@ def _aggregate(node: t.Call, env: Env, scope: frozenset[str]) -> Compiled:
 
     def run(ctx: Ctx) -> Any:
         # a seat-less rule runs with the ledger (match-wide) or the deal (deal-wide): scopes say which
-        seats = list(ctx.ledger.active if ctx.ledger is not None else range(ctx.state.players))  # type: ignore[union-attr]
+        seats = list(ctx.ledger.active if ctx.ledger is not None else range(ctx.state.players))
         values = [f(ctx.for_seat(s)) for s in seats]
         if reduce is not None:
             if not values and pick in ("max", "min"):
@@ -288,12 +288,12 @@ def _comparison(node: t.Call, env: Env, scope: frozenset[str]) -> Compiled:
 
     def run(ctx: Ctx) -> bool:
         me = ctx.seat
-        seats = range(ctx.state.players) if ctx.state is not None else ctx.ledger.active  # type: ignore[union-attr]
+        seats = range(ctx.state.players) if ctx.state is not None else ctx.ledger.active
         game = ctx.game
         teams = game is not None and game.teams
         mine = f(ctx)
         for s in seats:
-            if s == me or (teams and game.same_team(s, me)):  # type: ignore[union-attr,arg-type]
+            if s == me or (teams and game.same_team(s, me)):
                 continue
             if not better(mine, f(ctx.for_seat(s))):
                 return False

@@ -140,9 +140,20 @@ class Ctx:
 
     One object is reused along the hot path (its fields are reassigned), so
     evaluating a rule allocates nothing.
+
+    A field is None outside the scopes that provide it (no ``seat`` in a deal-wide
+    rule, no ``card`` outside a card table). The scope check at load time makes
+    sure a word reads only the fields its scopes set, so the fields are declared
+    without None: a word's getter reads ``ctx.state.zones`` without a check.
     """
 
     __slots__ = ("game", "state", "seat", "ledger", "card", "extra")
+    game: Game
+    state: DealState
+    seat: int
+    ledger: Ledger
+    card: int
+    extra: dict[str, Any]
 
     def __init__(
         self,
@@ -153,11 +164,11 @@ class Ctx:
         card: int | None = None,
         extra: dict[str, Any] | None = None,
     ) -> None:
-        self.game = game
-        self.state = state
-        self.seat = seat
-        self.ledger = ledger
-        self.card = card
+        self.game = game  # type: ignore[assignment]
+        self.state = state  # type: ignore[assignment]
+        self.seat = seat  # type: ignore[assignment]
+        self.ledger = ledger  # type: ignore[assignment]
+        self.card = card  # type: ignore[assignment]
         self.extra = extra if extra is not None else {}
 
     def for_seat(self, seat: int) -> Ctx:

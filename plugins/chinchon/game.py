@@ -140,7 +140,7 @@ class Chinchon(Game):
                     allowed[card] = shown
         finally:
             extra.pop("shown", None)
-            ctx.state = None  # the game keeps no reference to a deal
+            ctx.state = None  # type: ignore[assignment]  # the game keeps no reference to a deal
         return allowed
 
     def big_gin_shown(self, state: DealState, seat: int) -> Shown | None:
@@ -167,7 +167,7 @@ class Chinchon(Game):
             return bool((rule or self.close_rule)(ctx))
         finally:
             del ctx.extra["shown"]
-            ctx.state = None  # a game keeps no reference to a deal (views rely on it)
+            ctx.state = None  # type: ignore[assignment]  # a game keeps no reference to a deal (views rely on it)
 
     # -- moves (CH-4) -------------------------------------------------------------------
     def legal_actions(self, state: DealState) -> list[Action]:
@@ -307,7 +307,7 @@ class Chinchon(Game):
         try:
             return bool(self.void_rule(ctx))
         finally:
-            ctx.state = None  # the game keeps no reference to a deal
+            ctx.state = None  # type: ignore[assignment]  # the game keeps no reference to a deal
 
     def _void(self, state: DealState) -> bool:
         """End the deal without scores (the match deals again, same dealer)."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 from importlib import resources
 
 from tapete import hookimpl
+from tapete.hookspecs import RegisterBot, RegisterGame, RegisterVariants
 
 from .bots import GreedyBot
 from .game import ChineseTen
@@ -17,18 +18,18 @@ SCOPA = "scopa"  # Scopa (SC-...): the same family's class, its own name and var
 
 
 @hookimpl
-def tapete_register_games(register):
+def tapete_register_games(register: RegisterGame) -> None:
     register(ChineseTen)
     register(ChineseTen, name=SCOPA)
 
 
 @hookimpl
-def tapete_register_variants(register):
+def tapete_register_variants(register: RegisterVariants) -> None:
     register(resources.files("tapete_variants") / "chinese-ten")
     register(resources.files("tapete_variants") / SCOPA)
 
 
 @hookimpl
-def tapete_register_bots(register):
+def tapete_register_bots(register: RegisterBot) -> None:
     register("greedy", GreedyBot, game=ChineseTen.name)
     register("greedy", CountingBot, game=SCOPA)

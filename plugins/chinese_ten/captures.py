@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tapete import ErrorList, ScriptError
+from tapete import ErrorList, Rules, ScriptError
 from tapete.cards import face_value
 from tapete.errors import Location, line_of
 
 
-def located(rules, key: str, first: str, message: str) -> ErrorList:
+def located(rules: Rules, key: str, first: str, message: str) -> ErrorList:
     """A load-time error at the statement it concerns, for problems no single word shows."""
     item = rules.statement(key, first)
     if item is None:
@@ -29,12 +29,12 @@ def located(rules, key: str, first: str, message: str) -> ErrorList:
     return ErrorList([ScriptError(Location(pos.path, pos.line, pos.column, source), message)])
 
 
-def card_pips(rules) -> list[int]:
+def card_pips(rules: Rules) -> list[int]:
     """What each card counts towards a sum: the ``pips`` table, or the face value (ace 1)."""
     return rules.table("pips") or [face_value(r) for r in rules.deck.rank_of]
 
 
-def capture_partners(rules) -> list[frozenset[int]]:
+def capture_partners(rules: Rules) -> list[frozenset[int]]:
     """Per card id: the card ids it may take from the table, one at a time."""
     deck = rules.deck
     rank_of = deck.rank_of
@@ -79,7 +79,7 @@ def capture_partners(rules) -> list[frozenset[int]]:
     return takes
 
 
-def fallback_ranks(rules) -> tuple[frozenset[str], frozenset[str]]:
+def fallback_ranks(rules: Rules) -> tuple[frozenset[str], frozenset[str]]:
     """The ranks of ``capture set`` (SC-3.3) and of ``capture all`` (SC-V4), checked against the others."""
     deck = rules.deck
     by_sum = set(rules.parsed_words("capture", "sum", ()))

@@ -12,11 +12,13 @@ card then waits, face up in the ``turned`` zone, for the same player to choose
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
-from tapete import Action, Ctx, DealState, DesignProblem, Game, Random, TapeteError
+from tapete import Action, Ctx, DealState, DesignProblem, Game, Random, Rules, TapeteError
 from tapete.designer_checks import WARNING
 from tapete.ledger import Ledger
+from tapete.rules.compiler import Compiled
 
 from .captures import capture_partners, card_pips, fallback_ranks, located, sum_sets
 from .opening import apply_specials, crowded_ranks
@@ -33,7 +35,7 @@ class ChineseTen(Game):
     words = WORDS
     zone_kinds = ("hand", "table", "stock", "turned", "captures")
 
-    def __init__(self, rules):
+    def __init__(self, rules: Rules) -> None:
         super().__init__(rules)
         deck = self.deck
         self.names = deck.names
@@ -46,24 +48,31 @@ class ChineseTen(Game):
         self.sweep = rules.condition("sweep")  # SC-3.6
         self.leftover = rules.parsed_words("leftover", "", "table")  # SC-3.7
         self.primiera_of = rules.table("primiera")  # SC-4.2
-        self.prizes = [
-            (first, rules.expr("prize", first), rules.condition("prize", first)) for first, _ in rules.each("prize")
+        # prize, bonus and the sizes need their value and condition (the words say so): never None here
+        self.prizes: list[tuple[str, Compiled, Compiled]] = [
+            (first, rules.expr("prize", first), rules.condition("prize", first))  # type: ignore[misc]
+            for first, _ in rules.each("prize")
         ]
         points = rules.table("points")
         self.point_of = list(points) if points is not None else [0] * len(deck)  # CT-4.1
         mode, ranks = rules.parsed_words("opening", "", ("none", ()))
         self.opening_mode, self.special_ranks = mode, frozenset(ranks)
-        self.sizes = (rules.expr("hand_size"), rules.expr("table_size"), rules.expr("stock_size"))
+        self.sizes: tuple[Compiled, Compiled, Compiled] = (
+            rules.expr("hand_size"),  # type: ignore[assignment]
+            rules.expr("table_size"),
+            rules.expr("stock_size"),
+        )
         self._break_even = rules.expr("break_even")
-        self.bonuses = [
-            (first, rules.expr("bonus", first), rules.condition("bonus", first)) for first, _ in rules.each("bonus")
+        self.bonuses: list[tuple[str, Compiled, Compiled]] = [
+            (first, rules.expr("bonus", first), rules.condition("bonus", first))  # type: ignore[misc]
+            for first, _ in rules.each("bonus")
         ]
         self._ctx = Ctx(game=self)
         players = rules.constant("players")
         refill_const = self.refill is None or self.refill.const
         if isinstance(players, int) and all(size.const for size in self.sizes) and refill_const:
             refill = self.refill.value if self.refill is not None else None
-            problem = self.size_problem(*(size.value for size in self.sizes), players, refill)
+            problem = self.size_problem(*(size.value for size in self.sizes), players, refill)  # type: ignore[call-arg]
             if problem:  # found at load time when nothing depends on the deal
                 raise located(rules, "hand_size", "", problem)
 
@@ -143,7 +152,9 @@ class ChineseTen(Game):
                 if len(group) == 3:
                     return [group]
         takes = self.takes[card]
-        single = [(t,) for t in table if t in takes]  # CT-2.2 never a sum of several; SC-3.2 one equal card
+        single: list[tuple[int, ...]] = [
+            (t,) for t in table if t in takes
+        ]  # CT-2.2 never a sum of several; SC-3.2 one equal card
         if single or not self.fallback:
             return single  # SC-3.2 an equal-value card takes precedence over sums
         rank = self.rank_of[card]
@@ -300,7 +311,9 @@ class ChineseTen(Game):
         if self.sweep is not None and not table and taken:
             self._sweep(state, seat, card, taken, events)
 
-    def _sweep(self, state: DealState, seat: int, card: int, taken: tuple[int, ...], events: list[dict[str, Any]]):
+    def _sweep(
+        self, state: DealState, seat: int, card: int, taken: tuple[int, ...], events: list[dict[str, Any]]
+    ) -> None:
         """SC-3.6 a capture that empties the table is a sweep when the script's condition holds."""
         zones = state.zones
         last = not zones.get("stock") and not any(zones[f"hand.{s}"] for s in range(state.players))
@@ -311,12 +324,12 @@ class ChineseTen(Game):
             "last_play": last,
             "whole_table": self.rank_of[card] in self.all_ranks and not self.takes[card] & set(taken),
         }
-        if self.sweep(ctx):
+        if self.sweep(ctx):  # type: ignore[misc]  # called only when the variant has a sweep rule
             key = f"sweeps.{seat}"
             state.counters[key] = state.counters.get(key, 0) + 1
             events.append({"say": f"sweep (scopa) by seat {seat}", "sweep": seat})
         ctx.extra = {}
-        ctx.state = None  # a game keeps no reference to a deal
+        ctx.state = None  # type: ignore[assignment]  # a game keeps no reference to a deal
 
     def _bonuses(self, state: DealState, seat: int, cards: tuple[int, ...], events: list[dict[str, Any]]) -> None:
         """Event rules (CT-V3): every other player pays the capturer the bonus's value."""
@@ -334,7 +347,7 @@ class ChineseTen(Game):
                     {"say": f"bonus {name}: {amount} from each other player", "bonus": name, "amount": amount}
                 )
         ctx.extra = {}
-        ctx.state = None  # a game keeps no reference to a deal (views rely on it)
+        ctx.state = None  # type: ignore[assignment]  # a game keeps no reference to a deal (views rely on it)
 
     def _end_turn(self, state: DealState, seat: int, events: list[dict[str, Any]]) -> None:
         hands = [state.zones[f"hand.{s}"] for s in range(state.players)]
@@ -344,7 +357,7 @@ class ChineseTen(Game):
                 ctx = self._ctx
                 ctx.state = state
                 per_hand = min(int(self.refill(ctx)), len(stock) // state.players)
-                ctx.state = None
+                ctx.state = None  # type: ignore[assignment]
                 self.deal_round_robin(state, stock, per_hand, self.next_seat(state, state.dealer))
                 events.append({"say": f"the dealer deals {per_hand} more to each", "refill": per_hand})
                 hands = [state.zones[f"hand.{s}"] for s in range(state.players)]
@@ -387,7 +400,7 @@ class ChineseTen(Game):
         problems = []
         sizes = [int(size(ctx)) for size in self.sizes]
         refill = int(self.refill(ctx)) if self.refill is not None else None  # SC-2.2 hands dealt again
-        problem = self.size_problem(*sizes, players, refill)
+        problem = self.size_problem(*sizes, players, refill)  # type: ignore[call-arg]
         if problem:
             problems.append(DesignProblem("hand_size", f"with {players} players: {problem}"))
         if self._break_even is not None:
@@ -450,5 +463,5 @@ class ChineseTen(Game):
             lines.append(f"{who}: " + ", ".join(parts))
         return lines
 
-    def _fmt(self, cards) -> str:
+    def _fmt(self, cards: Iterable[int]) -> str:
         return " ".join(self.names[c] for c in cards)

@@ -8,10 +8,12 @@ cards are dealt again. Nothing here applies to a triple formed later (CT-3.3).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from tapete import DealState
 
 
-def crowded_ranks(rank_of, table: list[int], ranks: frozenset[str]) -> dict[str, list[int]]:
+def crowded_ranks(rank_of: Sequence[str], table: list[int], ranks: frozenset[str]) -> dict[str, list[int]]:
     """The listed ranks that have three or more cards on the table, with those cards."""
     found: dict[str, list[int]] = {}
     for c in table:
@@ -21,7 +23,7 @@ def crowded_ranks(rank_of, table: list[int], ranks: frozenset[str]) -> dict[str,
     return {r: cards for r, cards in found.items() if len(cards) >= 3}
 
 
-def apply_specials(rank_of, state: DealState, ranks: frozenset[str]) -> None:
+def apply_specials(rank_of: Sequence[str], state: DealState, ranks: frozenset[str]) -> None:
     """CT-3.1 remember each triple for its fourth card; CT-3.2 a quad goes to the dealer."""
     table = state.zones["table"]
     triples: list[str] = []

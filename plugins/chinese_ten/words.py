@@ -11,7 +11,16 @@ says once ``order A 2 ... K`` (or ``ace = low``) is given.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from tapete import DEAL, MATCH, SEAT, Function, Quantity, StatementSpec
+from tapete.rules.compiler import Env
+from tapete.rules.tree import Statement, Word
+
+# A getter's Ctx carries this family's Game subclass (teams, point tables, prizes), which the
+# core's Ctx declares as the base Game: the getters take it as FishingCtx.
+FishingCtx = Any
 
 PLAY = "play"
 CAPTURE = "capture"  # scope of an event rule: a capture has just been made
@@ -24,8 +33,9 @@ CAPTURE_KINDS = ("sum", "rank", "value", "set", "all")
 LEFTOVER_MODES = ("last_capturer", "table")
 
 
-def rank_list(words, env) -> tuple[str, ...]:
+def rank_list(words: Sequence[Word], env: Env) -> tuple[str, ...]:
     """Ranks named one by one (``10 J Q K``) or as ranges of the rank order (``A..9``)."""
+    assert env.deck is not None  # statements are checked once the deck is known
     deck, order = env.deck, list(env.order or env.deck.ranks)
     ranks: list[str] = []
     for w in words:
@@ -54,7 +64,7 @@ def rank_list(words, env) -> tuple[str, ...]:
     return tuple(ranks)
 
 
-def _check_capture(item, env):
+def _check_capture(item: Statement, env: Env) -> tuple[str, ...]:
     """``capture sum A..9 = 10``, ``capture rank 10..K`` (CT-2.1); ``value``/``set``/``all`` (SC-3.2, 3.3, V4)."""
     kind = str(item.words[0].value)
     if kind not in CAPTURE_KINDS:
@@ -72,7 +82,7 @@ def _check_capture(item, env):
     return rank_list(item.words[1:], env)
 
 
-def _check_leftover(item, env):
+def _check_leftover(item: Statement, env: Env) -> str:
     """``leftover last_capturer`` (SC-3.7) or ``leftover table`` (CT-3.4: they stay, unscored)."""
     mode = str(item.words[0].value)
     if mode not in LEFTOVER_MODES:
@@ -80,7 +90,7 @@ def _check_leftover(item, env):
     return mode
 
 
-def _check_opening(item, env):
+def _check_opening(item: Statement, env: Env) -> tuple[str, tuple[str, ...]]:
     """``opening specials K Q J 10 5`` (CT-3.1, CT-3.2), ``opening redeal ...`` or ``opening none``."""
     mode = str(item.words[0].value)
     if mode not in OPENING_MODES:
@@ -93,24 +103,24 @@ def _check_opening(item, env):
     return mode, ranks
 
 
-def _check_bonus(item, env):
+def _check_bonus(item: Statement, env: Env) -> str:
     return str(item.words[0].value)
 
 
-def _pile(c):
+def _pile(c: FishingCtx) -> Sequence[int]:
     """The seat's capture pile; with ``teams``, the partnership's piles counted together (SC-V3)."""
-    zones = c.state.zones
+    zones: dict[str, list[int]] = c.state.zones
     if not c.game.teams:
         return zones.get(f"captures.{c.seat}", ())
     return [card for s in c.game.team_seats(c.state.players, c.seat) for card in zones.get(f"captures.{s}", ())]
 
 
-def _sweeps(c):
+def _sweeps(c: FishingCtx) -> int:
     counters = c.state.counters
     return sum(counters.get(f"sweeps.{s}", 0) for s in c.game.team_seats(c.state.players, c.seat))
 
 
-def primiera(c):
+def primiera(c: FishingCtx) -> int:
     """SC-4.2: the best primiera value in each suit, added up; 0 when a suit is missing."""
     values = c.game.primiera_of
     if values is None:
@@ -126,33 +136,35 @@ def primiera(c):
     return sum(best.values())
 
 
-def _prizes(c):
+def _prizes(c: FishingCtx) -> int:
     return sum(value for _name, value in c.game.prizes_won(c))
 
 
-def _cards_in(c, suit):
+def _cards_in(c: FishingCtx, suit: str) -> int:
     suit_of = c.game.deck.suit_of
     return sum(1 for card in _pile(c) if suit_of[card] == suit)
 
 
-def _holds(c, card):
+def _holds(c: FishingCtx, card: int) -> bool:
     return card in _pile(c)
 
 
-def _points(c):
+def _points(c: FishingCtx) -> int:
     point_of = c.game.point_of
     return sum(point_of[card] for card in _pile(c))
 
 
-def _bonus(c):
-    return c.state.counters.get(f"bonus.{c.seat}", 0)
+def _bonus(c: FishingCtx) -> int:
+    counters: dict[str, int] = c.state.counters
+    return counters.get(f"bonus.{c.seat}", 0)
 
 
-def _result(c):
-    return _points(c) + _bonus(c) - c.game.break_even(c)
+def _result(c: FishingCtx) -> int:
+    even: int = c.game.break_even(c)
+    return _points(c) + _bonus(c) - even
 
 
-def _took(c, card):
+def _took(c: FishingCtx, card: int) -> bool:
     return card in c.extra.get("took", ())
 
 

@@ -8,21 +8,22 @@ from __future__ import annotations
 from importlib import resources
 
 from tapete import hookimpl
+from tapete.hookspecs import RegisterBot, RegisterGame, RegisterVariants
 
 from .bots import SensibleBot
 from .game import FanTan
 
 
 @hookimpl
-def tapete_register_games(register):
+def tapete_register_games(register: RegisterGame) -> None:
     register(FanTan)
 
 
 @hookimpl
-def tapete_register_variants(register):
+def tapete_register_variants(register: RegisterVariants) -> None:
     register(resources.files("tapete_variants") / "fantan")
 
 
 @hookimpl
-def tapete_register_bots(register):
+def tapete_register_bots(register: RegisterBot) -> None:
     register("sensible", SensibleBot, game=FanTan.name)

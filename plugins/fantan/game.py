@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tapete import Action, Ctx, DealState, Game, Random
+from tapete import Action, Ctx, DealState, Game, Random, Rules
 
 from .words import WORDS
 
@@ -22,7 +22,7 @@ class FanTan(Game):
     words = WORDS
     zone_kinds = ("hand", "row")
 
-    def __init__(self, rules):
+    def __init__(self, rules: Rules) -> None:
         super().__init__(rules)
         deck = self.deck
         self.pos = rules.order_pos  # per card: place in the rank order
@@ -50,7 +50,7 @@ class FanTan(Game):
         self.row_names = {s: f"row.{s}" for s in deck.suits}
         self._ctx = Ctx(game=self)
 
-    def _suit_starts(self, rules) -> dict[str, int]:
+    def _suit_starts(self, rules: Rules) -> dict[str, int]:
         """``row start J ♥`` gives a suit its own first rank; a suit named twice is an error."""
         starts: dict[str, int] = {}
         named: dict[str, str] = {}
@@ -93,7 +93,7 @@ class FanTan(Game):
                 state.counters[f"paid.{s}"] = chips
                 pool += chips
             state.counters["pool"] = pool
-            ctx.seat = None
+            ctx.seat = None  # type: ignore[assignment]
 
     # -- moves (FT-3) -------------------------------------------------------------
     def can_play(self, state: DealState, card: int) -> bool:
@@ -121,7 +121,7 @@ class FanTan(Game):
         try:
             return bool(self.may_pass(ctx))
         finally:
-            ctx.state = None  # a game keeps no reference to a deal (views rely on it)
+            ctx.state = None  # type: ignore[assignment]  # a game keeps no reference to a deal (views rely on it)
 
     def legal_actions(self, state: DealState) -> list[Action]:
         # FT-3.1: a move is exactly one card (or a pass); FT-5 is the worked example of this.
@@ -151,7 +151,7 @@ class FanTan(Game):
             return f"{deck.format(card)} does not fit any row now"
         return None
 
-    def apply(self, state: DealState, action: Action) -> list:
+    def apply(self, state: DealState, action: Action) -> list[dict[str, Any]]:
         seat = state.to_move
         if action.kind == "pass":
             state.counters[f"passes.{seat}"] = state.counters.get(f"passes.{seat}", 0) + 1
@@ -159,7 +159,7 @@ class FanTan(Game):
                 ctx = self._ctx
                 ctx.state, ctx.seat = state, seat
                 chips = int(self.pass_cost(ctx))
-                ctx.state = None
+                ctx.state = None  # type: ignore[assignment]
                 state.counters[f"paid.{seat}"] = state.counters.get(f"paid.{seat}", 0) + chips
                 state.counters["pool"] = state.counters.get("pool", 0) + chips
         else:

@@ -2,25 +2,31 @@
 
 from __future__ import annotations
 
-from tapete import DEAL_ONLY, SEAT_IN_DEAL, Function, Quantity, ScriptError, StatementSpec
+from tapete import DEAL_ONLY, SEAT_IN_DEAL, Ctx, Function, Quantity, ScriptError, StatementSpec
 from tapete.cards import SUIT_NAMES
+from tapete.rules.compiler import Env
+from tapete.rules.tree import Statement, Word
 
 
-def _rank(word, env) -> str:
+def _rank(word: Word, env: Env) -> str:
     rank = str(word.value)
-    if rank not in env.deck.ranks:
-        raise env.error(word.pos, f"unknown rank {rank!r}: this deck has {' '.join(env.deck.ranks)}")
+    deck = env.deck
+    assert deck is not None  # statements are checked once the deck is known
+    if rank not in deck.ranks:
+        raise env.error(word.pos, f"unknown rank {rank!r}: this deck has {' '.join(deck.ranks)}")
     return rank
 
 
-def _suit(word, env) -> str:
+def _suit(word: Word, env: Env) -> str:
     suit = SUIT_NAMES.get(str(word.value), str(word.value))
-    if word.kind not in ("suit", "name") or suit not in env.deck.suits:
-        raise env.error(word.pos, f"{word} is not a suit of this deck: {' '.join(env.deck.suits)}")
+    deck = env.deck
+    assert deck is not None  # statements are checked once the deck is known
+    if word.kind not in ("suit", "name") or suit not in deck.suits:
+        raise env.error(word.pos, f"{word} is not a suit of this deck: {' '.join(deck.suits)}")
     return suit
 
 
-def _check_row(item, env):
+def _check_row(item: Statement, env: Env) -> str | tuple[str, tuple[str, ...]] | tuple[str, str]:
     """``row start 7`` (FT-1.3, FT-3.2), ``row start J ♥`` (only those suits) or ``row before 8 6`` (FT-V5)."""
     kind = str(item.words[0].value)
     args = item.words[1:]
@@ -34,7 +40,7 @@ def _check_row(item, env):
     raise env.error(item.pos, "a row rule reads 'row start RANK [SUIT ...]' or 'row before RANK RANK'")
 
 
-def _row_identity(words) -> str:
+def _row_identity(words: tuple[Word, ...]) -> str:
     """``row start J ♥`` and ``row start 7`` are different statements: the suits are part of the name."""
     first = str(words[0])
     if first == "start" and len(words) > 2:
@@ -43,15 +49,15 @@ def _row_identity(words) -> str:
     return first
 
 
-def _hand(c, seat=None):
+def _hand(c: Ctx, seat: int | None = None) -> list[int]:
     return c.state.zones[f"hand.{c.seat if seat is None else seat}"]
 
 
-def _others_left(c):
+def _others_left(c: Ctx) -> int:
     return sum(len(c.state.zones[f"hand.{s}"]) for s in range(c.state.players) if s != c.seat)
 
 
-def _holder(c, card):
+def _holder(c: Ctx, card: int | str) -> int:
     if isinstance(card, str):
         card = c.game.deck.parse(card)
     for s in range(c.state.players):
