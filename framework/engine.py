@@ -23,6 +23,7 @@ from .errors import (
     LocatedError,
     Location,
     ScriptError,
+    SnapshotError,
     TapeteError,
     VariantError,
     display_path,
@@ -107,12 +108,35 @@ class Variant:
         state = start_deal(game, players, dealer, Random(derive_seed(seed, "deal", 1)), ledger)
         return Deal(self, game, state)
 
-    def deal_from_snapshot(self, snapshot: dict[str, Any] | str) -> Deal:
-        from .state import DealState
+    def deal_from_snapshot(self, snapshot: dict[str, Any] | str, partial: bool | None = None) -> Deal:
+        """A deal from ``Deal.snapshot()``, checked as a whole (see `state_from_snapshot`).
 
-        obj = json.loads(snapshot) if isinstance(snapshot, str) else snapshot
-        state = DealState.from_json(obj, self.rules.deck)
-        return Deal(self, self.new_game(), state)
+        ``partial=True`` accepts a position that lists only some cards (a worked example
+        of a rule); the cards not listed are out of play. By default a snapshot with the
+        deal's dice (``rng``, which ``Deal.snapshot()`` always writes) must place every
+        card, and one without them may be partial."""
+        if isinstance(snapshot, str):
+            try:
+                snapshot = json.loads(snapshot)
+            except json.JSONDecodeError as exc:
+                raise SnapshotError(
+                    f"the snapshot is not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
+                ) from None
+            except RecursionError:
+                raise SnapshotError("the snapshot's JSON nests too deeply") from None
+        if partial is None:  # what Deal.snapshot() writes carries the dice; a worked example need not
+            partial = not (isinstance(snapshot, dict) and "rng" in snapshot)
+        game = self.new_game()
+        return Deal(self, game, state_from_snapshot(game, snapshot, partial))
+
+
+def state_from_snapshot(game: Game, obj: Any, partial: bool = False) -> DealState:
+    """A deal state read completely or not at all: SnapshotError lists every problem."""
+    state = DealState.from_json(obj, game.deck)
+    problems = game.check_state(state, partial)
+    if problems:
+        raise SnapshotError("broken deal snapshot: " + "; ".join(problems))
+    return state
 
 
 def first_dealer(rules: Rules, players: int, seed: object) -> int:

@@ -30,6 +30,7 @@ class Game:
     ] = ()  # StatementSpec / Quantity / Function of the family
     zone_kinds: ClassVar[tuple[str, ...]] = ("hand",)
     default_bot: ClassVar[str] = "random"  # what `tapete play` seats when no --bots is given
+    seat_zones: ClassVar[tuple[str, ...]] = ("hand",)  # zone kinds with one zone per seat: hand.0, hand.1, ...
 
     def __init__(self, rules: Rules):
         self.rules = rules
@@ -94,6 +95,48 @@ class Game:
 
         Never anything that depends on a deal: a view must not reach the state."""
         return {}
+
+    def check_state(self, state: DealState, partial: bool = False) -> list[str]:
+        """What is wrong with a state read from a snapshot (empty: nothing); families may add checks.
+
+        The generic checks: zone names are the game's (``zone_kinds``), a seat's zone
+        names a seat that exists and every seat has a hand, no hand holds more cards
+        than the rules allow (``hand_size`` + 1 when the script sets it, else a fair
+        share of the deck), and, unless ``partial``, every card is in some zone."""
+        problems = []
+        kinds = set(self.zone_kinds)
+        for name in state.zones:
+            kind, _, owner = name.partition(".")
+            if kind not in kinds:
+                problems.append(f"zone {name!r} is not a zone of {self.name} (zones: {', '.join(self.zone_kinds)})")
+            elif kind in self.seat_zones and not (owner.isdigit() and int(owner) < state.players):
+                problems.append(f"zone {name!r} names no seat of a {state.players}-player deal")
+        for seat in range(state.players):
+            if "hand" in self.seat_zones and "hand" in kinds and f"hand.{seat}" not in state.zones:
+                problems.append(f"seat {seat} has no zone 'hand.{seat}'")
+        most = self.largest_hand(state)
+        for name, cards in state.zones.items():
+            if name.startswith("hand.") and len(cards) > most:
+                problems.append(f"zone {name!r} holds {len(cards)} cards; a hand holds at most {most} here")
+        if not partial:
+            placed = {c for cards in state.zones.values() for c in cards}
+            missing = [self.deck.format(c) for c in self.deck.ids if c not in placed]
+            if missing:
+                shown = " ".join(missing[:10]) + (f" and {len(missing) - 10} more" if len(missing) > 10 else "")
+                problems.append(f"{len(missing)} card(s) of the deck are in no zone: {shown}")
+        return problems
+
+    def largest_hand(self, state: DealState) -> int:
+        """The most cards a hand may hold: the script's ``hand_size`` + 1, else a fair share of the deck + 1."""
+        from .rules.vocabulary import Ctx
+
+        size = self.rules.expr("hand_size") if self.rules.has("hand_size") else None
+        if size is not None:
+            try:
+                return int(size(Ctx(game=self, state=state))) + 1
+            except Exception:  # a hand size that needs more than the state: fall back to the share
+                pass
+        return -(-len(self.deck) // max(state.players, 1)) + 1
 
     def describe_deal(self, state: DealState) -> list[str]:
         """Lines a person reads at the end of a deal."""

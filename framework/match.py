@@ -15,7 +15,7 @@ from typing import Any
 from . import __version__
 from .actions import Action
 from .bots import LegacyBot, adapt, observes
-from .engine import Variant, first_dealer, start_deal
+from .engine import Variant, first_dealer, start_deal, state_from_snapshot
 from .errors import IllegalAction, SnapshotError, TapeteError
 from .formats import LOG_FORMAT, SNAPSHOT_FORMAT, check_format
 from .ledger import Ledger
@@ -126,7 +126,7 @@ class Match:
             dealer = int(snapshot["dealer"])
             if not 0 <= dealer < players:
                 raise SnapshotError(f"dealer {dealer} is not a seat")
-            deal = DealState.from_json(snapshot["deal"], variant.rules.deck) if snapshot.get("deal") else None
+            deal = state_from_snapshot(match.game, snapshot["deal"]) if snapshot.get("deal") else None
             if deal is not None and deal.players != len(ledger.active):
                 raise SnapshotError("the deal in play does not match the players still in")
             rngs = snapshot.get("bot_rng") or []

@@ -120,3 +120,56 @@ def test_a_variant_played_from_its_file_replays_and_a_changed_file_is_named(tmp_
     assert run.err.strip() == (
         f"g.jsonl:1: fantan/pagat ({tmp_path.resolve() / 'v.yaml'}): changed since the log was written: x.rules"
     )
+
+
+def _snapshot(name: str, players: int):
+    from tapete import load_variant
+
+    variant = load_variant(name)
+    return variant, variant.new_deal(players=players, seed=3).snapshot()
+
+
+def test_a_snapshot_missing_a_card_is_refused():
+    from tapete import SnapshotError
+
+    variant, snap = _snapshot("chinese-ten/two-player", 2)
+    lost = snap["zones"]["stock"].pop()
+    with pytest.raises(SnapshotError) as info:
+        variant.deal_from_snapshot(snap)
+    assert str(info.value) == f"broken deal snapshot: 1 card(s) of the deck are in no zone: {lost}"
+
+
+def test_a_snapshot_with_a_hand_for_a_seat_that_does_not_exist_is_refused():
+    from tapete import SnapshotError
+
+    variant, snap = _snapshot("chinchon/fournier", 2)
+    snap["zones"]["hand.9"] = [snap["zones"]["stock"].pop()]
+    with pytest.raises(SnapshotError, match="zone 'hand.9' names no seat of a 2-player deal"):
+        variant.deal_from_snapshot(snap)
+    del snap["zones"]["hand.9"]
+    snap["zones"]["pile"] = [snap["zones"]["stock"].pop()]
+    with pytest.raises(SnapshotError, match="zone 'pile' is not a zone of chinchon"):
+        variant.deal_from_snapshot(snap)
+
+
+def test_a_snapshot_with_a_25_card_hand_is_refused():
+    from tapete import SnapshotError
+
+    variant, snap = _snapshot("chinchon/fournier", 2)
+    for _ in range(18):
+        snap["zones"]["hand.0"].append(snap["zones"]["stock"].pop())
+    with pytest.raises(SnapshotError, match="zone 'hand.0' holds 25 cards; a hand holds at most 8 here"):
+        variant.deal_from_snapshot(snap)
+
+
+def test_a_saved_match_with_a_broken_deal_is_refused_whole():
+    from tapete import Match, SnapshotError, load_variant
+
+    variant = load_variant("fantan/pagat")
+    saved = []
+    match = Match(variant, 4, seed=2)
+    match.play(lambda e: saved.append(match.snapshot()) if e["type"] == "action" and not saved else None)
+    snap = saved[0]
+    snap["deal"]["zones"]["hand.1"].pop()
+    with pytest.raises(SnapshotError, match="1 card\\(s\\) of the deck are in no zone"):
+        Match.resume(variant, snap)
