@@ -317,6 +317,10 @@ from .scaffold import new_app  # noqa: E402  (tapete new variant / plugin)
 
 app.add_typer(new_app, name="new")
 
+from .cli_simulate import simulate  # noqa: E402  (tapete simulate: its own module)
+
+command()(simulate)
+
 
 def main() -> None:  # pragma: no cover
     app()

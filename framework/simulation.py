@@ -1,0 +1,326 @@
+"""Many seeded matches of one variant: the plan, the per-match records and `simulate()`.
+
+A run is a grid of *points* (the base options with one combination of the sweep
+values each) times ``games`` matches. Match *i* gets the seed
+``derive_seed(seed, "simulate", i)`` at every point, so the points are compared
+on the same deals (common random numbers) and a record names the seed that
+``tapete play`` replays. Everything a match produces depends only on the variant,
+its options, the players, the bots and that seed; so any split of the matches
+over processes or cluster workers (``simworkers``) gives the same records, which
+are returned ordered by point and match.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .engine import Variant, load_variant
+from .errors import TapeteError
+from .rng import derive_seed
+from .variants import OptionDecl, check_value
+
+Progress = Callable[[int, int], None]  # (matches done, matches in the run)
+
+
+class SimulationError(TapeteError):
+    """A run that could not go on; ``partial`` holds what had finished."""
+
+    def __init__(self, message: str, partial: Simulation | None = None):
+        super().__init__(message)
+        self.partial = partial
+
+
+@dataclass
+class MatchRecord:
+    """One finished match, as plain data (JSON, CSV, pickling between processes)."""
+
+    point: int  # index into Simulation.points
+    match: int  # i: the match's number within its point
+    seed: int  # derive_seed(run seed, "simulate", i): `tapete play --seed` replays it
+    players: int
+    bots: list[str]
+    winner: int  # -1 for a draw
+    first: int  # the seat that moved first in the first deal
+    position: int | None  # the winner's place in that playing order (0 = first), None on a draw
+    totals: list[int]
+    deals_won: list[int]
+    out: list[bool]  # eliminated (bust) by the end
+    reentries: list[int]
+    deals: int
+    void_deals: int
+    actions: int
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Job:
+    """A chunk of matches of one point, sent to a process or a cluster worker."""
+
+    variant: str  # a registered name or an absolute path
+    digest: str  # the variant files' digest, checked where the chunk runs
+    options: tuple[tuple[str, Any], ...]
+    point: int
+    players: int
+    bots: tuple[str, ...]
+    seed: str
+    matches: tuple[int, ...]
+
+
+@dataclass
+class Plan:
+    """What a run plays: checked in the calling process before any match starts."""
+
+    variant: str
+    name: str  # the variant's registered name
+    digest: str
+    players: int
+    bots: list[str]
+    seed: str
+    games: int
+    options: dict[str, Any]  # --option values
+    sweep: dict[str, list[Any]]
+    points: list[dict[str, Any]]  # the sweep values of each point ({} without a sweep)
+    eliminates: bool = False  # the rules put players out (busts are worth a column)
+
+    def point_options(self, point: int) -> dict[str, Any]:
+        return {**self.options, **self.points[point]}
+
+    def jobs(self, chunk: int) -> list[Job]:
+        out = []
+        for p in range(len(self.points)):
+            opts = tuple(sorted(self.point_options(p).items()))
+            for lo in range(0, self.games, chunk):
+                idx = tuple(range(lo, min(lo + chunk, self.games)))
+                out.append(Job(self.variant, self.digest, opts, p, self.players, tuple(self.bots), self.seed, idx))
+        return out
+
+    @property
+    def total(self) -> int:
+        return self.games * len(self.points)
+
+
+@dataclass
+class Simulation:
+    """The records of a run (ordered by point, then match) and how it ended."""
+
+    plan: Plan
+    records: list[MatchRecord] = field(default_factory=list)
+    stopped: str | None = None  # why the run ended early ("interrupted", an error), None when complete
+    seconds: float = 0.0
+
+    @property
+    def complete(self) -> bool:
+        return self.stopped is None and len(self.records) == self.plan.total
+
+    def summary(self) -> dict[str, Any]:
+        from .simstats import summarize
+
+        return summarize(self)
+
+
+def match_seed(seed: object, index: int) -> int:
+    return derive_seed(seed, "simulate", index)
+
+
+# -- options and sweeps --------------------------------------------------------------
+_TRUE, _FALSE = {"true", "yes", "on", "1"}, {"false", "no", "off", "0"}
+
+
+def parse_value(decl: OptionDecl, text: str) -> Any:
+    """A command-line option value, strictly: 'abc' is no whole number, 'maybe' no true/false."""
+    text = text.strip()
+    value: Any = text
+    if decl.type == "int":
+        try:
+            value = int(text)
+        except ValueError:
+            raise TapeteError(f"option {decl.name} takes whole numbers, not {text!r}") from None
+    elif decl.type == "bool":
+        if text.lower() not in _TRUE | _FALSE:
+            raise TapeteError(f"option {decl.name} takes true or false, not {text!r}")
+        value = text.lower() in _TRUE
+    problem = check_value(decl, value)
+    if problem:
+        raise TapeteError(f"option {decl.name}: {problem}")
+    return value
+
+
+def _declaration(variant: Variant, key: str) -> OptionDecl:
+    decl = variant.spec.declarations.get(key)
+    if decl is None:
+        known = ", ".join(variant.spec.declarations) or "none"
+        raise TapeteError(f"unknown option {key!r} for {variant.name}; options: {known}")
+    return decl
+
+
+def split_pairs(pairs: Sequence[str], flag: str) -> list[tuple[str, str]]:
+    out = []
+    for pair in pairs:
+        key, eq, value = pair.partition("=")
+        if not eq or not key.strip():
+            raise TapeteError(f"{flag} wants NAME=VALUE, not {pair!r}")
+        out.append((key.strip(), value))
+    return out
+
+
+def make_plan(
+    variant: str | Path,
+    games: int,
+    players: int | None = None,
+    bots: Sequence[str] | None = None,
+    options: Mapping[str, Any] | None = None,
+    sweep: Mapping[str, Sequence[Any]] | None = None,
+    seed: object = 1,
+) -> Plan:
+    """Check everything a run needs (variant, options, sweep values, players, bots) up front."""
+    if games < 1:
+        raise TapeteError(f"--games must be 1 or more, not {games}")
+    name = str(variant)
+    if Path(name).suffix in (".yaml", ".yml"):
+        name = str(Path(name).resolve())
+    base = load_variant(name)
+    opts: dict[str, Any] = {}
+    for key, value in (options or {}).items():
+        decl = _declaration(base, key)
+        opts[key] = parse_value(decl, value) if isinstance(value, str) else value
+    grid: dict[str, list[Any]] = {}
+    for key, values in (sweep or {}).items():
+        decl = _declaration(base, key)
+        if key in opts:
+            raise TapeteError(f"option {key} is given both as --option and as --sweep")
+        if not values:
+            raise TapeteError(f"--sweep {key}= needs at least one value")
+        grid[key] = [parse_value(decl, v) if isinstance(v, str) else v for v in values]
+    points = [dict(zip(grid, combo, strict=True)) for combo in itertools.product(*grid.values())]
+    if not points:
+        points = [{}]
+    players = players or base.default_players()
+    default = str(getattr(base.game_class, "default_bot", "random"))
+    kinds = [b.strip() for b in (bots or [default]) if b.strip()]
+    if len(kinds) not in (1, players):
+        raise TapeteError(f"{len(kinds)} bots for {players} players: give one bot for all or one per seat")
+    if len(kinds) == 1:
+        kinds *= players
+    plan = Plan(name, base.name, base.digest, players, kinds, str(seed), games, opts, grid, points)
+    plan.eliminates = base.rules.has("out")
+    for p in range(len(points)):
+        v = cached_variant(name, tuple(sorted(plan.point_options(p).items())))
+        v.check_players(players)
+        for kind in set(kinds):
+            v.registry.bot(v.spec.game, kind)  # an unknown bot fails here, with the known ones
+        if v.digest != plan.digest:  # pragma: no cover - the files changed while loading
+            raise TapeteError(f"{name} changed on disk while the run was being prepared")
+    return plan
+
+
+# -- playing ----------------------------------------------------------------------
+_local = threading.local()  # one cache per thread: a Game's scratch space is not shared between threads
+
+
+def cached_variant(variant: str, options: tuple[tuple[str, Any], ...]) -> Variant:
+    """Each process (or cluster thread) loads a variant with given options once."""
+    cache: dict[tuple[str, tuple[tuple[str, Any], ...]], Variant] | None = getattr(_local, "variants", None)
+    if cache is None:
+        cache = _local.variants = {}
+    v = cache.get((variant, options))
+    if v is None:
+        v = cache[(variant, options)] = load_variant(variant, options=dict(options))
+    return v
+
+
+def play_match(variant: Variant, players: int, bots: Sequence[str], seed: int, point: int, index: int) -> MatchRecord:
+    from .match import Match
+
+    match = Match(variant, players, seed, bots=list(bots))
+    first: list[int] = []
+    counts = [0, 0]  # actions, void deals
+
+    def emit(event: dict[str, Any]) -> None:
+        kind = event["type"]
+        if kind == "action":
+            counts[0] += 1
+        elif kind == "deal" and not first:
+            first.append(event["seats"][event["state"]["to_move"]])
+        elif kind == "void":
+            counts[1] += 1
+
+    result = match.play(emit)
+    lead = first[0] if first else 0
+    position = None if result.winner < 0 else ((result.winner - lead) * match.game.step) % players
+    ledger = match.ledger
+    return MatchRecord(
+        point,
+        index,
+        seed,
+        players,
+        list(bots),
+        result.winner,
+        lead,
+        position,
+        list(result.totals),
+        list(result.deals_won),
+        list(ledger.out),
+        list(ledger.reentries),
+        result.deals,
+        counts[1],
+        counts[0],
+    )
+
+
+def play_chunk(job: Job) -> list[MatchRecord]:
+    """Play one chunk where it lands (this process, a pool process, a cluster worker)."""
+    v = cached_variant(job.variant, job.options)
+    if v.digest != job.digest:
+        raise TapeteError(
+            f"this worker's {v.name} differs from the one the run was planned with "
+            f"(digest {v.digest}, not {job.digest}): install the same tapete and variant files everywhere"
+        )
+    return [play_match(v, job.players, job.bots, match_seed(job.seed, i), job.point, i) for i in job.matches]
+
+
+def default_workers() -> int:
+    return os.cpu_count() or 1
+
+
+def chunk_size(total: int, workers: int) -> int:
+    """Small enough to balance the load and move the progress bar, big enough to be cheap."""
+    return max(1, min(100, total // (workers * 20)))
+
+
+def simulate(
+    variant: str | Path,
+    games: int = 100,
+    *,
+    players: int | None = None,
+    bots: Sequence[str] | None = None,
+    options: Mapping[str, Any] | None = None,
+    sweep: Mapping[str, Sequence[Any]] | None = None,
+    seed: object = 1,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    progress: Progress | None = None,
+) -> Simulation:
+    """Play ``games`` seeded matches at every sweep point and return the records.
+
+    ``workers`` processes (default: one per core; 1 plays in this process), or
+    the Dask cluster at ``scheduler`` (``"tcp://host:port"``, or ``"local"`` for
+    a ``distributed.LocalCluster`` of ``workers`` processes). The records are
+    the same whichever way they are played. Ctrl-C stops the run: the result
+    then holds the matches that finished and ``stopped == "interrupted"``. A
+    failure (a worker dying, an unreachable scheduler) raises `SimulationError`
+    whose ``partial`` holds the finished matches. ``.summary()`` gives the tables.
+    """
+    from .simworkers import run
+
+    if workers is not None and workers < 1:
+        raise TapeteError(f"--workers must be 1 or more, not {workers}")
+    plan = make_plan(variant, games, players, bots, options, sweep, seed)
+    return run(plan, workers or default_workers(), scheduler, progress)

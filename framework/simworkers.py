@@ -1,0 +1,158 @@
+"""Where the chunks of a run are played: this process, a pool of processes, or a Dask cluster.
+
+Every way collects the same `MatchRecord`s (a match depends only on its seed) and
+files them by (point, match), so the result does not depend on the way. A run
+that stops early keeps every chunk that finished: Ctrl-C returns them with
+``stopped = "interrupted"``; a failure raises `SimulationError` carrying them.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+import sys
+import time
+from collections.abc import Iterable
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from .errors import TapeteError
+from .simulation import Job, MatchRecord, Plan, Progress, Simulation, SimulationError, chunk_size, play_chunk
+
+
+class _Collector:
+    def __init__(self, plan: Plan, progress: Progress | None):
+        self.plan, self.progress = plan, progress
+        self.records: list[MatchRecord] = []
+        self.start = time.perf_counter()
+
+    def add(self, records: Iterable[MatchRecord]) -> None:
+        self.records.extend(records)
+        if self.progress is not None:
+            self.progress(len(self.records), self.plan.total)
+
+    def result(self, stopped: str | None = None) -> Simulation:
+        self.records.sort(key=lambda r: (r.point, r.match))
+        return Simulation(self.plan, self.records, stopped, time.perf_counter() - self.start)
+
+    def fail(self, message: str) -> SimulationError:
+        return SimulationError(message, self.result(message))
+
+
+def run(plan: Plan, workers: int, scheduler: str | None, progress: Progress | None) -> Simulation:
+    if scheduler:
+        return _run_dask(plan, workers, scheduler, progress)
+    if workers == 1:
+        return _run_here(plan, progress)
+    return _run_processes(plan, workers, progress)
+
+
+def _run_here(plan: Plan, progress: Progress | None) -> Simulation:
+    out = _Collector(plan, progress)
+    if progress is not None:
+        progress(0, plan.total)
+    try:
+        for job in plan.jobs(1):
+            out.add(play_chunk(job))
+    except KeyboardInterrupt:
+        return out.result("interrupted")
+    except TapeteError as exc:
+        raise out.fail(str(exc)) from None
+    return out.result()
+
+
+def _ignore_sigint() -> None:
+    """Pool processes leave Ctrl-C to the parent, which stops them itself."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _context() -> Any:
+    # fork shares the variants the parent already loaded (and their warm caches)
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods and sys.platform == "linux" else "spawn")
+
+
+def _run_processes(plan: Plan, workers: int, progress: Progress | None) -> Simulation:
+    out = _Collector(plan, progress)
+    jobs = plan.jobs(chunk_size(plan.total, workers))
+    pool = ProcessPoolExecutor(min(workers, len(jobs)), mp_context=_context(), initializer=_ignore_sigint)
+    pending: set[Future[list[MatchRecord]]] = set()
+    try:
+        pending = {pool.submit(play_chunk, job) for job in jobs}
+        if progress is not None:
+            progress(0, plan.total)
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in done:
+                out.add(fut.result())
+    except KeyboardInterrupt:
+        _stop(pool, pending)
+        return out.result("interrupted")
+    except BrokenProcessPool:
+        _stop(pool, pending)
+        finished = len(out.records)
+        raise out.fail(f"a worker process died; {finished} of {plan.total} matches had finished") from None
+    except Exception as exc:  # a match failed in a worker: one line, the finished matches kept
+        _stop(pool, pending)
+        raise out.fail(str(exc) if isinstance(exc, TapeteError) else f"{type(exc).__name__}: {exc}") from None
+    pool.shutdown()
+    return out.result()
+
+
+def _stop(pool: ProcessPoolExecutor, pending: Iterable[Future[Any]]) -> None:
+    for fut in pending:
+        fut.cancel()
+    processes = list(getattr(pool, "_processes", {}).values())  # the pool has no public way to stop them
+    for proc in processes:
+        proc.terminate()
+    pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _run_dask(plan: Plan, workers: int, scheduler: str, progress: Progress | None) -> Simulation:
+    try:
+        from distributed import Client, LocalCluster, as_completed  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        raise TapeteError("--scheduler needs Dask: pip install 'tapete[dask]' (dask[distributed])") from None
+    import logging
+
+    logging.getLogger("distributed").setLevel(logging.CRITICAL)  # its shutdown chatter is not ours
+    out = _Collector(plan, progress)
+    cluster: Any = None
+    client: Any = None
+    try:
+        try:
+            if scheduler == "local":
+                cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+                client = Client(cluster)
+            else:
+                client = Client(scheduler, timeout=10)
+        except (OSError, TimeoutError, ValueError) as exc:
+            raise out.fail(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+        jobs = plan.jobs(chunk_size(plan.total, max(workers, len(client.scheduler_info().get("workers", {})))))
+        futures = [client.submit(play_chunk, job, pure=False) for job in jobs]
+        if progress is not None:
+            progress(0, plan.total)
+        try:
+            for fut in as_completed(futures):
+                out.add(fut.result())
+        except KeyboardInterrupt:
+            client.cancel(futures)
+            return out.result("interrupted")
+        except SimulationError:
+            raise
+        except Exception as exc:  # the cluster reports failures with its own exception types
+            client.cancel(futures)
+            done = len(out.records)
+            raise out.fail(
+                f"the Dask cluster failed ({type(exc).__name__}: {exc}); {done} of {plan.total} matches had finished"
+            ) from None
+    finally:
+        if client is not None:
+            client.close()
+        if cluster is not None:
+            cluster.close()
+    return out.result()
+
+
+__all__ = ["Job", "run"]
