@@ -44,6 +44,7 @@ from .rules.vocabulary import (
     StatementSpec,
     scopes,
 )
+from .simulation import MatchRecord, Simulation, SimulationError, simulate
 from .state import DealState
 from .view import Event, Facts, History, Move, View
 
@@ -73,6 +74,7 @@ __all__ = [
     "MATCH",
     "MATCH_WIDE",
     "Match",
+    "MatchRecord",
     "MatchResult",
     "PER_SEAT",
     "PLAY",
@@ -84,6 +86,8 @@ __all__ = [
     "SEAT_IN_DEAL",
     "SEAT_IN_MATCH",
     "ScriptError",
+    "Simulation",
+    "SimulationError",
     "SnapshotError",
     "StatementSpec",
     "TapeteError",
@@ -93,5 +97,6 @@ __all__ = [
     "hookimpl",
     "load_variant",
     "registry",
+    "simulate",
     "scopes",
 ]

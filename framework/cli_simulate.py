@@ -47,6 +47,8 @@ def simulate(
     from .simulation import simulate as run_simulation
 
     out = Console(highlight=False, soft_wrap=True)
+    if not out.is_terminal:
+        out = Console(highlight=False, soft_wrap=True, width=160)  # a file or a pipe: no need to squeeze tables
     err = Console(stderr=True, highlight=False, soft_wrap=True)
 
     def fail(message: str, code: int = 1) -> None:
@@ -237,8 +239,11 @@ def _print_tables(out: Any, sim: Any) -> None:
     if len(points) > 1:
         cmp = Table(title="comparison across sweep values", title_justify="left", header_style="bold")
         cmp.add_column("values")
-        for col in ("matches", "draws", "deals/match", "actions/deal", "first player won", "busts/match"):
+        busts = summary["eliminates"]
+        for col in ("matches", "draws", "deals/match", "actions/deal", "first player won"):
             cmp.add_column(col, justify="right")
+        if busts:
+            cmp.add_column("busts/match", justify="right")
         for row in points:
             cmp.add_row(
                 _values(row["values"]),
@@ -247,7 +252,7 @@ def _print_tables(out: Any, sim: Any) -> None:
                 f"{row['deals_per_match']:.2f}",
                 f"{row['actions_per_deal']:.1f}",
                 _pct(row["positions"][0]) if row["matches"] else "-",
-                f"{row['eliminations_per_match']:.2f}",
+                *([f"{row['eliminations_per_match']:.2f}"] if busts else []),
             )
         out.print(cmp)
         _print_bot_comparison(out, points)

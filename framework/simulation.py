@@ -305,14 +305,16 @@ def simulate(
     sweep: Mapping[str, Sequence[Any]] | None = None,
     seed: object = 1,
     workers: int | None = None,
-    scheduler: str | None = None,
+    scheduler: Any = None,
     progress: Progress | None = None,
+    connect_timeout: float = 10.0,
 ) -> Simulation:
     """Play ``games`` seeded matches at every sweep point and return the records.
 
     ``workers`` processes (default: one per core; 1 plays in this process), or
-    the Dask cluster at ``scheduler`` (``"tcp://host:port"``, or ``"local"`` for
-    a ``distributed.LocalCluster`` of ``workers`` processes). The records are
+    the Dask cluster at ``scheduler``: ``"tcp://host:port"`` (given up after
+    ``connect_timeout`` seconds), ``"local"`` for a ``distributed.LocalCluster``
+    of ``workers`` processes, or a ``distributed.Client`` the caller made. The records are
     the same whichever way they are played. Ctrl-C stops the run: the result
     then holds the matches that finished and ``stopped == "interrupted"``. A
     failure (a worker dying, an unreachable scheduler) raises `SimulationError`
@@ -323,4 +325,4 @@ def simulate(
     if workers is not None and workers < 1:
         raise TapeteError(f"--workers must be 1 or more, not {workers}")
     plan = make_plan(variant, games, players, bots, options, sweep, seed)
-    return run(plan, workers or default_workers(), scheduler, progress)
+    return run(plan, workers or default_workers(), scheduler, progress, connect_timeout)

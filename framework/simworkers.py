@@ -40,9 +40,11 @@ class _Collector:
         return SimulationError(message, self.result(message))
 
 
-def run(plan: Plan, workers: int, scheduler: str | None, progress: Progress | None) -> Simulation:
-    if scheduler:
-        return _run_dask(plan, workers, scheduler, progress)
+def run(
+    plan: Plan, workers: int, scheduler: Any, progress: Progress | None, connect_timeout: float = 10.0
+) -> Simulation:
+    if scheduler is not None and scheduler != "":
+        return _run_dask(plan, workers, scheduler, progress, connect_timeout)
     if workers == 1:
         return _run_here(plan, progress)
     return _run_processes(plan, workers, progress)
@@ -109,11 +111,13 @@ def _stop(pool: ProcessPoolExecutor, pending: Iterable[Future[Any]]) -> None:
     pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _run_dask(plan: Plan, workers: int, scheduler: str, progress: Progress | None) -> Simulation:
+def _run_dask(plan: Plan, workers: int, scheduler: Any, progress: Progress | None, timeout: float) -> Simulation:
+    """On a Dask cluster: ``"local"``, a scheduler address, or a ``distributed.Client`` (left open)."""
     try:
-        from distributed import Client, LocalCluster, as_completed  # type: ignore[import-not-found,unused-ignore]
+        import distributed  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
         raise TapeteError("--scheduler needs Dask: pip install 'tapete[dask]' (dask[distributed])") from None
+    dist: Any = distributed  # untyped library
     import logging
 
     logging.getLogger("distributed").setLevel(logging.CRITICAL)  # its shutdown chatter is not ours
@@ -122,11 +126,15 @@ def _run_dask(plan: Plan, workers: int, scheduler: str, progress: Progress | Non
     client: Any = None
     try:
         try:
-            if scheduler == "local":
-                cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
-                client = Client(cluster)
+            if not isinstance(scheduler, str):
+                client = scheduler
+            elif scheduler == "local":
+                cluster = dist.LocalCluster(
+                    n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+                )
+                client = dist.Client(cluster)
             else:
-                client = Client(scheduler, timeout=10)
+                client = dist.Client(scheduler, timeout=timeout)
         except (OSError, TimeoutError, ValueError) as exc:
             raise out.fail(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
         jobs = plan.jobs(chunk_size(plan.total, max(workers, len(client.scheduler_info().get("workers", {})))))
@@ -134,7 +142,7 @@ def _run_dask(plan: Plan, workers: int, scheduler: str, progress: Progress | Non
         if progress is not None:
             progress(0, plan.total)
         try:
-            for fut in as_completed(futures):
+            for fut in dist.as_completed(futures):
                 out.add(fut.result())
         except KeyboardInterrupt:
             client.cancel(futures)
@@ -148,7 +156,7 @@ def _run_dask(plan: Plan, workers: int, scheduler: str, progress: Progress | Non
                 f"the Dask cluster failed ({type(exc).__name__}: {exc}); {done} of {plan.total} matches had finished"
             ) from None
     finally:
-        if client is not None:
+        if client is not None and isinstance(scheduler, str):
             client.close()
         if cluster is not None:
             cluster.close()
