@@ -285,7 +285,11 @@ def _match_line(point: dict[str, Any], busts: bool) -> str:
         parts.append(f"re-entries/match {point['reentries_per_match']:.2f}")
     if point["void_deals"]:
         parts.append(f"void deals {point['void_deals']}")
-    return "  ".join(parts)
+    line = "  ".join(parts)
+    if point["errors"]:
+        line += f"\n{point['errors']} match(es) ended in an error, left out of the tables"
+        line += f"; the first: {point['first_error']}"
+    return line
 
 
 # -- files ----------------------------------------------------------------------------
@@ -306,7 +310,7 @@ def _write_csv(path: Path, sim: Any) -> None:
     keys = sorted({*plan.options, *plan.sweep})
     n = plan.players
     header = ["point", "match", "seed", *keys, "players", "bots", "winner", "winner_bot", "winner_position"]
-    header += ["deals", "actions", "void_deals"]
+    header += ["deals", "actions", "void_deals", "error"]
     header += [f"total_{s}" for s in range(n)] + [f"deals_won_{s}" for s in range(n)] + [f"out_{s}" for s in range(n)]
     with path.open("w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
@@ -316,5 +320,6 @@ def _write_csv(path: Path, sim: Any) -> None:
             w.writerow(
                 [r.point, r.match, r.seed, *[opts.get(k, "") for k in keys], r.players, "|".join(r.bots), r.winner]
                 + [r.bots[r.winner] if r.winner >= 0 else "", "" if r.position is None else r.position + 1]
-                + [r.deals, r.actions, r.void_deals, *r.totals, *r.deals_won, *[int(o) for o in r.out]]
+                + [r.deals, r.actions, r.void_deals, r.error or "", *r.totals, *r.deals_won]
+                + [int(o) for o in r.out]
             )

@@ -40,7 +40,9 @@ def _mean(xs: Sequence[float]) -> float:
 
 
 def point_summary(records: Sequence[MatchRecord], players: int, bots: Sequence[str]) -> dict[str, Any]:
-    """The tables of one sweep point (or of a run without a sweep)."""
+    """The tables of one sweep point (or of a run without a sweep); matches that ended in an error aside."""
+    failed = [r for r in records if r.error is not None]
+    records = [r for r in records if r.error is None]
     n = len(records)
     seats = []
     for s in range(players):
@@ -83,6 +85,8 @@ def point_summary(records: Sequence[MatchRecord], players: int, bots: Sequence[s
         "eliminations_per_match": _mean([sum(r.out) for r in records]),
         "reentries_per_match": _mean([sum(r.reentries) for r in records]),
         "void_deals": sum(r.void_deals for r in records),
+        "errors": len(failed),
+        "first_error": failed[0].error if failed else None,
     }
 
 

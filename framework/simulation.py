@@ -55,6 +55,7 @@ class MatchRecord:
     deals: int
     void_deals: int
     actions: int
+    error: str | None = None  # the match stopped on an error of the game (a stalled deal, ...): not in the rates
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -283,7 +284,34 @@ def play_chunk(job: Job) -> list[MatchRecord]:
             f"this worker's {v.name} differs from the one the run was planned with "
             f"(digest {v.digest}, not {job.digest}): install the same tapete and variant files everywhere"
         )
-    return [play_match(v, job.players, job.bots, match_seed(job.seed, i), job.point, i) for i in job.matches]
+    return [_play_or_record(v, job, i) for i in job.matches]
+
+
+def _play_or_record(v: Variant, job: Job, index: int) -> MatchRecord:
+    """A match the game itself stops (a stalled deal the rules give no end to) is recorded, not fatal."""
+    seed = match_seed(job.seed, index)
+    try:
+        return play_match(v, job.players, job.bots, seed, job.point, index)
+    except TapeteError as exc:
+        n = job.players
+        return MatchRecord(
+            job.point,
+            index,
+            seed,
+            n,
+            list(job.bots),
+            -1,
+            0,
+            None,
+            [0] * n,
+            [0] * n,
+            [False] * n,
+            [0] * n,
+            0,
+            0,
+            0,
+            str(exc),
+        )
 
 
 def default_workers() -> int:
