@@ -25,7 +25,10 @@ def simulate(
     games: int = typer.Option(100, "--games", "-n", help="matches per sweep point"),
     players: int | None = typer.Option(None, "--players", "-p"),
     bots: str | None = typer.Option(
-        None, "--bots", "-b", help="bot kinds, comma separated, one per seat or one for all (default: the game's best)"
+        None,
+        "--bots",
+        "-b",
+        help="bots, comma separated, one per seat; a short list is filled with its last (default: the game's best)",
     ),
     option: list[str] = typer.Option(None, "--option", "-o", help="NAME=VALUE (repeatable)"),
     sweep: list[str] = typer.Option(None, "--sweep", help=SWEEP_HELP),

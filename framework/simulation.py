@@ -203,13 +203,10 @@ def make_plan(
     points = [dict(zip(grid, combo, strict=True)) for combo in itertools.product(*grid.values())]
     if not points:
         points = [{}]
-    players = players or base.default_players()
+    from .match import seat_bots
+
     default = str(getattr(base.game_class, "default_bot", "random"))
-    kinds = [b.strip() for b in (bots or [default]) if b.strip()]
-    if len(kinds) not in (1, players):
-        raise TapeteError(f"{len(kinds)} bots for {players} players: give one bot for all or one per seat")
-    if len(kinds) == 1:
-        kinds *= players
+    players, kinds = seat_bots(base, players, [b.strip() for b in (bots or [default]) if b.strip()])
     plan = Plan(name, base.name, base.digest, players, kinds, str(seed), games, opts, grid, points)
     plan.eliminates = base.rules.has("out")
     for p in range(len(points)):

@@ -89,7 +89,7 @@ def test_sweep_prints_each_value_and_a_comparison(tmp_path: Path) -> None:
         (["--option", "nosuch=1"], "unknown option 'nosuch'"),
         (["--sweep", "wins_to=2,abc"], "wins_to takes whole numbers, not 'abc'"),
         (["--sweep", "wins_to=0,2"], "below the smallest allowed value"),
-        (["--bots", "random,random"], "2 bots for 4 players"),
+        (["--players", "4", "--bots", "random,random,random,random,random"], "5 bots were listed for 4 players"),
     ],
 )
 def test_bad_input_gets_one_clear_line(args: list[str], words: str) -> None:
