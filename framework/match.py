@@ -221,7 +221,10 @@ class Match:
                         f"{ledger.deal_number} of seed {self.seed!r}: a bug in the game plugin"
                     )
                 agent, kind = agents[seat], kinds[seat]
-                action = self._decide(agent, kind, recorder, state, seat, legal)
+                if kind == 0:  # a bot that needs nothing: no view, no call in between
+                    action = agent.choose(None, legal)
+                else:
+                    action = self._decide(agent, kind, recorder, state, seat, legal)
                 why = game.refusal(state, action)
                 while why is not None:
                     retry = getattr(agent, "refused", None)
