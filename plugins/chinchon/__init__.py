@@ -11,6 +11,7 @@ from __future__ import annotations
 from importlib import resources
 
 from tapete import hookimpl
+from tapete.hookspecs import RegisterBot, RegisterGame, RegisterVariants
 
 from .bots import HeuristicBot
 from .game import Chinchon
@@ -19,18 +20,18 @@ GIN = "gin"  # Gin Rummy (GR-...): the same family's class, its own name and var
 
 
 @hookimpl
-def tapete_register_games(register):
+def tapete_register_games(register: RegisterGame) -> None:
     register(Chinchon)
     register(Chinchon, name=GIN)
 
 
 @hookimpl
-def tapete_register_variants(register):
+def tapete_register_variants(register: RegisterVariants) -> None:
     register(resources.files("tapete_variants") / "chinchon")
     register(resources.files("tapete_variants") / GIN)
 
 
 @hookimpl
-def tapete_register_bots(register):
+def tapete_register_bots(register: RegisterBot) -> None:
     register("heuristic", HeuristicBot, game=Chinchon.name)
     register("heuristic", HeuristicBot, game=GIN)

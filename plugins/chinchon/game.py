@@ -23,11 +23,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from tapete import Action, Ctx, DealState, DesignProblem, Game, Random
+from tapete import Action, Ctx, DealState, DesignProblem, Game, Random, Rules
 from tapete.designer_checks import WARNING
+from tapete.rules.compiler import Compiled
 from tapete.rules.tree import Binary, Literal, Name
 
-from .showing import show_and_lay_off
+from .melds import Meld
+from .showing import Table, show_and_lay_off
 from .tables import MeldTables, Shown
 from .words import WORDS
 
@@ -45,12 +47,12 @@ class Chinchon(Game):
     words = WORDS
     zone_kinds = ("hand", "stock", "discard", "facedown", "meld")
 
-    def __init__(self, rules):
+    def __init__(self, rules: Rules) -> None:
         super().__init__(rules)
         self.tables = MeldTables(rules)
         self.solver = self.tables.solver
         self.hand_size = rules.parsed_words("hand_size", default=7)
-        self.close_rule = rules.condition("close")
+        self.close_rule: Compiled = rules.condition("close")  # type: ignore[assignment]  # a required statement
         self.sealed_rule = rules.condition("sealed")
         self.mistakes = rules.parsed_words("mistakes", default=False)
         self.upward_only = rules.parsed_words("layoff_upward_only", default=False)
@@ -159,7 +161,7 @@ class Chinchon(Game):
             return None
         return hand[-1]
 
-    def _judge(self, state: DealState, seat: int, shown: Shown, rule=None) -> bool:
+    def _judge(self, state: DealState, seat: int, shown: Shown, rule: Compiled | None = None) -> bool:
         ctx = self._ctx
         ctx.state, ctx.seat = state, seat
         ctx.extra["shown"] = shown
@@ -303,9 +305,9 @@ class Chinchon(Game):
 
     def _judge_void(self, state: DealState) -> bool:
         ctx = self._ctx
-        ctx.state, ctx.seat = state, None
+        ctx.state, ctx.seat = state, None  # type: ignore[assignment]  # a deal-wide rule: no seat
         try:
-            return bool(self.void_rule(ctx))
+            return bool(self.void_rule(ctx))  # type: ignore[misc]  # called only when the variant has 'void'
         finally:
             ctx.state = None  # type: ignore[assignment]  # the game keeps no reference to a deal
 
@@ -388,12 +390,12 @@ class Chinchon(Game):
         text += f", unmatched {loose} ({shown.penalty})" if loose else ", all matched"
         return [{"say": text + (" - sealed" if sealed else "")}]
 
-    def _meld_text(self, meld) -> str:
+    def _meld_text(self, meld: Meld) -> str:
         names, tables = self.deck.names, self.tables
         meaning = {c: tables.stands_for(p, s) for c, p, s in meld.wilds}
         return " ".join(names[c] + (f"={meaning[c]}" if c in meaning else "") for c in meld.cards)
 
-    def _write_showing(self, state: DealState, table, hands: dict[int, list[int]]) -> None:
+    def _write_showing(self, state: DealState, table: Table, hands: dict[int, list[int]]) -> None:
         tables, wild = self.tables, self.tables.wild
         melds_data = []
         wilds_by = [0] * state.players

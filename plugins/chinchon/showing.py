@@ -19,10 +19,15 @@ lays off; only the others lay off, on the knocker's melds and on each other's.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .layoff import TableMeld, best_showing
 from .melds import Meld
+
+if TYPE_CHECKING:
+    from .tables import MeldTables
 
 
 @dataclass
@@ -39,10 +44,10 @@ class Table:
 
 
 def show_and_lay_off(
-    tables,
+    tables: MeldTables,
     hands: dict[int, list[int]],
     order: list[int],
-    closer_melds,
+    closer_melds: Iterable[Meld],
     sealed: bool,
     upward_only: bool,
     one_per_value: bool,
@@ -86,10 +91,10 @@ def show_and_lay_off(
     return table
 
 
-def _rank_of(tables, card: int) -> int:
+def _rank_of(tables: MeldTables, card: int) -> int:
     return tables.infos[card].run_pos
 
 
-def _laid_rank(tables, card: int, meld: Meld) -> int:
+def _laid_rank(tables: MeldTables, card: int, meld: Meld) -> int:
     stood = meld.stands_for(card)
     return stood[0] if stood is not None else _rank_of(tables, card)

@@ -10,6 +10,10 @@ cheap look-ups and nothing more.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+
+from tapete import Rules
+
 from .melds import RUN, Arrangement, CardInfo, MeldRules, MeldSolver
 
 SUITS = "♣♦♥♠"
@@ -18,9 +22,10 @@ SUITS = "♣♦♥♠"
 class MeldTables:
     """The solver of one variant plus what the game needs to read its answers."""
 
-    def __init__(self, rules):
+    def __init__(self, rules: Rules) -> None:
         deck = rules.deck
         values = rules.table("value")
+        assert values is not None  # 'value' is a required table
         wild = rules.table("wild") or [0] * len(deck)
         self.value = [int(v) for v in values]
         self.wild = [bool(w) for w in wild]
@@ -42,7 +47,7 @@ class MeldTables:
         self.solver = MeldSolver(self.infos, self.meld_rules)
         self.positive = all(v > 0 for v in self.value)
 
-    def points(self, cards) -> int:
+    def points(self, cards: Iterable[int]) -> int:
         value = self.value
         return sum(value[c] for c in cards)
 
@@ -64,8 +69,14 @@ class Shown:
     __slots__ = ("tables", "_cards", "_hand", "_without", "big", "_penalty", "_arr")
 
     def __init__(
-        self, tables: MeldTables, cards=(), penalty: int | None = None, hand=None, without: int = -1, big: bool = False
-    ):
+        self,
+        tables: MeldTables,
+        cards: Iterable[int] = (),
+        penalty: int | None = None,
+        hand: Sequence[int] | None = None,
+        without: int = -1,
+        big: bool = False,
+    ) -> None:
         """The cards shown, or (cheaper while judging a turn's closes) ``hand`` less ``without``."""
         self.tables = tables
         self._cards = list(cards) if hand is None else None
@@ -77,7 +88,7 @@ class Shown:
     @property
     def cards(self) -> list[int]:
         if self._cards is None:
-            self._cards = [c for c in self._hand if c != self._without]
+            self._cards = [c for c in self._hand if c != self._without]  # type: ignore[union-attr]  # set together
         return self._cards
 
     @property

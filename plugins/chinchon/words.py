@@ -10,8 +10,16 @@ player has left once every lay-off is made.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from tapete import DEAL, SEAT, Quantity, StatementSpec
-from tapete.rules.compiler import compile_expr
+from tapete.rules.compiler import Env, compile_expr
+from tapete.rules.tree import Expr, Statement
+
+# A getter's Ctx carries the Chinchón Game (its meld tables) and, while a close is judged,
+# the arrangement shown in ``extra``; the core's Ctx declares the base Game, so getters take Any.
+RummyCtx = Any
 
 PLAY = "play"
 CONSTANT: frozenset[str] = frozenset()
@@ -19,39 +27,44 @@ SEAT_IN_DEAL = frozenset({PLAY, SEAT, DEAL})
 DEAL_ONLY = frozenset({PLAY, DEAL})
 
 
-def _constant(item, env):
-    return compile_expr(item.value, env, CONSTANT).value
+def _value(item: Statement) -> Expr:
+    assert item.value is not None  # these statements need '= value', checked before their check runs
+    return item.value
 
 
-def _whole(lo: int, hi: int | None = None):
-    def check(item, env):
+def _constant(item: Statement, env: Env) -> Any:
+    return compile_expr(_value(item), env, CONSTANT).value
+
+
+def _whole(lo: int, hi: int | None = None) -> Callable[[Statement, Env], int]:
+    def check(item: Statement, env: Env) -> int:
         v = _constant(item, env)
         if isinstance(v, bool) or not isinstance(v, int) or v < lo or (hi is not None and v > hi):
             top = f" to {hi}" if hi is not None else " or more"
-            raise env.error(item.value.pos, f"{item.key} must be a whole number from {lo}{top}, not {v!r}")
+            raise env.error(_value(item).pos, f"{item.key} must be a whole number from {lo}{top}, not {v!r}")
         return v
 
     return check
 
 
-def _flag(item, env):
+def _flag(item: Statement, env: Env) -> Any:
     v = _constant(item, env)
     if not isinstance(v, bool):
-        raise env.error(item.value.pos, f"{item.key} must be true or false, not {v!r}")
+        raise env.error(_value(item).pos, f"{item.key} must be true or false, not {v!r}")
     return v
 
 
-def _group_size(item, env):
+def _group_size(item: Statement, env: Env) -> Any:
     """``group_size = 3..4`` (CH-3.1); a single number means exactly that many."""
     v = _constant(item, env)
     if isinstance(v, int) and not isinstance(v, bool):
         v = (v, v)
     if not (isinstance(v, tuple) and 1 <= v[0] <= v[1]):
-        raise env.error(item.value.pos, f"group_size must be a range like 3..4, not {v!r}")
+        raise env.error(_value(item).pos, f"group_size must be a range like 3..4, not {v!r}")
     return v
 
 
-def _move_word(item, env):
+def _move_word(item: Statement, env: Env) -> Any:
     """``close_move knock``: what the closing move is called (GR-4.3 knocking)."""
     word = str(item.words[0].value)
     if not word.isidentifier() or word in ("draw", "discard", "pass"):
@@ -59,11 +72,11 @@ def _move_word(item, env):
     return word
 
 
-def _no_wrap(item, env):
+def _no_wrap(item: Statement, env: Env) -> Any:
     """CH-1.3: runs never go round the corner; the meld solver has no wrapping runs."""
     if _flag(item, env):
         raise env.error(
-            item.value.pos,
+            _value(item).pos,
             "runs that wrap from the top rank to the bottom are not "
             "supported by the chinchon family; write run_wrap = false",
         )
@@ -71,72 +84,72 @@ def _no_wrap(item, env):
 
 
 # -- quantities -------------------------------------------------------------------
-def _shown(c):
+def _shown(c: RummyCtx) -> Any:
     """The arrangement being judged while a close is tried, else None."""
     return c.extra.get("shown") if c.extra else None
 
 
-def _closed(c) -> bool:
-    return c.state.counters.get("closer", -1) == c.seat
+def _closed(c: RummyCtx) -> bool:
+    return bool(c.state.counters.get("closer", -1) == c.seat)
 
 
-def _unmatched(c):
+def _unmatched(c: RummyCtx) -> Any:
     s = _shown(c)
     return s.penalty if s is not None else c.state.counters.get(f"unmatched.{c.seat}", 0)
 
 
-def _loose(c):
+def _loose(c: RummyCtx) -> Any:
     s = _shown(c)
     return s.loose if s is not None else c.state.counters.get(f"loose.{c.seat}", 0)
 
 
-def _full_close(c):
+def _full_close(c: RummyCtx) -> Any:
     s = _shown(c)
     if s is not None:
         return s.full
     return _closed(c) and bool(c.state.counters.get("full_close", 0))
 
 
-def _chinchon(c):
+def _chinchon(c: RummyCtx) -> Any:
     s = _shown(c)
     if s is not None:
         return s.chinchon
     return _closed(c) and bool(c.state.counters.get("chinchon", 0))
 
 
-def _big_gin(c):
+def _big_gin(c: RummyCtx) -> Any:
     s = _shown(c)
     if s is not None:
         return s.big
     return _closed(c) and bool(c.state.counters.get("big_gin", 0))
 
 
-def _closer_unmatched(c):
+def _closer_unmatched(c: RummyCtx) -> Any:
     closer = c.state.counters.get("closer", -1)
     return c.state.counters.get(f"unmatched.{closer}", 0) if closer >= 0 else 0
 
 
-def _opponents_unmatched(c):
+def _opponents_unmatched(c: RummyCtx) -> Any:
     counters = c.state.counters
     return sum(counters.get(f"unmatched.{s}", 0) for s in range(c.state.players) if s != c.seat)
 
 
-def _upcard(c) -> int | None:
+def _upcard(c: RummyCtx) -> int | None:
     name = c.state.data.get("upcard")
     return c.game.deck.parse(name) if name else None
 
 
-def _upcard_value(c):
+def _upcard_value(c: RummyCtx) -> Any:
     card = _upcard(c)
     return c.game.tables.value[card] if card is not None else 0
 
 
-def _upcard_suit(c):
+def _upcard_suit(c: RummyCtx) -> Any:
     card = _upcard(c)
     return c.game.deck.suit_of[card] if card is not None else ""
 
 
-def _shown_wilds(c):
+def _shown_wilds(c: RummyCtx) -> Any:
     s = _shown(c)
     return s.wilds if s is not None else c.state.counters.get(f"wilds.{c.seat}", 0)
 
