@@ -317,7 +317,7 @@ def default_workers() -> int:
 
 def chunk_size(total: int, workers: int) -> int:
     """Small enough to balance the load and move the progress bar, big enough to be cheap."""
-    return max(1, min(25, total // (workers * 20)))  # 25 heuristic Chinchón matches take ~20 s
+    return max(1, min(100, total // (workers * 20)))
 
 
 def simulate(

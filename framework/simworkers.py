@@ -91,8 +91,8 @@ def _run_processes(plan: Plan, workers: int, progress: Progress | None) -> Simul
     except KeyboardInterrupt:
         _stop(pool, pending)
         return out.result("interrupted")
-    except BrokenProcessPool:
-        _stop(pool, pending)
+    except BrokenProcessPool:  # the pool has failed every pending chunk itself
+        _stop(pool, ())
         finished = len(out.records)
         raise out.fail(f"a worker process died; {finished} of {plan.total} matches had finished") from None
     except Exception as exc:  # a match failed in a worker: one line, the finished matches kept
