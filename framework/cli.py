@@ -229,20 +229,22 @@ def play(
         None,
         "--bots",
         "-b",
-        help="bot kinds, comma separated, one per seat or one for all (default: the game's best bot)",
+        help="bot kinds, comma separated, one per seat or one for all (default: the game's best bot); "
+        "parameters follow a colon: ismcts:iterations=400,seconds=1",
     ),
     log: Path | None = typer.Option(None, "--log", help="write a JSON-lines log here"),
     option: list[str] = typer.Option(None, "--option", "-o", help="NAME=VALUE"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="print only the result"),
 ) -> None:
     """Play a whole match with bots and print each deal's result and the winner."""
+    from .botspec import split_bots
     from .engine import load_variant
     from .gamelog import LogWriter
     from .match import Match
 
     v = load_variant(variant, options=_options(option))
     seed_value: object = int(seed) if seed.lstrip("-").isdigit() else seed
-    kinds = [b.strip() for b in (bots or v.game_class.default_bot).split(",") if b.strip()]
+    kinds = split_bots(bots or v.game_class.default_bot)
     match = Match(v, players, seed_value, bots=kinds)
     writer = LogWriter(log) if log else None
     printer = _Printer(v, quiet)

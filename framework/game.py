@@ -9,6 +9,7 @@ methods only touch the `DealState` and those attributes.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .actions import Action
@@ -20,6 +21,7 @@ from .state import DealState
 
 if TYPE_CHECKING:
     from .designer_checks import DesignProblem
+    from .view import View
 
 
 class Game:
@@ -152,3 +154,13 @@ class Game:
         matches the break-even) as warnings. The core then also tries one deal.
         """
         return []
+
+    def excluded(self, view: View) -> Mapping[int, Collection[str]]:
+        """Zones a card the seat cannot see is publicly known not to be in (optional hook).
+
+        Searching bots (``ismcts``) imagine the hidden cards from a seat's view; the core
+        already keeps zone sizes, what the seat sees and what it remembers. A game adds
+        here what its rules let everyone deduce, e.g. Fan Tan: a player who passed held
+        no card that was playable then (FT-3.4). Only cards whose place the view does
+        not show matter; the default knows nothing more."""
+        return {}

@@ -67,9 +67,15 @@ class Registry:
         return v
 
     def bot(self, game: str, name: str) -> BotEntry:
-        entry = self.bots.get((game, name)) or self.bots.get((None, name))
+        """The bot ``name`` for ``game``; ``name:key=value,...`` fills the factory's parameters."""
+        from .botspec import parse_spec, with_params
+
+        base, params = parse_spec(name)
+        entry = self.bots.get((game, base)) or self.bots.get((None, base))
         if entry is None:
-            raise TapeteError(f"no bot {name!r} for {game}; known: {', '.join(self.bot_names(game))}")
+            raise TapeteError(f"no bot {base!r} for {game}; known: {', '.join(self.bot_names(game))}")
+        if params:
+            entry = BotEntry(name, with_params(base, entry.factory, params), entry.game, entry.plugin)
         return entry
 
     def bot_names(self, game: str) -> list[str]:

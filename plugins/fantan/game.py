@@ -6,9 +6,10 @@ opening card, passing and chips; this module only knows what a row is.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping
 from typing import Any
 
-from tapete import Action, Ctx, DealState, Game, Random, Rules
+from tapete import Action, Ctx, DealState, Game, Random, Rules, View
 
 from .words import WORDS
 
@@ -179,6 +180,42 @@ class FanTan(Game):
                 return []
         state.to_move = self.next_seat(state, seat)  # FT-3.5: the turn moves on
         return []
+
+    # -- what a pass tells everyone (for searching bots) -------------------------------
+    def excluded(self, view: View) -> Mapping[int, Collection[str]]:
+        """FT-3.4: a player who passed held no card that fitted a row at that moment.
+
+        Cards never come back into a hand, so a card that was playable at a seat's
+        pass and is still unseen now is not in that seat's hand. The rows at the
+        pass are today's rows less the cards played since. Only when the rules do not
+        let a player pass at will (``may_pass``)."""
+        if self.may_pass is not None:
+            return {}
+        visible = {c for cards in view.zones.values() for c in cards}
+        unseen = [c for c in view.deck.ids if c not in visible and c not in view.known]
+        if not unseen:
+            return {}
+        on_rows = {c for zone in self.row_names.values() for c in view.cards(zone)}
+        later: set[int] = set()
+        out: dict[int, set[str]] = {}
+        pos = self.pos
+        for event in reversed(view.history):
+            if event.kind != "action" or event.action is None:
+                continue
+            if event.action.kind == "pass" and event.seat is not None and event.seat != view.seat:
+                then = on_rows - later
+                state = DealState(players=view.players, dealer=view.dealer)
+                for suit, zone in self.row_names.items():
+                    state.zones[zone] = sorted((c for c in then if self.suit_of[c] == suit), key=pos.__getitem__)
+                state.counters["opened"] = 1 if then else 0
+                hand = f"hand.{event.seat}"
+                for c in unseen:
+                    if self.can_play(state, c):
+                        out.setdefault(c, set()).add(hand)
+            for move in event.moves:
+                if move.card is not None and move.target.startswith("row."):
+                    later.add(move.card)
+        return out
 
     def describe_deal(self, state: DealState) -> list[str]:
         left = {s: len(state.zones[f"hand.{s}"]) for s in range(state.players)}
