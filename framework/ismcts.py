@@ -213,7 +213,7 @@ class ISMCTSBot:
         n = state.players
         if state.data.get("void") is not None or state.data.get("stalled") is not None:
             return [0.0] * n
-        ctx = Ctx(game=self.game, state=state, ledger=ledger)  # type: ignore[no-untyped-call]
+        ctx = Ctx(game=self.game, state=state, ledger=ledger)
         out: list[float] = []
         for s in range(n):
             ctx.seat = s
