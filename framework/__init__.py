@@ -20,6 +20,7 @@ from .engine import Deal, Variant, load_variant
 from .errors import ErrorList, IllegalAction, ScriptError, SnapshotError, TapeteError, VariantError
 from .game import Game
 from .hookspecs import hookimpl
+from .layout import Layout, Row
 from .match import Match, MatchResult
 from .plugins import build_registry, registry
 from .rng import Random
@@ -71,6 +72,8 @@ __all__ = [
     "Game",
     "IN_TABLE",
     "IllegalAction",
+    "Layout",
+    "Row",
     "MATCH",
     "MATCH_WIDE",
     "Match",

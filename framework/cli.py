@@ -31,6 +31,7 @@ from .errors import ErrorList, TapeteError
 
 if TYPE_CHECKING:
     from .engine import Variant
+    from .match import Match, MatchResult
 
 app = typer.Typer(
     help="Play, simulate and check card games.",
@@ -38,8 +39,11 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-out = Console(highlight=False, soft_wrap=True, markup=False, emoji=False)
-err = Console(stderr=True, highlight=False, soft_wrap=True, markup=False, emoji=False)
+_PLAIN = bool(os.environ.get("NO_COLOR"))  # https://no-color.org: no escape codes at all
+out = Console(highlight=False, soft_wrap=True, markup=False, emoji=False, color_system=None if _PLAIN else "auto")
+err = Console(
+    stderr=True, highlight=False, soft_wrap=True, markup=False, emoji=False, color_system=None if _PLAIN else "auto"
+)
 
 EXIT_INPUT = 1  # the input is wrong; the message says how
 EXIT_BUG = 70  # tapete or a plugin failed on its own (EX_SOFTWARE)
@@ -235,8 +239,11 @@ def play(
     log: Path | None = typer.Option(None, "--log", help="write a JSON-lines log here"),
     option: list[str] = typer.Option(None, "--option", "-o", help="NAME=VALUE"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="print only the result"),
+    save: Path | None = typer.Option(None, "--save", help="keep the match saved in this file after every move"),
+    watch: bool = typer.Option(False, "--watch", help="print every move as the table sees it"),
+    delay: float = typer.Option(0.0, "--delay", min=0.0, help="with --watch: seconds to wait after a bot's move"),
 ) -> None:
-    """Play a whole match with bots and print each deal's result and the winner."""
+    """Play a whole match and print each deal's result and the winner; seat yourself with --bots human,..."""
     from .botspec import split_bots
     from .engine import load_variant
     from .gamelog import LogWriter
@@ -255,10 +262,33 @@ def play(
         printer(event)
 
     try:
-        result = match.play(emit)
+        if "human" in kinds or save or watch:
+            from .session import play_at_table
+
+            result = play_at_table(variant, v, _options(option), match, printer, save, watch, delay, writer)
+        else:
+            result = match.play(emit)
     finally:
         if writer:
             writer.close()
+    _result(result, match)
+
+
+@command()
+def resume(
+    file: Path = typer.Argument(..., help="a save written by 'tapete play --save' or by 'quit'"),
+    watch: bool = typer.Option(False, "--watch", help="print every move as the table sees it"),
+    delay: float = typer.Option(0.0, "--delay", min=0.0, help="with --watch: seconds to wait after a bot's move"),
+) -> None:
+    """Continue a saved match where it stopped, with the same cards to come."""
+    from .session import resume_at_table
+
+    _result(*resume_at_table(file, lambda v: _Printer(v, False), watch, delay, None))
+
+
+def _result(result: MatchResult | int, match: Match) -> None:
+    if isinstance(result, int):
+        raise typer.Exit(result)
     if result.winner >= 0:
         partners = [s for s in match.game.team_seats(match.players, result.winner) if s != result.winner]
         with_ = f" (with seat {', '.join(map(str, partners))})" if partners else ""

@@ -1,6 +1,7 @@
 """Format numbers of the files tapete writes, and the check every reader makes first.
 
-A match log (``tapete play --log``) and a match snapshot (``Match.snapshot()``) carry
+A match log (``tapete play --log``), a match snapshot (``Match.snapshot()``) and a save
+(``tapete play --save``) carry
 ``"format": N`` next to the ``tapete`` version that wrote them. The number goes up when the
 shape or the meaning of the file changes, so that an old log is refused with a message
 saying what to do instead of failing halfway through a replay with a puzzling difference.
@@ -15,6 +16,7 @@ from .errors import SnapshotError
 
 LOG_FORMAT = 1  # the header line of a match log
 SNAPSHOT_FORMAT = 1  # a saved match (Match.snapshot)
+SAVE_FORMAT = 1  # a match saved from the command line (tapete play --save, tapete resume)
 
 UNNUMBERED = 1  # tapete 0.1.0 wrote format 1 without the number
 

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
         from importlib.abc import Traversable
 
     from .game import Game
+    from .layout import Layout
     from .match import Match, MatchResult
     from .rules.vocabulary import Function, Quantity, StatementSpec
     from .state import DealState
@@ -80,6 +81,21 @@ def tapete_register_vocabulary(register: RegisterWord) -> None:
     """Call ``register(game, item)`` to add a rule-script word to a game (``game=None``: all).
 
     ``item`` is a ``StatementSpec``, ``Quantity`` or ``Function`` from ``tapete``."""
+
+
+class RegisterLayout(Protocol):
+    """``register(game, layout)``: a `tapete.Layout` that shows ``game`` at the terminal."""
+
+    def __call__(self, game: str, layout: Layout) -> None: ...
+
+
+@hookspec
+def tapete_register_layouts(register: RegisterLayout) -> None:
+    """Call ``register(game, layout)`` to show a game at the terminal in its own shape.
+
+    ``layout`` is a ``tapete.Layout`` (usually a subclass): how hands are sorted, the
+    table drawn, others' moves told and a move confirmed. A game without one gets
+    ``tapete.Layout`` itself."""
 
 
 @hookspec

@@ -55,6 +55,8 @@ class Registry:
     def package_of(self, plugin: str) -> str:
         return self.dists.get(plugin, ("tapete", ""))[0]
 
+    layouts: dict[str, Any] = field(default_factory=dict)  # game -> tapete.Layout
+
     def vocabulary(self, game: str) -> Vocabulary:
         v = core_vocabulary()
         cls = self.games.get(game)
@@ -133,6 +135,7 @@ REGISTRATION_HOOKS = (
     "tapete_register_variants",
     "tapete_register_bots",
     "tapete_register_vocabulary",
+    "tapete_register_layouts",
 )
 
 
@@ -269,7 +272,13 @@ def build_registry(extra_plugins: Iterable[object] = (), entry_points: bool = Tr
 
             _staged.append(("word", (game, getattr(item, "name", "?")), commit))
 
-        callbacks = dict(zip(REGISTRATION_HOOKS, (add_game, add_variants, add_bot, add_word), strict=True))
+        def add_layout(game: str, layout: Any, _staged: list[Staged] = staged) -> None:
+            def commit() -> None:
+                reg.layouts[game] = layout
+
+            _staged.append(("layout", game, commit))
+
+        callbacks = dict(zip(REGISTRATION_HOOKS, (add_game, add_variants, add_bot, add_word, add_layout), strict=True))
         package = reg.package_of(name)
         try:
             for hook in REGISTRATION_HOOKS:
@@ -283,7 +292,13 @@ def build_registry(extra_plugins: Iterable[object] = (), entry_points: bool = Tr
         for kind, key, apply in staged:
             first = owner.get((kind, key))
             if first is not None and first != name:
-                what = {"game": "game", "bot": "bot", "word": "rule word", "variants": "variant folder"}[kind]
+                what = {
+                    "game": "game",
+                    "bot": "bot",
+                    "word": "rule word",
+                    "variants": "variant folder",
+                    "layout": "layout",
+                }[kind]
                 shown = key if not isinstance(key, tuple) else "/".join(str(k) for k in key if k is not None)
                 problems.append(
                     PluginProblem(

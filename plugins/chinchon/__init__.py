@@ -15,6 +15,7 @@ from tapete.hookspecs import RegisterBot, RegisterGame, RegisterVariants
 
 from .bots import HeuristicBot
 from .game import Chinchon
+from .layout import ChinchonLayout
 
 GIN = "gin"  # Gin Rummy (GR-...): the same family's class, its own name and variant folder
 
@@ -35,3 +36,8 @@ def tapete_register_variants(register: RegisterVariants) -> None:
 def tapete_register_bots(register: RegisterBot) -> None:
     register("heuristic", HeuristicBot, game=Chinchon.name)
     register("heuristic", HeuristicBot, game=GIN)
+
+
+@hookimpl
+def tapete_register_layouts(register):
+    register(Chinchon.name, ChinchonLayout())

@@ -8,10 +8,11 @@ from __future__ import annotations
 from importlib import resources
 
 from tapete import hookimpl
-from tapete.hookspecs import RegisterBot, RegisterGame, RegisterVariants
+from tapete.hookspecs import RegisterBot, RegisterGame, RegisterLayout, RegisterVariants
 
 from .bots import GreedyBot
 from .game import ChineseTen
+from .layout import ChineseTenLayout
 from .scopa_bot import CountingBot
 
 SCOPA = "scopa"  # Scopa (SC-...): the same family's class, its own name and variant folder
@@ -33,3 +34,8 @@ def tapete_register_variants(register: RegisterVariants) -> None:
 def tapete_register_bots(register: RegisterBot) -> None:
     register("greedy", GreedyBot, game=ChineseTen.name)
     register("greedy", CountingBot, game=SCOPA)
+
+
+@hookimpl
+def tapete_register_layouts(register: RegisterLayout) -> None:
+    register(ChineseTen.name, ChineseTenLayout())

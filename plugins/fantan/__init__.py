@@ -8,10 +8,11 @@ from __future__ import annotations
 from importlib import resources
 
 from tapete import hookimpl
-from tapete.hookspecs import RegisterBot, RegisterGame, RegisterVariants
+from tapete.hookspecs import RegisterBot, RegisterGame, RegisterLayout, RegisterVariants
 
 from .bots import SensibleBot
 from .game import FanTan
+from .layout import FanTanLayout
 
 
 @hookimpl
@@ -27,3 +28,8 @@ def tapete_register_variants(register: RegisterVariants) -> None:
 @hookimpl
 def tapete_register_bots(register: RegisterBot) -> None:
     register("sensible", SensibleBot, game=FanTan.name)
+
+
+@hookimpl
+def tapete_register_layouts(register: RegisterLayout) -> None:
+    register(FanTan.name, FanTanLayout())

@@ -149,8 +149,28 @@ class FanTan(Game):
         if card not in hand:
             return f"{deck.format(card)} is not in your hand"
         if not self.can_play(state, card):
-            return f"{deck.format(card)} does not fit any row now"
+            return f"{deck.format(card)} does not fit any row now{self._why_not(state, card)}"
         return None
+
+    def _why_not(self, state: DealState, card: int) -> str:
+        """What a card that does not fit is waiting for, as a person would say it."""
+        names = self.deck.names
+        if self.opening is not None and not state.counters.get("opened", 0):
+            return f": {names[self.opening]} opens the game (FT-V2)"
+        row = state.zones[self.row_names[self.suit_of[card]]]
+        p = self.pos[card]
+        suit = self.suit_of[card]
+        if not row:
+            first = [c for c in self.deck.ids if self.suit_of[c] == suit and self.pos[c] == self.start_of[card]]
+            return f": the {suit} row is not open; {names[first[0]]} opens it (FT-3.2)" if first else ""
+        lo, hi = self.pos[row[0]], self.pos[row[-1]]
+        if lo <= p <= hi:
+            return ""
+        want = p + 1 if p < lo else p - 1
+        gap = [c for c in self.deck.ids if self.suit_of[c] == suit and self.pos[c] == want]
+        if gap and (p == lo - 1 or p == hi + 1) and card in self.needs:
+            return f": {names[self.needs[card]]} must be on the table first (FT-V5)"
+        return f": {names[gap[0]]} is not on the table (FT-3.3)" if gap else ""
 
     def apply(self, state: DealState, action: Action) -> list[dict[str, Any]]:
         seat = state.to_move

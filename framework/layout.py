@@ -1,0 +1,227 @@
+"""What a person at the table sees of a game: layouts, in plain data.
+
+A layout turns a seat's `View` into rows of cards and words: the hand sorted
+the way players hold it, the table in the game's own shape, the scores, and a
+line for each thing another seat did. It never sees more than the view, so a
+picture cannot show a hidden card. Rendering (colours, terminals) lives in
+``tapete.table``; this module has no terminal code, so a plugin can build and
+test its layout without one.
+
+A game plugin supplies its layout through the ``tapete_register_layouts`` hook
+(``register(game_name, layout)``), usually a subclass of `Layout` overriding
+what its game shows differently. A game without one gets `Layout` itself: every
+zone in words, hands sorted by suit and rank.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from .actions import Action
+
+if TYPE_CHECKING:
+    from .view import Event, View
+
+Token = int | str | None
+"""One place in a row: a card id, literal words, or None for an empty place (shown as a dot)."""
+
+SUIT_ORDER = "♠♥♣♦"  # how people hold a hand: the colours alternate
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the picture: a label, then cards and words.
+
+    ``marked`` cards are emphasised (playable now, or part of a meld held);
+    ``width`` pads every card to that many characters, so that rows line up as
+    a grid (Fan Tan's suit rows)."""
+
+    label: str
+    cards: tuple[Token, ...] = ()
+    note: str = ""
+    marked: frozenset[int] = field(default_factory=frozenset)
+    width: int = 0
+
+
+@dataclass(frozen=True)
+class Picture:
+    """Everything shown to one seat when it is asked to move."""
+
+    title: str
+    scores: list[str]
+    recap: list[list[Token]]
+    table: list[Row]
+    hand: list[Row]
+
+
+def seat_name(view: View, seat: int | None) -> str:
+    if seat is None:
+        return "the table"
+    return "you" if seat == view.seat else f"seat {seat}"
+
+
+def zone_words(view: View, zone: str) -> str:
+    """A zone's name as a person says it: ``hand.2`` is "seat 2's hand", ``row.♥`` the "♥ row"."""
+    kind, _, owner = zone.partition(".")
+    word = kind.replace("_", " ")
+    if owner.isdigit():
+        whose = "your" if int(owner) == view.seat else f"seat {owner}'s"
+        return f"{whose} {word}"
+    if owner:
+        return f"{owner} {word}"
+    return {"discard": "discard pile", "facedown": "face-down card"}.get(word, word)
+
+
+def cards_words(n: int) -> str:
+    return "1 card" if n == 1 else f"{n} cards"
+
+
+class Layout:
+    """The generic picture of a game; subclass it to show a game in its own shape.
+
+    Every method reads only the view. Override `table` and `hand` for the game's
+    shape, `sort_key` for how its hands are held, `confirm` to show a person what
+    a move would do before it is made, and `event` for how others' moves read.
+    ``card_move`` is the move a card typed alone makes when no legal move names it
+    (so that the game can say why it is refused in its own words)."""
+
+    card_move = "play"
+
+    def sort_key(self, view: View, card: int) -> tuple[int, int]:
+        """Suits apart in alternating colours, ranks in the deck's order."""
+        deck = view.deck
+        suit = deck.suit_of[card]
+        return (SUIT_ORDER.index(suit) if suit in SUIT_ORDER else len(SUIT_ORDER), card)
+
+    def sorted_hand(self, view: View) -> list[int]:
+        return sorted(view.hand, key=lambda c: self.sort_key(view, c))
+
+    def title(self, view: View) -> str:
+        return f"deal {view.deal_number}, seat {view.dealer} dealt; your move, seat {view.seat}"
+
+    def scores(self, view: View) -> list[str]:
+        """Match totals (and deals won when they differ from the totals)."""
+        seats = range(view.players)
+        line = "totals: " + ", ".join(
+            f"{seat_name(view, s)} {view.totals[s]}" + (" (out)" if view.out[s] else "")
+            for s in seats
+            if s < len(view.totals)
+        )
+        lines = [line]
+        if any(view.deals_won) and list(view.deals_won) != list(view.totals):
+            lines.append("deals won: " + ", ".join(f"{seat_name(view, s)} {view.deals_won[s]}" for s in seats))
+        return lines
+
+    def table(self, view: View) -> list[Row]:
+        """Every zone but the hands, in words; the other hands as card counts."""
+        rows: list[Row] = []
+        for zone in view.counts:
+            if zone.startswith("hand."):
+                continue
+            rows.append(self.zone_row(view, zone))
+        rows.append(self.others(view))
+        return rows
+
+    def zone_row(self, view: View, zone: str, label: str | None = None) -> Row:
+        """A zone as a row: its visible cards, or its size when the seat sees fewer cards than it holds."""
+        label = zone_words(view, zone) if label is None else label
+        cards, count = view.cards(zone), view.count(zone)
+        if not count:
+            return Row(label, note="empty")
+        if len(cards) == count:
+            return Row(label, tuple(cards))
+        if cards:
+            return Row(label, (cards[-1],), note=f"on top ({cards_words(count)})")
+        return Row(label, note=cards_words(count))
+
+    def others(self, view: View) -> Row:
+        """How many cards each other seat holds."""
+        parts = [
+            f"seat {s} {cards_words(view.count(f'hand.{s}'))}"
+            for s in range(view.players)
+            if s != view.seat and f"hand.{s}" in view.counts
+        ]
+        return Row("other hands", note=", ".join(parts))
+
+    def playable(self, view: View, legal: Sequence[Action]) -> frozenset[int]:
+        """Hand cards some legal move names first."""
+        hand = set(view.hand)
+        return frozenset(a.cards[0] for a in legal if a.cards and a.cards[0] in hand)
+
+    def hand(self, view: View, legal: Sequence[Action]) -> list[Row]:
+        return [Row("your hand", tuple(self.sorted_hand(view)), marked=self.playable(view, legal))]
+
+    def help(self, view: View) -> list[str]:
+        """The rules a person needs to move, with their rule ids (shown by ``help``)."""
+        return []
+
+    def confirm(self, view: View, action: Action) -> list[str] | None:
+        """Lines to show before ``action`` is made, asking the person to confirm; None: no question."""
+        return None
+
+    def event(self, view: View, event: Event) -> list[Token]:
+        """An event of the seat's history as a line: who did what, with the cards this seat saw move."""
+        who = seat_name(view, event.seat)
+        tokens: list[Token] = [f"{who}:"]
+        if event.action is not None:
+            tokens.append(event.action.kind)
+            tokens.extend(_action_cards(view, event))
+            if event.action.detail:
+                tokens.append(event.action.detail)
+            taken = [m.card for m in event.moves if m.card is not None and m.card not in event.action.cards]
+            if taken and event.seat is not None and any(m.target == f"hand.{event.seat}" for m in event.moves):
+                tokens.append("(")
+                tokens.extend(taken)
+                tokens.append(")")
+        else:
+            tokens.append(event.text)
+        for said in event.said:
+            tokens.append(f"- {said}")
+        return tokens
+
+
+def _action_cards(view: View, event: Event) -> list[Token]:
+    """The action's cards as the seat saw them: a card it could not see is a ``?``."""
+    action = event.action
+    assert action is not None
+    shown = list(action.cards)
+    words = event.text.split()[1:]
+    out: list[Token] = []
+    for w in words:
+        if w == "?":
+            out.append("?")
+        elif shown and view.deck.names[shown[0]] == w:
+            out.append(shown.pop(0))
+    return out
+
+
+def recap(layout: Layout, view: View, start: int) -> list[list[Token]]:
+    """What happened since history index ``start``: others' moves, and the cards this seat drew."""
+    lines: list[list[Token]] = []
+    for event in list(view.history)[start:]:
+        if event.kind != "action":
+            continue
+        if event.seat == view.seat:
+            drawn = [m.card for m in event.moves if m.card is not None and m.target == f"hand.{view.seat}"]
+            if drawn and event.action is not None and not set(drawn) & set(event.action.cards):
+                lines.append(["you drew", *drawn, f"({event.text})"])
+            elif event.said:  # what the game said of your move (a stock card it turned for you)
+                lines.append(layout.event(view, event))
+            continue
+        lines.append(layout.event(view, event))
+    return lines
+
+
+def since_last_move(view: View) -> int:
+    """History index just after this seat's last action (0 when it has not moved this deal)."""
+    history = list(view.history)
+    for i in range(len(history) - 1, -1, -1):
+        if history[i].kind == "action" and history[i].seat == view.seat:
+            return i + 1
+    return 0
+
+
+def layout_for(layouts: Mapping[str, Layout], game: str) -> Layout:
+    return layouts.get(game) or Layout()

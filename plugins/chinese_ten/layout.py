@@ -1,0 +1,62 @@
+"""Chinese Ten at the terminal: the table, the turned stock card, the capture piles, what each card takes.
+
+Under the hand, every card that can capture now is listed with the table cards
+it may take (CT-2.1, CT-2.2), read from the legal moves, so the person sees the
+choices the game offers and nothing else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tapete import Action, Layout, Row, View
+from tapete.layout import Token, cards_words, seat_name
+from tapete.view import Event
+
+
+class ChineseTenLayout(Layout):
+    def table(self, view: View) -> list[Row]:
+        table = sorted(view.cards("table"), key=lambda c: self.sort_key(view, c))
+        rows = [Row("table", tuple(table), note="" if table else "empty")]
+        if view.cards("turned"):
+            rows.append(Row("turned", tuple(view.cards("turned")), note="(from the stock: choose what it takes)"))
+        rows.append(Row("stock", note=cards_words(view.count("stock"))))
+        piles = ", ".join(
+            f"{'you' if s == view.seat else f'seat {s}'} {cards_words(view.count(f'captures.{s}'))}"
+            for s in range(view.players)
+        )
+        rows.append(Row("captured", note=piles))
+        rows.append(self.others(view))
+        return rows
+
+    def hand(self, view: View, legal: Sequence[Action]) -> list[Row]:
+        hand = self.sorted_hand(view)
+        rows = [Row("your hand", tuple(hand))]
+        options: dict[int, list[tuple[int, ...]]] = {}
+        for a in legal:
+            if a.kind in ("capture", "take"):
+                options.setdefault(a.cards[0], []).append(a.cards[1:])
+        for card, takes in options.items():
+            tokens: list[Token] = [card, "takes"]
+            for i, t in enumerate(takes):
+                if i:
+                    tokens.append("or")
+                tokens += list(t)
+            rows.append(Row("", tuple(tokens)))
+        if not options and hand:
+            rows.append(Row("", note="no card of yours takes anything: play one to the table"))
+        return rows
+
+    def event(self, view: View, event: Event) -> list[Token]:
+        """The game's own account of a turn (the card played, what it took, the stock card turned)."""
+        if event.said:
+            return [f"{seat_name(view, event.seat)}:", "; ".join(event.said)]
+        return super().event(view, event)
+
+    def help(self, view: View) -> list[str]:
+        return [
+            "CT-2.1 a card takes a table card that makes ten with it (tens and courts take their pair)",
+            "CT-2.2 a card takes one table card, never a sum of several",
+            "CT-2.3 a card that can take must take; otherwise it stays on the table",
+            "CT-2.4 then the top stock card is turned and takes the same way",
+        ]

@@ -1,0 +1,56 @@
+"""Fan Tan at the terminal: the suit rows as a grid from low to high, playable cards marked.
+
+Each suit's row is drawn in columns by rank order, so the sevens line up and a
+gap shows where a card is still missing. The hand is held by suit in the same
+order; a card that fits a row now is marked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tapete import Action, Layout, Row, View
+from tapete.layout import Token, cards_words
+
+
+class FanTanLayout(Layout):
+    def sort_key(self, view: View, card: int) -> tuple[int, int]:
+        suit_rank, _ = super().sort_key(view, card)
+        return (suit_rank, view.facts.pos[card])
+
+    def table(self, view: View) -> list[Row]:
+        """FT-3.3: rows grow from their start card (FT-3.2) outwards, one rank at a time."""
+        deck, pos = view.deck, view.facts.pos
+        low = min(pos[c] for c in deck.ids)
+        high = max(pos[c] for c in deck.ids)
+        width = max(len(n) for n in deck.names)
+        rank_at = {pos[c]: deck.rank_of[c] for c in deck.ids}
+        rows: list[Row] = [Row("", tuple(rank_at.get(p, "").ljust(width) for p in range(low, high + 1)))]
+        for suit in deck.suits:
+            zone = f"row.{suit}"
+            if zone not in view.counts:
+                continue
+            by_pos = {pos[c]: c for c in view.cards(zone)}
+            cells: tuple[Token, ...] = tuple(by_pos.get(p) for p in range(low, high + 1))
+            rows.append(Row(f"{suit} row", cells, width=width))
+        rows.append(self.others(view))
+        for name in ("pool",):
+            if name in view.counters:
+                rows.append(Row(name, note=f"{view.counters[name]} chips"))
+        return rows
+
+    def hand(self, view: View, legal: Sequence[Action]) -> list[Row]:
+        marked = self.playable(view, legal)
+        note = "(* fits a row now)" if marked else "(nothing fits: pass, FT-3.5)"
+        return [
+            Row("your hand", tuple(self.sorted_hand(view)), note=f"{cards_words(len(view.hand))} {note}", marked=marked)
+        ]
+
+    def help(self, view: View) -> list[str]:
+        return [
+            "FT-3.1 play exactly one card that fits a row",
+            "FT-3.2 a start card (a seven) opens the row of its suit",
+            "FT-3.3 on an open row only the next rank at either end fits",
+            "FT-3.4 you may not pass while a card fits; FT-3.5 with none, you pass",
+            "FT-4.1 the first to play their last card wins the deal",
+        ]
