@@ -11,7 +11,7 @@ from __future__ import annotations
 from importlib import resources
 
 from tapete import hookimpl
-from tapete.hookspecs import RegisterBot, RegisterGame, RegisterVariants
+from tapete.hookspecs import RegisterBot, RegisterGame, RegisterLayout, RegisterVariants
 
 from .bots import HeuristicBot
 from .game import Chinchon
@@ -39,5 +39,5 @@ def tapete_register_bots(register: RegisterBot) -> None:
 
 
 @hookimpl
-def tapete_register_layouts(register):
+def tapete_register_layouts(register: RegisterLayout) -> None:
     register(Chinchon.name, ChinchonLayout())
