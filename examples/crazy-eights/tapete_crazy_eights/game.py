@@ -159,6 +159,10 @@ class Eights(Game):
             state.rng = rng.getstate()
         state.zones[f"hand.{seat}"].append(stock.pop())
 
+    def largest_hand(self, state: DealState) -> int:
+        """A shedding hand has no limit: a player who cannot follow draws, and a penalty adds more."""
+        return len(self.deck)
+
     def design_problems(self, players: int) -> list[DesignProblem]:
         """Hands the deck cannot deal: every hand, the starter and at least one card to draw."""
         ctx = Ctx(game=self, state=DealState(players=players, dealer=0))
