@@ -225,7 +225,8 @@ class Match:
                     action = agent.choose(None, legal)
                 else:
                     action = self._decide(agent, kind, recorder, state, seat, legal)
-                why = game.refusal(state, action)
+                # a choice among the legal moves needs no second judgement; anything else is asked why
+                why = None if action in legal else game.refusal(state, action)
                 while why is not None:
                     retry = getattr(agent, "refused", None)
                     if retry is None or not retry(action, why):

@@ -30,7 +30,7 @@ from .match import MAX_ACTIONS_PER_DEAL, Match, MatchResult
 from .plugins import registry
 from .rng import Random
 from .state import DealState
-from .view import game_facts, make_view
+from .view import game_facts, make_view, zone_mode
 
 __all__ = [
     "check_conservation",
@@ -111,10 +111,7 @@ def hidden_positions(game: Game, state: DealState, seat: int) -> list[tuple[str,
     """(zone, index) of every card whose identity ``seat`` is not shown, by the script's ``see`` rules."""
     out = []
     for name, cards in state.zones.items():
-        kind, _, owner = name.partition(".")
-        mode = game.visibility.get(kind, "count")
-        if mode == "own":
-            mode = "all" if owner == str(seat) else "count"
+        mode = zone_mode(game, name, seat)
         for i in range(len(cards)):
             if mode in ("count", "none") or (mode == "top" and i != len(cards) - 1):
                 out.append((name, i))

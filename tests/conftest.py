@@ -7,6 +7,7 @@ from functools import cache
 import pytest
 
 from tapete import load_variant
+from tapete.testing import deal_from_zones
 
 
 @cache
@@ -24,18 +25,7 @@ def snapshot_deal(
     players: int | None = None,
 ):
     """A deal in the middle of play, written the way the rules' worked examples read."""
-    v = variant(name)
-    if players is None:
-        players = sum(1 for z in zones if z.startswith("hand."))
-    snap = {
-        "players": players,
-        "dealer": (to_move - 1) % players if dealer is None else dealer,
-        "to_move": to_move,
-        "zones": zones,
-        "counters": counters or {},
-        "data": data or {},
-    }
-    return v.deal_from_snapshot(snap)
+    return deal_from_zones(variant(name), zones, to_move, dealer, counters, data, players)
 
 
 @pytest.fixture

@@ -12,22 +12,9 @@ from conftest import variant
 
 from tapete import Random, registry
 from tapete.engine import observe
+from tapete.testing import hidden_positions
 
 VARIANTS = sorted(registry().variants())
-
-
-def hidden_positions(game, state, seat):
-    """(zone, index) of every card whose identity ``seat`` is not shown."""
-    out = []
-    for name, cards in state.zones.items():
-        kind, _, owner = name.partition(".")
-        mode = game.visibility.get(kind, "count")
-        if mode == "own":
-            mode = "all" if owner == str(seat) else "count"
-        for i in range(len(cards)):
-            if mode in ("count", "none") or (mode == "top" and i != len(cards) - 1):
-                out.append((name, i))
-    return out
 
 
 @pytest.mark.parametrize("name", VARIANTS)

@@ -733,6 +733,7 @@ class MeldSolver:
         wmask = ((1 << 5) - 1) << wb if self._has_wild else 0  # no wild counter without wilds
 
         def penalty_of_code(t: int) -> int:
+            """The penalty of the hand whose codes sum to ``t`` (a hand with no wild card)."""
             h = t & hmask
             r = h & (h >> 1) & (h >> 2)
             c = t >> cb
@@ -751,23 +752,7 @@ class MeldSolver:
             return (t >> vb) - v
 
         def penalty(hand: Sequence[int]) -> int:
-            t = sum(map(cg, hand))
-            h = t & hmask
-            r = h & (h >> 1) & (h >> 2)
-            c = t >> cb
-            g = (c & (c >> 1) | (c >> 2)) & ones
-            if r:
-                r |= (r << 1) | (r << 2)
-                if g:
-                    r |= h & (spread_get(g) or spread_of(g))
-            elif g:
-                r = h & (spread_get(g) or spread_of(g))
-            else:
-                return t >> vb
-            v = cache_get(r)
-            if v is None:
-                v = matched(r)
-            return (t >> vb) - v
+            return penalty_of_code(sum(map(cg, hand)))
 
         def without(hand: Sequence[int]) -> list[int]:
             """``penalty`` of the hand less each card in turn: one sum, one code taken off per card."""
@@ -775,26 +760,7 @@ class MeldSolver:
             out = []
             for x in hand:
                 t = total - code[x]
-                if t & wmask:
-                    out.append(general([y for y in hand if y != x]))
-                    continue
-                h = t & hmask
-                r = h & (h >> 1) & (h >> 2)
-                c = t >> cb
-                g = (c & (c >> 1) | (c >> 2)) & ones
-                if r:
-                    r |= (r << 1) | (r << 2)
-                    if g:
-                        r |= h & (spread_get(g) or spread_of(g))
-                elif g:
-                    r = h & (spread_get(g) or spread_of(g))
-                else:
-                    out.append(t >> vb)
-                    continue
-                v = cache_get(r)
-                if v is None:
-                    v = matched(r)
-                out.append((t >> vb) - v)
+                out.append(general([y for y in hand if y != x]) if t & wmask else penalty_of_code(t))
             return out
 
         self._fast_without = without
@@ -805,24 +771,7 @@ class MeldSolver:
 
         def penalty_w(hand: Sequence[int]) -> int:
             t = sum(map(cg, hand))
-            if t & wmask:
-                return general(hand)
-            h = t & hmask
-            r = h & (h >> 1) & (h >> 2)
-            c = t >> cb
-            g = (c & (c >> 1) | (c >> 2)) & ones
-            if r:
-                r |= (r << 1) | (r << 2)
-                if g:
-                    r |= h & (spread_get(g) or spread_of(g))
-            elif g:
-                r = h & (spread_get(g) or spread_of(g))
-            else:
-                return t >> vb
-            v = cache_get(r)
-            if v is None:
-                v = matched(r)
-            return (t >> vb) - v
+            return general(hand) if t & wmask else penalty_of_code(t)
 
         return penalty_w
 
