@@ -1,53 +1,58 @@
 """tapete: a framework for playing, simulating and inventing card games.
 
 Plugin authors and API users import from here: ``from tapete import Game, hookimpl``.
+
+The names below are loaded on first use (PEP 562), not when ``tapete`` is imported:
+the command line imports this package on every run, and ``tapete --help`` should
+not pay for the rule parser, YAML, rich or the game plugins it does not use.
+``from tapete import Game`` and ``tapete.Game`` work as before; type checkers read
+the imports under ``TYPE_CHECKING``.
 """
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version
+from importlib import import_module
+from typing import TYPE_CHECKING
 
-try:
-    __version__ = version("tapete")  # the one place: [project] version in pyproject.toml
-except PackageNotFoundError:  # pragma: no cover - running from a checkout that is not installed
-    __version__ = "0+unknown"
+if TYPE_CHECKING:
+    from .actions import Action
+    from .bots import Bot, RandomBot
+    from .cards import Deck
+    from .designer_checks import DesignProblem
+    from .engine import Deal, Variant, load_variant
+    from .errors import ErrorList, IllegalAction, ScriptError, SnapshotError, TapeteError, VariantError
+    from .game import Game
+    from .hookspecs import hookimpl
+    from .layout import Layout, Row
+    from .match import Match, MatchResult
+    from .plugins import build_registry, registry
+    from .rng import Random
+    from .rules.program import Rules
+    from .rules.vocabulary import (
+        AT_DEAL_START,
+        CARD,
+        CONSTANT,
+        DEAL,
+        DEAL_ONLY,
+        IN_TABLE,
+        MATCH,
+        MATCH_WIDE,
+        PER_SEAT,
+        PLAY,
+        SEAT,
+        SEAT_IN_DEAL,
+        SEAT_IN_MATCH,
+        Ctx,
+        Function,
+        Quantity,
+        StatementSpec,
+        scopes,
+    )
+    from .simulation import MatchRecord, Simulation, SimulationError, simulate
+    from .state import DealState
+    from .view import Event, Facts, History, Move, View
 
-from .actions import Action
-from .bots import Bot, RandomBot
-from .cards import Deck
-from .designer_checks import DesignProblem
-from .engine import Deal, Variant, load_variant
-from .errors import ErrorList, IllegalAction, ScriptError, SnapshotError, TapeteError, VariantError
-from .game import Game
-from .hookspecs import hookimpl
-from .layout import Layout, Row
-from .match import Match, MatchResult
-from .plugins import build_registry, registry
-from .rng import Random
-from .rules.program import Rules
-from .rules.vocabulary import (
-    AT_DEAL_START,
-    CARD,
-    CONSTANT,
-    DEAL,
-    DEAL_ONLY,
-    IN_TABLE,
-    MATCH,
-    MATCH_WIDE,
-    PER_SEAT,
-    PLAY,
-    SEAT,
-    SEAT_IN_DEAL,
-    SEAT_IN_MATCH,
-    Ctx,
-    Function,
-    Quantity,
-    StatementSpec,
-    scopes,
-)
-from .simulation import MatchRecord, Simulation, SimulationError, simulate
-from .state import DealState
-from .view import Event, Facts, History, Move, View
+    __version__: str
 
 __all__ = [
     "AT_DEAL_START",
@@ -103,3 +108,72 @@ __all__ = [
     "simulate",
     "scopes",
 ]
+
+# Where each public name lives: the same imports as the TYPE_CHECKING block above
+# (tests/test_startup.py checks that this table and __all__ agree).
+_MODULES: dict[str, tuple[str, ...]] = {
+    ".actions": ("Action",),
+    ".bots": ("Bot", "RandomBot"),
+    ".cards": ("Deck",),
+    ".designer_checks": ("DesignProblem",),
+    ".engine": ("Deal", "Variant", "load_variant"),
+    ".errors": ("ErrorList", "IllegalAction", "ScriptError", "SnapshotError", "TapeteError", "VariantError"),
+    ".game": ("Game",),
+    ".hookspecs": ("hookimpl",),
+    ".layout": ("Layout", "Row"),
+    ".match": ("Match", "MatchResult"),
+    ".plugins": ("build_registry", "registry"),
+    ".rng": ("Random",),
+    ".rules.program": ("Rules",),
+    ".rules.vocabulary": (
+        "AT_DEAL_START",
+        "CARD",
+        "CONSTANT",
+        "DEAL",
+        "DEAL_ONLY",
+        "IN_TABLE",
+        "MATCH",
+        "MATCH_WIDE",
+        "PER_SEAT",
+        "PLAY",
+        "SEAT",
+        "SEAT_IN_DEAL",
+        "SEAT_IN_MATCH",
+        "Ctx",
+        "Function",
+        "Quantity",
+        "StatementSpec",
+        "scopes",
+    ),
+    ".simulation": ("MatchRecord", "Simulation", "SimulationError", "simulate"),
+    ".state": ("DealState",),
+    ".view": ("Event", "Facts", "History", "Move", "View"),
+}
+_HOME = {name: module for module, names in _MODULES.items() for name in names}
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("tapete")  # the one place: [project] version in pyproject.toml
+    except PackageNotFoundError:  # pragma: no cover - running from a checkout that is not installed
+        return "0+unknown"
+
+
+if not TYPE_CHECKING:  # hidden from type checkers, so that a misspelt name is still an error to them
+
+    def __getattr__(name: str) -> object:
+        """Import the module that holds ``name`` the first time it is asked for, and keep it."""
+        if name == "__version__":
+            value: object = _version()
+        elif name in _HOME:
+            value = getattr(import_module(_HOME[name], __name__), name)
+        else:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        globals()[name] = value
+        return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__, "__version__"})

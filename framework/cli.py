@@ -16,20 +16,15 @@ from __future__ import annotations
 import functools
 import os
 import sys
-import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
-
-from . import __version__
-from .errors import ErrorList, TapeteError
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from .engine import Variant
     from .match import Match, MatchResult
 
@@ -39,11 +34,36 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-_PLAIN = bool(os.environ.get("NO_COLOR"))  # https://no-color.org: no escape codes at all
-out = Console(highlight=False, soft_wrap=True, markup=False, emoji=False, color_system=None if _PLAIN else "auto")
-err = Console(
-    stderr=True, highlight=False, soft_wrap=True, markup=False, emoji=False, color_system=None if _PLAIN else "auto"
-)
+
+
+@functools.cache
+def console(stderr: bool = False) -> Console:
+    """The console on stdout (or stderr) that every command prints through.
+
+    Made on first use, so that ``tapete --help`` and ``--version`` never import rich's
+    console. NO_COLOR (https://no-color.org) means no escape codes at all.
+    """
+    from rich.console import Console
+
+    plain = bool(os.environ.get("NO_COLOR"))
+    return Console(
+        stderr=stderr,
+        highlight=False,
+        soft_wrap=True,
+        markup=False,
+        emoji=False,
+        color_system=None if plain else "auto",
+    )
+
+
+if not TYPE_CHECKING:
+
+    def __getattr__(name: str) -> object:
+        """``tapete.cli.out`` and ``.err``, the consoles' old names, still work."""
+        if name in ("out", "err"):
+            return console(stderr=name == "err")
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 EXIT_INPUT = 1  # the input is wrong; the message says how
 EXIT_BUG = 70  # tapete or a plugin failed on its own (EX_SOFTWARE)
@@ -55,31 +75,35 @@ F = TypeVar("F", bound=Callable[..., Any])
 def print_errors(errors: Sequence[Exception | str], limit: int = MAX_MESSAGES) -> None:
     """Print problems to stderr, at most ``limit`` of them, then how many were left out."""
     for e in errors[:limit]:
-        err.print(str(e))
+        console(stderr=True).print(str(e))
     if len(errors) > limit and limit:
-        err.print(f"... and {len(errors) - limit} more problem(s) not shown")
+        console(stderr=True).print(f"... and {len(errors) - limit} more problem(s) not shown")
 
 
 def report(exc: BaseException) -> int:
     """Print one clean message for ``exc``; return the exit code it deserves."""
+    import traceback
+
+    from .errors import ErrorList, TapeteError
+
     if isinstance(exc, ErrorList):
         print_errors(list(exc.errors))
         return EXIT_INPUT
     if isinstance(exc, TapeteError):
-        err.print(str(exc))
+        console(stderr=True).print(str(exc))
         return EXIT_INPUT
     if isinstance(exc, OSError):
         name = exc.filename if exc.filename is not None else ""
-        err.print(f"{name}: {exc.strerror or exc}" if name else f"{exc.strerror or exc}")
+        console(stderr=True).print(f"{name}: {exc.strerror or exc}" if name else f"{exc.strerror or exc}")
         return EXIT_INPUT
     if isinstance(exc, KeyboardInterrupt):
-        err.print("interrupted")
+        console(stderr=True).print("interrupted")
         return 130
     if os.environ.get("TAPETE_TRACEBACK"):
         traceback.print_exception(exc, file=sys.stderr)
     frames = traceback.extract_tb(exc.__traceback__)
     where = f" at {Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else ""
-    err.print(
+    console(stderr=True).print(
         f"internal error{where}: {type(exc).__name__}: {exc}\n"
         "This is a bug in tapete or in a plugin, not in your input; TAPETE_TRACEBACK=1 shows the traceback."
     )
@@ -91,7 +115,7 @@ def warn_broken_plugins() -> None:
     from .plugins import registry
 
     for problem in registry().problems:
-        err.print(f"warning: {problem} ('tapete plugins' lists the plugins)")
+        console(stderr=True).print(f"warning: {problem} ('tapete plugins' lists the plugins)")
 
 
 def guarded(fn: F) -> F:
@@ -123,6 +147,8 @@ def command(*args: Any, **kwargs: Any) -> Callable[[F], F]:
 
 
 def _options(pairs: list[str]) -> dict[str, str]:
+    from .errors import TapeteError
+
     result = {}
     for pair in pairs or []:
         if "=" not in pair:
@@ -132,9 +158,15 @@ def _options(pairs: list[str]) -> dict[str, str]:
     return result
 
 
+def _version() -> str:
+    from . import __version__
+
+    return __version__
+
+
 def _print_version(value: bool) -> None:
     if value:
-        out.print(__version__)
+        typer.echo(_version())  # plain text: no need for rich's console
         raise typer.Exit()
 
 
@@ -150,13 +182,16 @@ def _main(
 @command()
 def version() -> None:
     """Print the tapete version."""
-    out.print(__version__)
+    typer.echo(_version())
 
 
 @command()
 def variants() -> None:
     """List every registered variant with a one-line description; broken ones say why."""
+    from rich.table import Table
+
     from .engine import load_variant
+    from .errors import TapeteError
     from .plugins import registry
 
     reg = registry()
@@ -169,13 +204,15 @@ def variants() -> None:
             table.add_row(name, load_variant(path, reg).spec.summary)
         except TapeteError as exc:
             table.add_row(name, "BROKEN: " + str(exc).splitlines()[0])
-    out.print(table)
+    console().print(table)
     print_errors(reg.variant_problems())
 
 
 @command()
 def plugins() -> None:
     """List the plugins with their versions and hooks, and the ones left out with the reason."""
+    from rich.table import Table
+
     from .plugins import registry
 
     reg = registry()
@@ -185,11 +222,11 @@ def plugins() -> None:
     for row in reg.plugin_info():
         hooks = "BROKEN: not loaded (see below)" if row["broken"] else ", ".join(row["hooks"])
         table.add_row(row["name"], row["package"], row["version"], hooks)
-    out.print(table)
-    out.print(f"games: {', '.join(sorted(reg.games))}")
+    console().print(table)
+    console().print(f"games: {', '.join(sorted(reg.games))}")
     loaded = {name for name, plugin in reg.pm.list_name_plugin() if plugin is not None}
     for p in reg.problems:
-        out.print(f"{'clash' if p.plugin in loaded else 'broken'}: {p}")
+        console().print(f"{'clash' if p.plugin in loaded else 'broken'}: {p}")
 
 
 @command()
@@ -203,7 +240,7 @@ def show(
 
     v = load_variant(variant, options=_options(option))
     for line in describe(v):
-        out.print(line)
+        console().print(line)
 
 
 @command()
@@ -217,9 +254,9 @@ def check(files: list[Path] = typer.Argument(..., help="variant YAML files or ru
         print_errors(errors, max(MAX_MESSAGES - len(problems), 0))
         problems += errors
         if not errors:
-            out.print(f"{f}: {what}")
+            console().print(f"{f}: {what}")
     if len(problems) > MAX_MESSAGES:
-        err.print(f"{len(problems)} problems in all; the first {MAX_MESSAGES} are shown")
+        console(stderr=True).print(f"{len(problems)} problems in all; the first {MAX_MESSAGES} are shown")
     if problems:
         raise typer.Exit(EXIT_INPUT)
 
@@ -287,6 +324,8 @@ def resume(
 
 
 def _result(result: MatchResult | int, match: Match) -> None:
+    from rich.text import Text
+
     if isinstance(result, int):
         raise typer.Exit(result)
     if result.winner >= 0:
@@ -295,7 +334,7 @@ def _result(result: MatchResult | int, match: Match) -> None:
         headline = Text(f"Winner: seat {result.winner}{with_}", style="bold")
     else:
         headline = Text("Draw", style="bold")
-    out.print(Text.assemble(headline, f" after {result.deals} deal(s); totals {result.totals}"))
+    console().print(Text.assemble(headline, f" after {result.deals} deal(s); totals {result.totals}"))
 
 
 class _Printer:
@@ -307,30 +346,34 @@ class _Printer:
             return
         kind = event["type"]
         if kind == "match":
-            out.print(
+            from rich.text import Text
+
+            console().print(
                 Text.assemble(
                     (str(event["variant"]), "bold"),
                     f"  players {event['players']}  seed {event['seed']}  bots {','.join(event['bots'])}",
                 )
             )
         elif kind == "deal":
-            out.print(f"-- deal {event['number']}, dealer seat {event['dealer']}")
+            console().print(f"-- deal {event['number']}, dealer seat {event['dealer']}")
         elif kind == "action" and event.get("events"):
             for e in event["events"]:
                 if "say" in e:
-                    out.print(f"   seat {event['seat']}: {e['say']}")
+                    console().print(f"   seat {event['seat']}: {e['say']}")
         elif kind == "void":
             for line in event.get("lines", []):
-                out.print(f"   {line}")
-            out.print(f"   deal {event['number']} is void ({event['reason']}): no scores, the same dealer deals again")
+                console().print(f"   {line}")
+            console().print(
+                f"   deal {event['number']} is void ({event['reason']}): no scores, the same dealer deals again"
+            )
         elif kind == "bonus":
             scores = ", ".join(f"seat {k}: {v:+d}" for k, v in event["scores"].items())
-            out.print(f"   match bonuses: {scores}; totals {event['totals']}")
+            console().print(f"   match bonuses: {scores}; totals {event['totals']}")
         elif kind == "score":
             for line in event.get("lines", []):
-                out.print(f"   {line}")
+                console().print(f"   {line}")
             scores = ", ".join(f"seat {k}: {v:+d}" for k, v in event["scores"].items())
-            out.print(
+            console().print(
                 f"   deal {event['number']} scores: {scores}; totals {event['totals']}"
                 + (f"; out {[i for i, o in enumerate(event['out']) if o]}" if any(event["out"]) else "")
             )
@@ -342,7 +385,9 @@ def replay(log: Path = typer.Argument(..., help="a log written by 'tapete play -
     from .gamelog import replay as run_replay
 
     report = run_replay(log)
-    out.print(f"{log}: reproduced {report.events} events over {report.deals} deal(s); winner seat {report.winner}")
+    console().print(
+        f"{log}: reproduced {report.events} events over {report.deals} deal(s); winner seat {report.winner}"
+    )
 
 
 from .scaffold import new_app  # noqa: E402  (tapete new variant / plugin)

@@ -9,8 +9,6 @@ written and summarised before the command exits.
 
 from __future__ import annotations
 
-import csv
-import json
 import time
 from pathlib import Path
 from typing import Any
@@ -297,6 +295,8 @@ def _match_line(point: dict[str, Any], busts: bool) -> str:
 
 # -- files ----------------------------------------------------------------------------
 def _write_json(path: Path, sim: Any) -> None:
+    import json
+
     doc = {
         "type": "tapete-simulation",
         "variant": sim.plan.name,
@@ -309,6 +309,8 @@ def _write_json(path: Path, sim: Any) -> None:
 
 
 def _write_csv(path: Path, sim: Any) -> None:
+    import csv
+
     plan = sim.plan
     keys = sorted({*plan.options, *plan.sweep})
     n = plan.players

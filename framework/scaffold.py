@@ -8,7 +8,6 @@ here are written out as plain text so that what a user gets is what they read.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Callable
@@ -16,20 +15,22 @@ from pathlib import Path
 
 import typer
 
-from .errors import TapeteError
-
 new_app = typer.Typer(help="Start a new variant or plugin package from working files.", no_args_is_help=True)
 
 NAME = re.compile(r"^[a-z][a-z0-9_-]*$")
 
 
 def _check_name(name: str, what: str) -> None:
+    from .errors import TapeteError
+
     if not NAME.match(name):
         raise TapeteError(f"{what} name {name!r}: use lower-case letters, digits, '-' and '_', starting with a letter")
 
 
 def _write(files: dict[Path, str]) -> list[Path]:
     """Write every file, or none if any already exists."""
+    from .errors import TapeteError
+
     taken = [p for p in files if p.exists()]
     if taken:
         raise TapeteError(f"{taken[0]} already exists; choose another name or --dir")
@@ -42,6 +43,8 @@ def _write(files: dict[Path, str]) -> list[Path]:
 # -- a variant ---------------------------------------------------------------------------
 def new_variant(name: str, parent: str, directory: Path) -> list[Path]:
     """``NAME.yaml`` extending ``parent`` plus an empty overlay script ``NAME.rules``, in ``directory``."""
+    import json
+
     from .engine import find_variant_file, load_variant
     from .plugins import registry
 
@@ -374,12 +377,13 @@ def plugin_command(
 
 
 def _run(make: Callable[[], list[Path]], hint: str) -> None:
-    from .cli import out, report  # the command line's one way of reporting a failure
+    from .cli import console, report  # the command line's one way of reporting a failure
 
     try:
         written = make()
     except Exception as exc:
         raise typer.Exit(report(exc)) from None
+    out = console()
     for path in written:
         out.print(f"wrote {path}")
     out.print(hint)
