@@ -7,6 +7,12 @@ points per deal (Chinese Ten: the ``score`` expression, the deal result), each w
 interval, the heuristic seats' figure for comparison, and the time per ismcts decision
 (decisions with one legal move are not searched and not counted).
 
+Every deal is played a second time from the same seed with the default bot in the ismcts
+seat; "paired gain" is the mean of (ismcts figure - that figure) over the deals with its 95 %
+interval: the same cards and the same opponents on both sides, so the luck of the deal
+cancels and the interval measures what the search changes. "left" is the share of searched
+decisions where ismcts played another move than the default bot would have.
+
     python bench/ismcts.py                          # the full run: 1000 deals per game
     python bench/ismcts.py --deals 200 --games fantan --jobs 2
     python bench/ismcts.py --spec chinchon/fournier=ismcts:iterations=40,rollout=default
@@ -32,34 +38,51 @@ GAMES = {
 }
 
 
-def play_deal(args: tuple[str, int, str, str, int]) -> tuple[float, float, float, int]:
-    """One deal; returns (ismcts figure, mean heuristic figure, search seconds, decisions)."""
+def play_deal(args: tuple[str, int, str, str, int]) -> tuple[float, float, float, int, float, int]:
+    """One deal, played twice from the same seed: with ismcts at the deal's seat, then with the
+    default bot there instead. Returns (ismcts figure, mean figure of the other seats, search
+    seconds, searched decisions, the default bot's figure at that seat, decisions where ismcts
+    left the default bot's move)."""
     name, players, spec, measure, k = args
     v = load_variant(name)
     reg = registry()
     game = v.new_game()
     seat = k % players
-    deal = v.new_deal(players, seed=derive_seed("bench-ismcts", k))
-    bots: list[Any] = []
-    for s in range(players):
-        entry = reg.bot(v.spec.game, spec if s == seat else game.default_bot)
-        bots.append(entry.factory(game, s, Random(derive_seed("bench-ismcts", k, "bot", s))))
-    spent = 0.0
-    while not deal.over:
-        s = deal.to_move
-        legal = deal.legal_actions()
-        view = deal.view(s)
-        if s == seat and len(legal) > 1:
-            t = time.perf_counter()
-            action = bots[s].choose(view, legal)
-            spent += time.perf_counter() - t
-        else:
-            action = bots[s].choose(view, legal)
-        deal.play(action)
     judge = ISMCTSBot(game, 0, Random(0), iterations=1, reward=measure)
-    values = judge.evaluate(deal.state, Ledger(players))
+    results: list[list[float]] = []
+    spent = 0.0
+    bots: list[Any] = []
+    for at_seat in (spec, game.default_bot):
+        deal = v.new_deal(players, seed=derive_seed("bench-ismcts", k))
+        bots = []
+        for s in range(players):
+            entry = reg.bot(v.spec.game, at_seat if s == seat else game.default_bot)
+            bots.append(entry.factory(game, s, Random(derive_seed("bench-ismcts", k, "bot", s))))
+        searching = at_seat == spec
+        while not deal.over:
+            s = deal.to_move
+            legal = deal.legal_actions()
+            view = deal.view(s)
+            if searching and s == seat and len(legal) > 1:
+                t = time.perf_counter()
+                action = bots[s].choose(view, legal)
+                spent += time.perf_counter() - t
+            else:
+                action = bots[s].choose(view, legal)
+            deal.play(action)
+        results.append(judge.evaluate(deal.state, Ledger(players)))
+        if searching:
+            searcher = bots[seat]
+    values, baseline = results
     others = [values[s] for s in range(players) if s != seat]
-    return values[seat], sum(others) / len(others), spent, bots[seat].decisions
+    return (
+        values[seat],
+        sum(others) / len(others),
+        spent,
+        searcher.decisions,
+        baseline[seat],
+        getattr(searcher, "overrides", 0),
+    )
 
 
 def interval(xs: list[float]) -> tuple[float, float]:
@@ -77,7 +100,10 @@ def main() -> None:
     parser.add_argument("--spec", action="append", default=[], help="VARIANT=BOTSPEC to change a budget")
     args = parser.parse_args()
     specs = dict(item.split("=", 1) for item in args.spec)
-    print(f"{'variant':24} {'players':>7} {'deals':>6}  {'ismcts':>16}  {'heuristic':>16}  {'s/decision':>10}  spec")
+    print(
+        f"{'variant':24} {'players':>7} {'deals':>6}  {'ismcts':>16}  {'heuristic':>16}  "
+        f"{'paired gain':>16}  {'s/decision':>10}  {'left':>5}  spec"
+    )
     for key in args.games.split(","):
         name, players, spec, measure = GAMES[key]
         spec = specs.get(name, spec)
@@ -85,12 +111,15 @@ def main() -> None:
         with ProcessPoolExecutor(args.jobs) as pool:
             rows = list(pool.map(play_deal, tasks, chunksize=8))
         mine, theirs = interval([r[0] for r in rows]), interval([r[1] for r in rows])
+        gain = interval([r[0] - r[4] for r in rows])
         decisions = sum(r[3] for r in rows)
         per = sum(r[2] for r in rows) / decisions if decisions else 0.0
+        left = sum(r[5] for r in rows) / decisions if decisions else 0.0
         unit = "win rate" if measure == "won" else "points"
         print(
             f"{name:24} {players:>7} {len(rows):>6}  {mine[0]:7.3f} ± {mine[1]:6.3f}  "
-            f"{theirs[0]:7.3f} ± {theirs[1]:6.3f}  {per:10.3f}  {spec} ({unit})",
+            f"{theirs[0]:7.3f} ± {theirs[1]:6.3f}  {gain[0]:+7.3f} ± {gain[1]:6.3f}  "
+            f"{per:10.3f}  {left:5.2f}  {spec} ({unit})",
             flush=True,
         )
 

@@ -34,7 +34,7 @@ def make_bot(name: str, bot: str, seat: int, seed: int):
     entry = registry().bot(v.spec.game, bot)
     rng = Random(derive_seed(seed, "bot", seat))
     if bot in SLOW_BOTS:
-        return entry.factory(v.new_game(), seat, rng, iterations=4, depth=10)  # a search bot takes a budget
+        return entry.factory(v.new_game(), seat, rng, iterations=4, depth=10, rollout="random")  # a small budget
     return entry.factory(v.new_game(), seat, rng)
 
 

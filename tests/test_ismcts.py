@@ -52,6 +52,25 @@ def test_same_seed_same_choices():
     assert first == again
 
 
+def test_without_evidence_the_paired_search_plays_the_heuristics_moves():
+    """The default bot's move stands unless another beats it on the same imagined deals by the margin."""
+    sensible = ["sensible"] * 3
+    cautious = ["ismcts:iterations=6,depth=8,margin=1000", "sensible", "sensible"]
+    assert _one_deal("fantan/pagat", cautious, seed=3)[1] == _one_deal("fantan/pagat", sensible, seed=3)[1]
+
+
+def test_a_clear_advantage_on_the_same_deals_overrides_the_heuristic():
+    """Chinese Ten: with no margin asked for, a move that does better on the imagined deals is played."""
+    match, _ = _one_deal("chinese-ten/two-player", ["ismcts:iterations=40,margin=0,rollout=random", "greedy"], seed=2)
+    bot = match.agents[0]
+    assert bot.decisions > 0 and 0 < bot.overrides <= bot.decisions
+
+
+def test_tree_search_still_plays():
+    match, played = _one_deal("fantan/pagat", ["ismcts:search=tree,iterations=10,rollout=random", "sensible"])
+    assert played["actions"] and match.agents[0].iterations_done >= 10 * match.agents[0].decisions
+
+
 def test_bot_specs_split_per_seat():
     assert split_bots("ismcts:iterations=400,c=0.5,random") == ["ismcts:iterations=400,c=0.5", "random"]
     assert split_bots("sensible, random") == ["sensible", "random"]
@@ -68,6 +87,12 @@ def test_bad_bot_parameters_are_refused_by_name():
         Match(variant("fantan/pagat"), 3, 1, bots=["random:x=1"])
     with pytest.raises(TapeteError, match="rollout must be one of"):
         Match(variant("fantan/pagat"), 3, 1, bots=["ismcts:rollout=smart"])
+    with pytest.raises(TapeteError, match="search must be one of"):
+        Match(variant("fantan/pagat"), 3, 1, bots=["ismcts:search=deep"])
+    with pytest.raises(TapeteError, match="prior must be one of"):
+        Match(variant("fantan/pagat"), 3, 1, bots=["ismcts:prior=oracle"])
+    with pytest.raises(TapeteError, match="margin must be"):
+        Match(variant("fantan/pagat"), 3, 1, bots=["ismcts:margin=-1"])
 
 
 def test_cli_plays_with_parameters_and_the_log_replays(tmp_path):
