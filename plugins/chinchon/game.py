@@ -127,8 +127,8 @@ class Chinchon(Game):
         allowed: dict[int, Shown] = {}
         limit = self.close_limit
         if limit is not None:  # 'close when unmatched <= LIMIT': the penalties answer the rule alone
-            for card, penalty in zip(cards, self.solver.penalties_without(cards), strict=True):
-                if penalty <= limit and card != kept:
+            for card, penalty in zip(cards, self.solver.penalties_within(cards, limit), strict=True):
+                if penalty is not None and card != kept:
                     allowed[card] = Shown(tables, penalty=penalty, hand=cards, without=card)
             return allowed
         ctx.state, ctx.seat = state, seat

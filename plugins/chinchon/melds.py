@@ -203,11 +203,14 @@ class MeldSolver:
         # codes instead of building lists.
         self.codes: list[int] | None = None
         self.penalty_of_code: Callable[[int], int] | None = None
+        self._fast_within: Callable[[Sequence[int], int], list[int | None]] | None = None
         fast = self._build_fast()
         self.fast_path = fast is not None
         if fast is not None:
             self.penalty = fast  # type: ignore[method-assign]
             self.penalties_without = self._fast_without  # type: ignore[method-assign]
+            if self._fast_within is not None:
+                self.penalties_within = self._fast_within  # type: ignore[method-assign]
 
     # ------------------------------------------------------------------ melds
     def _group_slots(self, rank: int, naturals: Sequence[int]) -> int | None:
@@ -440,6 +443,14 @@ class MeldSolver:
         is taken off per candidate."""
         penalty = self.penalty
         return [penalty([x for x in hand if x != c]) for c in hand]
+
+    def penalties_within(self, hand: Sequence[int], limit: int) -> list[int | None]:
+        """``penalties_without(hand)`` where at most ``limit``, else None (the closes a rule allows, CH-4.3).
+
+        Only the penalties a close could have are worked out exactly: on fast-path
+        tables with wilds a hand-less-one-card whose loose naturals alone (cards no
+        meld with one wild can hold) pass the limit is not solved at all."""
+        return [p if p <= limit else None for p in self.penalties_without(hand)]
 
     # ------------------------------------------------------- general-path filter
     def _build_filter(self) -> Callable[[Sequence[int]], int] | None:
@@ -730,6 +741,7 @@ class MeldSolver:
         cache_get = cache.get
         spread_get = spread.get
         general = self._penalty_general
+        value = self._value
         wmask = ((1 << 5) - 1) << wb if self._has_wild else 0  # no wild counter without wilds
 
         def penalty_of_code(t: int) -> int:
@@ -765,15 +777,246 @@ class MeldSolver:
 
         self._fast_without = without
         if not self._has_wild:
+
+            def within(hand: Sequence[int], limit: int) -> list[int | None]:
+                total = sum(map(cg, hand))
+                out: list[int | None] = []
+                for x in hand:
+                    p = penalty_of_code(total - code[x])
+                    out.append(p if p <= limit else None)
+                return out
+
+            self._fast_within = within
             self.codes = code
             self.penalty_of_code = penalty_of_code
             return penalty
+        if r.max_wild_per_meld > 1:
 
-        def penalty_w(hand: Sequence[int]) -> int:
+            def penalty_w(hand: Sequence[int]) -> int:
+                t = sum(map(cg, hand))
+                return general(hand) if t & wmask else penalty_of_code(t)
+
+            return penalty_w
+        wild_penalty, loose_value = self._build_wild(code, p0, npos, width, hmask, cb, wb, vb, penalty_of_code)
+
+        def penalty_1w(hand: Sequence[int]) -> int:
             t = sum(map(cg, hand))
-            return general(hand) if t & wmask else penalty_of_code(t)
+            return wild_penalty(t, hand, -1) if t & wmask else penalty_of_code(t)
 
-        return penalty_w
+        def without_1w(hand: Sequence[int]) -> list[int]:
+            total = sum(map(cg, hand))
+            out = []
+            for x in hand:
+                t = total - code[x]
+                out.append(wild_penalty(t, hand, x) if t & wmask else penalty_of_code(t))
+            return out
+
+        def within_1w(hand: Sequence[int], limit: int) -> list[int | None]:
+            total = sum(map(cg, hand))
+            out: list[int | None] = []
+            if not total & wmask:
+                for x in hand:
+                    p = penalty_of_code(total - code[x])
+                    out.append(p if p <= limit else None)
+                return out
+            # Cards no meld with a wild can hold in the whole hand can't in any part of it either:
+            # their values are a lower bound of each part's penalty.
+            loose, lv = loose_value(total, hand)
+            for x in hand:
+                t = total - code[x]
+                if t & wmask:
+                    if (lv - value[x] if x in loose else lv) > limit:
+                        out.append(None)
+                        continue
+                    p = wild_penalty(t, hand, x)
+                else:
+                    p = penalty_of_code(t)
+                out.append(p if p <= limit else None)
+            return out
+
+        self._fast_without = without_1w
+        self._fast_within = within_1w
+        return penalty_1w
+
+    def _build_wild(
+        self,
+        code: list[int],
+        p0: int,
+        npos: int,
+        width: int,
+        hmask: int,
+        cb: int,
+        wb: int,
+        vb: int,
+        penalty_of_code: Callable[[int], int],
+    ) -> tuple[Callable[[int, Sequence[int], int], int], Callable[[int, Sequence[int]], tuple[set[int], int]]]:
+        """The fast path's penalty of a hand holding wilds, at most one wild per meld (CH-V7).
+
+        A meld holding a wild is the wild plus a set A of naturals that the wild
+        completes (a "near-meld": 2+ naturals of a rank with a free suit, or
+        naturals of a suit whose places miss at most one place of a window one
+        longer than A). What the wild stands for depends on A alone, never on the
+        rest of the hand (it may stand for a card the hand holds elsewhere). So with
+        k wilds the least penalty is the least, over sets S of at most k disjoint
+        near-melds, of the naturals' fast penalty once S is taken out plus the
+        values of the k - |S| cheapest wilds, which stay unmatched. The near-melds
+        of a suit's places and of a rank's suits are cached; the answer is cached
+        on the naturals that could be in some meld with one wild (2 of any 3
+        places of a suit, or 2 of a rank) and the wilds held.
+        """
+        info = self.cards
+        per_meld = self.rules.max_wild_per_meld  # 0 or 1 here
+        maxg = self._maxg
+        wild = [c.wild for c in info]
+        value = self._value
+        wcodes = {code[i] for i, c in enumerate(info) if c.wild}
+        uniform = len(wcodes) == 1
+        wcode = min(wcodes)
+        wvalue = wcode >> vb
+        ones = sum(1 << (3 * p) for p in range(npos))
+        field = (1 << npos) - 1
+        suit_ids = sorted({c.suit for c in info if not c.wild and c.suit >= 0})
+        ns = len(suit_ids)
+        rankcol = [sum(1 << (s * width + p) for s in range(ns)) for p in range(npos)]
+        # code of the natural at (suit index, place); absent cards never have a bit
+        scode = [[0] * npos for _ in range(ns)]
+        for i, c in enumerate(info):
+            if not c.wild and c.suit >= 0:
+                scode[suit_ids.index(c.suit)][c.run_pos - p0] = code[i]
+        rank_room = [len(self._rank_suits.get(p + p0, ())) for p in range(npos)]
+        suit_has = [self._suit_pos.get(s, frozenset()) for s in suit_ids]
+        spread: dict[int, int] = {}
+        run_near: dict[int, list[tuple[int, int]]] = {}
+        group_near: dict[int, list[tuple[int, int]]] = {}
+        cache: dict[object, int] = {}
+
+        def pair(codes: Sequence[int]) -> tuple[int, int]:
+            t = sum(codes)
+            return t & hmask, t
+
+        def runs_of(s: int, f: int) -> list[tuple[int, int]]:
+            """Near-melds among the places ``f`` of suit ``s``: runs one wild completes (CH-3.2, CH-V7)."""
+            sc, has = scode[s], suit_has[s]
+            ps = [p for p in range(npos) if f >> p & 1]
+            out = []
+            n = len(ps)
+            for i in range(n - 1):
+                lo = ps[i]
+                for j in range(i + 1, n):
+                    hi = ps[j]
+                    cnt = j - i + 1
+                    holes = hi - lo + 1 - cnt
+                    if holes > 1:
+                        break
+                    seg = [sc[p] for p in ps[i : j + 1]]
+                    if holes == 1:  # the wild fills the hole, a place the deck has
+                        gap = next(q for q in range(lo, hi) if not f >> q & 1)
+                        if gap + p0 in has:
+                            out.append(pair(seg))
+                        continue
+                    if lo - 1 + p0 in has or hi + 1 + p0 in has:  # the wild extends the run
+                        out.append(pair(seg))
+                    for m in range(1, cnt - 1):  # the wild stands in the middle; that natural plays elsewhere
+                        out.append(pair(seg[:m] + seg[m + 1 :]))
+            return out
+
+        def groups_of(p: int, col: int) -> list[tuple[int, int]]:
+            """Near-melds among the suits ``col`` of rank ``p``: groups one wild completes (CH-3.1, CH-V7)."""
+            here = [scode[s][p] for s in range(ns) if col >> s & 1]
+            top = min(len(here), maxg - 1, rank_room[p] - 1)
+            return [pair(comb) for size in range(2, top + 1) for comb in combinations(here, size)]
+
+        def near_melds(live: int, g: int) -> list[tuple[int, int]]:
+            out: list[tuple[int, int]] = []
+            for s in range(ns):
+                f = (live >> (s * width)) & field
+                if f & (f - 1):
+                    key = s << npos | f
+                    got = run_near.get(key)
+                    if got is None:
+                        got = run_near[key] = runs_of(s, f)
+                    out += got
+            while g:
+                b = g & -g
+                g ^= b
+                p = (b.bit_length() - 1) // 3
+                col = 0
+                for s in range(ns):
+                    col |= ((live >> (s * width + p)) & 1) << s
+                key = p << ns | col
+                got = group_near.get(key)
+                if got is None:
+                    got = group_near[key] = groups_of(p, col)
+                out += got
+            return out
+
+        def solve(tn: int, live: int, g: int, k: int, low: list[int]) -> int:
+            """Least penalty of the naturals ``tn`` plus ``k`` wilds (``low[m]``: the m cheapest wilds)."""
+            best = penalty_of_code(tn) + low[k]
+            if not (k and per_meld and best):
+                return best
+            melds = near_melds(live, g)
+            nm = len(melds)
+
+            def dfs(start: int, used: int, t: int, left: int) -> None:
+                nonlocal best
+                for i in range(start, nm):
+                    b, cs = melds[i]
+                    if b & used:
+                        continue
+                    v = penalty_of_code(t - cs) + low[left - 1]
+                    if v < best:
+                        best = v
+                    if left > 1 and best:
+                        dfs(i + 1, used | b, t - cs, left - 1)
+
+            dfs(0, 0, tn, k)
+            return best
+
+        def loose_value(t: int, hand: Sequence[int]) -> tuple[set[int], int]:
+            """The naturals of ``hand`` (codes summing to ``t``) no meld with one wild can hold, and their value."""
+            k = (t >> wb) & 31
+            tn = t - k * wcode if uniform else t - sum(code[x] for x in hand if wild[x])
+            h = tn & hmask
+            w = (h & (h >> 1)) | (h & (h >> 2)) | ((h >> 1) & (h >> 2))
+            live = (w | (w << 1) | (w << 2)) & h
+            g = ((tn >> (cb + 1)) | (tn >> (cb + 2))) & ones
+            if g:
+                live |= h & sum(rankcol[p] for p in range(npos) if g >> (3 * p) & 1)
+            loose = {x for x in hand if not wild[x] and not code[x] & live}
+            return loose, sum(value[x] for x in loose)
+
+        def wild_penalty(t: int, hand: Sequence[int], skip: int) -> int:
+            k = (t >> wb) & 31
+            if uniform:
+                tn = t - k * wcode
+                ws: tuple[int, ...] = ()
+            else:
+                ws = tuple(sorted(value[x] for x in hand if wild[x] and x != skip))
+                tn = t - (k << wb) - (sum(ws) << vb)
+            h = tn & hmask
+            w = (h & (h >> 1)) | (h & (h >> 2)) | ((h >> 1) & (h >> 2))  # 2 of 3 places of a suit
+            live = (w | (w << 1) | (w << 2)) & h
+            g = ((tn >> (cb + 1)) | (tn >> (cb + 2))) & ones  # 2 or more of a rank
+            if g:
+                m = spread.get(g)
+                if m is None:
+                    m = spread[g] = sum(rankcol[p] for p in range(npos) if g >> (3 * p) & 1)
+                live |= h & m
+            if not live:
+                return t >> vb
+            key: object = (live << 5) | k if uniform else (live, ws)
+            v = cache.get(key)
+            if v is None:
+                tl = sum(code[x] for x in hand if x != skip and code[x] & live)
+                low = [m * wvalue for m in range(k + 1)] if uniform else [sum(ws[:m]) for m in range(k + 1)]
+                v = (tl >> vb) + low[k] - solve(tl, live, g, k, low)
+                if len(cache) >= 1 << 18:
+                    cache.clear()
+                cache[key] = v
+            return (t >> vb) - v
+
+        return wild_penalty, loose_value
 
 
 # ------------------------------------------------------------------ decks
