@@ -72,7 +72,7 @@ best.  ``best``/``arrangements`` always use the general machinery.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
 
@@ -158,12 +158,6 @@ def _melds_key(melds: Sequence[Meld]) -> tuple:
     return tuple(sorted((tuple(sorted(m.cards)), m.kind) for m in melds))
 
 
-def _subsets(items: Sequence[int]) -> Iterator[tuple[int, ...]]:
-    n = len(items)
-    for m in range(1, 1 << n):
-        yield tuple(items[i] for i in range(n) if m >> i & 1)
-
-
 class MeldSolver:
     """Exact meld solver over a fixed deck table (card id = index into ``cards``).
 
@@ -196,6 +190,9 @@ class MeldSolver:
         self._cap = {k: min(v, rules.max_identical_in_group) for k, v in copies.items()}
         self._rank_suits = {r: tuple(sorted(s)) for r, s in rank_suits.items()}
         self._general_cache: dict[object, int] = {}
+        self._meld_cache: dict[tuple[tuple[int, ...], str], Meld] = {}
+        self._filter_without: Callable[[Sequence[int]], list[int]] | None = None
+        self._filter_within: Callable[[Sequence[int], int], list[int | None]] | None = None
         self._filter = self._build_filter()
         # On fast-path tables without wilds a hand is summarised by the sum of its cards'
         # codes: ``penalty_of_code(sum(codes[c] for c in hand)) == penalty(hand)``. A caller
@@ -211,6 +208,10 @@ class MeldSolver:
             self.penalties_without = self._fast_without  # type: ignore[method-assign]
             if self._fast_within is not None:
                 self.penalties_within = self._fast_within  # type: ignore[method-assign]
+        elif self._filter is not None:  # two decks, ...: the filter's closes take one code off per card too
+            self.penalty = self._filter  # type: ignore[method-assign]
+            self.penalties_without = self._filter_without  # type: ignore[method-assign]
+            self.penalties_within = self._filter_within  # type: ignore[method-assign]
 
     # ------------------------------------------------------------------ melds
     def _group_slots(self, rank: int, naturals: Sequence[int]) -> int | None:
@@ -321,31 +322,38 @@ class MeldSolver:
         kmax = min(r.max_wild_per_meld, len(wild_idx))
         wcombos = [(sum(1 << i for i in comb), k) for k in range(kmax + 1) for comb in combinations(wild_idx, k)]
         out: list[tuple[int, str]] = []
+        maxg = self._maxg
         for rank, idxs in by_rank.items():
             if len(idxs) + kmax < r.min_group:
                 continue
-            for sub in _subsets(idxs):
-                slots = self._group_slots(rank, [ids[i] for i in sub])
-                if slots is None:
-                    continue
-                smask = sum(1 << i for i in sub)
-                for wmask, k in wcombos:
-                    if k <= slots and r.min_group <= len(sub) + k <= self._maxg:
-                        out.append((smask | wmask, GROUP))
+            for size in range(max(1, r.min_group - kmax), min(len(idxs), maxg) + 1):
+                for sub in combinations(idxs, size):
+                    slots = self._group_slots(rank, [ids[i] for i in sub])
+                    if slots is None:
+                        continue
+                    smask = sum(1 << i for i in sub)
+                    for wmask, k in wcombos:
+                        if k <= slots and r.min_group <= size + k <= maxg:
+                            out.append((smask | wmask, GROUP))
         for suit, idxs in by_suit.items():
             if len(idxs) + kmax < r.min_run:
                 continue
-            for sub in _subsets(idxs):
-                pos = [info[ids[i]].run_pos for i in sub]
-                if len(set(pos)) != len(pos) or len(sub) + kmax < r.min_run:
-                    continue
-                if max(pos) - min(pos) + 1 - len(pos) > kmax:
-                    continue
-                smask = sum(1 << i for i in sub)
-                for wmask, k in wcombos:
-                    length = len(sub) + k
-                    if length >= r.min_run and self._run_start(suit, pos, length) is not None:
-                        out.append((smask | wmask, RUN))
+            for size in range(max(1, r.min_run - kmax), len(idxs) + 1):
+                for sub in combinations(idxs, size):
+                    pos = [info[ids[i]].run_pos for i in sub]
+                    if len(set(pos)) != size or max(pos) - min(pos) + 1 - size > kmax:
+                        continue
+                    smask = sum(1 << i for i in sub)
+                    fits: dict[int, bool] = {}  # run length -> a window of the deck holds it
+                    for wmask, k in wcombos:
+                        length = size + k
+                        if length < r.min_run:
+                            continue
+                        ok = fits.get(length)
+                        if ok is None:
+                            ok = fits[length] = self._run_start(suit, pos, length) is not None
+                        if ok:
+                            out.append((smask | wmask, RUN))
         return out
 
     # ------------------------------------------------------------- general path
@@ -510,8 +518,8 @@ class MeldSolver:
         prepare = self._prepare
         any_wild = self._has_wild
 
-        def penalty(hand: Sequence[int]) -> int:
-            t = sum(map(cg, hand))
+        def core(t: int, hand: Sequence[int], skip: int) -> int:
+            """The penalty of ``hand`` less ``skip`` (-1: none), whose codes sum to ``t``."""
             h = t & hmask
             nz = (h | (h >> 1)) & low
             c = t >> cb
@@ -532,10 +540,13 @@ class MeldSolver:
                 return t >> vb
             key: object = h & (live | (live << 1))
             if k:
-                key = (key, tuple(sorted(value[x] for x in hand if wild[x])))
+                key = (key, tuple(sorted(value[x] for x in hand if wild[x] and x != skip)))
             v = cache.get(key)
             if v is None:
-                cards = [x for x in hand if wild[x] or (code[x] & live)] if k else [x for x in hand if code[x] & live]
+                if k:
+                    cards = [x for x in hand if x != skip and (wild[x] or code[x] & live)]
+                else:
+                    cards = [x for x in hand if x != skip and code[x] & live]
                 ids, _, _, _, f = prepare(cards)
                 v = f((1 << len(ids)) - 1)
                 if len(cache) >= 1 << 18:
@@ -543,16 +554,64 @@ class MeldSolver:
                 cache[key] = v
             return (t >> vb) - v
 
+        def penalty(hand: Sequence[int]) -> int:
+            return core(sum(map(cg, hand)), hand, -1)
+
+        def without(hand: Sequence[int]) -> list[int]:
+            """``penalty`` of the hand less each card in turn: one sum, one code taken off per card."""
+            total = sum(map(cg, hand))
+            return [core(total - code[x], hand, x) for x in hand]
+
+        def within(hand: Sequence[int], limit: int) -> list[int | None]:
+            total = sum(map(cg, hand))
+            out: list[int | None] = []
+            for x in hand:
+                p = core(total - code[x], hand, x)
+                out.append(p if p <= limit else None)
+            return out
+
+        self._filter_without = without
+        self._filter_within = within
         return penalty
 
     def _arrangement(self, ids, vals, chosen: Sequence[tuple[int, str]], rest: int) -> Arrangement:
-        melds = [self.make_meld([ids[i] for i in range(len(ids)) if m >> i & 1], k) for m, k in chosen]
+        cache = self._meld_cache
+        melds = []
+        for m, k in chosen:
+            cards = tuple(ids[i] for i in range(len(ids)) if m >> i & 1)
+            meld = cache.get((cards, k))
+            if meld is None:
+                if len(cache) >= 1 << 16:
+                    cache.clear()
+                meld = cache[(cards, k)] = self.make_meld(cards, k)
+            melds.append(meld)
         melds.sort(key=lambda m: (tuple(sorted(m.cards)), m.kind))
         un = tuple(ids[i] for i in range(len(ids)) if rest >> i & 1)
         return Arrangement(tuple(melds), un, sum(vals[i] for i in range(len(ids)) if rest >> i & 1))
 
     def best(self, hand: Sequence[int]) -> Arrangement:
-        """One optimal arrangement; the least by ``Arrangement.sort_key`` (see module doc)."""
+        """One optimal arrangement; the least by ``Arrangement.sort_key`` (see module doc).
+
+        Cards no meld of this hand can hold (``_meldable``) are unmatched in every
+        arrangement, so the search runs without them; adding the same cards to
+        every candidate's unmatched ones keeps the tie-break's order (equal
+        penalties and counts, and the least differing id decides either way)."""
+        if len(set(hand)) != len(hand):
+            raise ValueError(f"a card id appears twice in {tuple(hand)}")
+        live = self._meldable(hand)
+        if len(live) == len(hand):
+            return self._best(hand)
+        found = self._best(live)
+        keep = set(live)
+        loose = [c for c in hand if c not in keep]
+        value = self._value
+        return Arrangement(
+            found.melds,
+            tuple(sorted(found.unmatched + tuple(loose))),
+            found.penalty + sum(value[c] for c in loose),
+        )
+
+    def _best(self, hand: Sequence[int]) -> Arrangement:
         ids, vals, melds, by_low, f = self._prepare(hand)
         kinds: dict[int, list[str]] = {}
         for m, k in melds:
