@@ -45,7 +45,7 @@ from dataclasses import dataclass
 
 from .melds import GROUP, RUN, Arrangement, Meld, MeldSolver, _melds_key
 
-__all__ = ["TableMeld", "Showing", "best_showing"]
+__all__ = ["TableMeld", "Showing", "best_showing", "can_add"]
 
 
 @dataclass(frozen=True)
@@ -142,6 +142,26 @@ def _options(solver: MeldSolver, card: int, st, upward: bool):
     return out
 
 
+def _table_states(solver: MeldSolver, table: Sequence[TableMeld]) -> tuple:
+    known = solver._layoff_states  # a shown meld's state depends on the meld alone
+    if len(known) >= 1 << 14:
+        known.clear()
+    for tm in table:
+        if tm.meld not in known:
+            known[tm.meld] = _state(solver, tm.meld)
+    return tuple(known[tm.meld] for tm in table)
+
+
+def can_add(
+    solver: MeldSolver, hand: Sequence[int], table: Sequence[TableMeld], *, runs_upward_only: bool = False
+) -> bool:
+    """Whether some card of ``hand`` fits some open meld of ``table`` (CH-5.2, CH-5.4), limits per showing aside."""
+    states = _table_states(solver, table)
+    return any(
+        _options(solver, c, states[j], runs_upward_only) for c in hand for j, tm in enumerate(table) if not tm.closed
+    )
+
+
 def best_showing(
     solver: MeldSolver,
     hand: Sequence[int],
@@ -152,7 +172,12 @@ def best_showing(
 ) -> Showing:
     """Own arrangement + lay-offs of ``hand`` onto ``table`` with the least penalty (CH-5)."""
     value = solver._value
-    ids, _, melds, by_low, _ = solver._prepare(hand)
+    if len(set(hand)) != len(hand):
+        raise ValueError(f"a card id appears twice in {tuple(hand)}")
+    # Cards no own meld can hold stay in every leftover set: the search of own melds runs without them.
+    live = solver._meldable(hand)
+    loose = frozenset(hand) - frozenset(live)
+    ids, _, melds, by_low, _ = solver._prepare(live)
     n = len(ids)
     kinds: dict[int, list[str]] = {}
     for m, k in melds:
@@ -181,7 +206,7 @@ def best_showing(
     rec((1 << n) - 1, [], 0)
 
     # 2. exact lay-off search on the open table melds.
-    states0 = tuple(_state(solver, tm.meld) for tm in table)
+    states0 = _table_states(solver, table)
     open_idx = [j for j, tm in enumerate(table) if not tm.closed]
     memo: dict = {}
 
@@ -211,10 +236,10 @@ def best_showing(
 
     best = None
     for rest, chosen in per_rest.items():
-        rest_ids = frozenset(ids[i] for i in range(n) if rest >> i & 1)
+        rest_ids = frozenset(ids[i] for i in range(n) if rest >> i & 1) | loose
         acts, laid = search(rest_ids, states0, frozenset())
         left = tuple(sorted(rest_ids - {a[0] for a in acts}))
-        own = [solver.make_meld([ids[i] for i in range(n) if m >> i & 1], k) for m, k in chosen]
+        own = [solver._meld(tuple(ids[i] for i in range(n) if m >> i & 1), k) for m, k in chosen]
         own.sort(key=lambda m: (tuple(sorted(m.cards)), m.kind))
         key = (sum(value[c] for c in left), len(left), len(acts), left, _melds_key(own), acts)
         if best is None or key < best[0]:

@@ -185,12 +185,14 @@ class MeldSolver:
             copies[(c.run_pos, c.suit)] = copies.get((c.run_pos, c.suit), 0) + 1
             rank_suits.setdefault(c.run_pos, set()).add(c.suit)
         self._suit_pos = {s: frozenset(p) for s, p in suit_pos.items()}
+        self._pos0 = min((c.run_pos for c in self.cards if c.suit >= 0), default=0)
         self._copies = copies
         # group capacity per (rank, suit): what a wild may stand for (CH-V7).
         self._cap = {k: min(v, rules.max_identical_in_group) for k, v in copies.items()}
         self._rank_suits = {r: tuple(sorted(s)) for r, s in rank_suits.items()}
         self._general_cache: dict[object, int] = {}
         self._meld_cache: dict[tuple[tuple[int, ...], str], Meld] = {}
+        self._layoff_states: dict[Meld, tuple] = {}  # layoff.py: a shown meld's state
         self._filter_without: Callable[[Sequence[int]], list[int]] | None = None
         self._filter_within: Callable[[Sequence[int], int], list[int | None]] | None = None
         self._filter = self._build_filter()
@@ -306,6 +308,16 @@ class MeldSolver:
             pos[p] = w
         return Meld(RUN, tuple(pos[p] for p in sorted(pos)), wilds)
 
+    def _meld(self, cards: tuple[int, ...], kind: str) -> Meld:
+        """``make_meld(cards, kind)`` of a known meld, remembered (the searches build the same melds often)."""
+        cache = self._meld_cache
+        meld = cache.get((cards, kind))
+        if meld is None:
+            if len(cache) >= 1 << 16:
+                cache.clear()
+            meld = cache[(cards, kind)] = self.make_meld(cards, kind)
+        return meld
+
     def _hand_melds(self, ids: Sequence[int]) -> list[tuple[int, str]]:
         """All legal melds inside ``ids`` as (bitmask over ``ids`` indices, kind)."""
         info = self.cards
@@ -399,26 +411,30 @@ class MeldSolver:
         r = self.rules
         wl = [c for c in hand if info[c].wild]
         k = min(r.max_wild_per_meld, len(wl))
+        w = r.min_run
+        base = w - self._pos0  # bit of position q: q + base >= w, so windows never shift below bit 0
         rank_n: dict[int, int] = {}
-        suit_pos: dict[int, set[int]] = {}
+        suit_bits: dict[int, int] = {}
         nat = []
         for c in hand:
             ci = info[c]
             if not ci.wild and ci.suit >= 0:
                 nat.append(c)
                 rank_n[ci.run_pos] = rank_n.get(ci.run_pos, 0) + 1
-                suit_pos.setdefault(ci.suit, set()).add(ci.run_pos)
-        need_g, need_r, w = r.min_group - k, r.min_run - k, r.min_run
+                suit_bits[ci.suit] = suit_bits.get(ci.suit, 0) | 1 << (ci.run_pos + base)
+        need_g, need_r, window = r.min_group - k, r.min_run - k, (1 << w) - 1
         out = []
         for c in nat:
             ci = info[c]
             if rank_n[ci.run_pos] >= need_g:
                 out.append(c)
                 continue
-            ps = suit_pos[ci.suit]
-            p = ci.run_pos
-            if any(sum(q in ps for q in range(a, a + w)) >= need_r for a in range(p - w + 1, p + 1)):
-                out.append(c)
+            bits = suit_bits[ci.suit]
+            p = ci.run_pos + base
+            for a in range(p - w + 1, p + 1):  # windows of min_run positions holding this card
+                if ((bits >> a) & window).bit_count() >= need_r:
+                    out.append(c)
+                    break
         if out and k:
             out.extend(wl)
         return out
@@ -575,16 +591,8 @@ class MeldSolver:
         return penalty
 
     def _arrangement(self, ids, vals, chosen: Sequence[tuple[int, str]], rest: int) -> Arrangement:
-        cache = self._meld_cache
-        melds = []
-        for m, k in chosen:
-            cards = tuple(ids[i] for i in range(len(ids)) if m >> i & 1)
-            meld = cache.get((cards, k))
-            if meld is None:
-                if len(cache) >= 1 << 16:
-                    cache.clear()
-                meld = cache[(cards, k)] = self.make_meld(cards, k)
-            melds.append(meld)
+        meld = self._meld
+        melds = [meld(tuple(ids[i] for i in range(len(ids)) if m >> i & 1), k) for m, k in chosen]
         melds.sort(key=lambda m: (tuple(sorted(m.cards)), m.kind))
         un = tuple(ids[i] for i in range(len(ids)) if rest >> i & 1)
         return Arrangement(tuple(melds), un, sum(vals[i] for i in range(len(ids)) if rest >> i & 1))
@@ -801,6 +809,7 @@ class MeldSolver:
         spread_get = spread.get
         general = self._penalty_general
         value = self._value
+        wild = [c.wild for c in info]
         wmask = ((1 << 5) - 1) << wb if self._has_wild else 0  # no wild counter without wilds
 
         def penalty_of_code(t: int) -> int:
@@ -880,11 +889,11 @@ class MeldSolver:
                 return out
             # Cards no meld with a wild can hold in the whole hand can't in any part of it either:
             # their values are a lower bound of each part's penalty.
-            loose, lv = loose_value(total, hand)
+            live, lv = loose_value(total, hand)
             for x in hand:
                 t = total - code[x]
                 if t & wmask:
-                    if (lv - value[x] if x in loose else lv) > limit:
+                    if (lv if wild[x] or code[x] & live else lv - value[x]) > limit:
                         out.append(None)
                         continue
                     p = wild_penalty(t, hand, x)
@@ -908,7 +917,7 @@ class MeldSolver:
         wb: int,
         vb: int,
         penalty_of_code: Callable[[int], int],
-    ) -> tuple[Callable[[int, Sequence[int], int], int], Callable[[int, Sequence[int]], tuple[set[int], int]]]:
+    ) -> tuple[Callable[[int, Sequence[int], int], int], Callable[[int, Sequence[int]], tuple[int, int]]]:
         """The fast path's penalty of a hand holding wilds, at most one wild per meld (CH-V7).
 
         A meld holding a wild is the wild plus a set A of naturals that the wild
@@ -1015,6 +1024,14 @@ class MeldSolver:
             if not (k and per_meld and best):
                 return best
             melds = near_melds(live, g)
+            if k == 1:  # the common case: one wild, at most one near-meld
+                for _, cs in melds:
+                    v = penalty_of_code(tn - cs)
+                    if v < best:
+                        best = v
+                        if not v:
+                            break
+                return best
             nm = len(melds)
 
             def dfs(start: int, used: int, t: int, left: int) -> None:
@@ -1032,8 +1049,9 @@ class MeldSolver:
             dfs(0, 0, tn, k)
             return best
 
-        def loose_value(t: int, hand: Sequence[int]) -> tuple[set[int], int]:
-            """The naturals of ``hand`` (codes summing to ``t``) no meld with one wild can hold, and their value."""
+        def loose_value(t: int, hand: Sequence[int]) -> tuple[int, int]:
+            """The naturals of ``hand`` (codes summing to ``t``) some meld with one wild could hold (their
+            bits), and the value of the others."""
             k = (t >> wb) & 31
             tn = t - k * wcode if uniform else t - sum(code[x] for x in hand if wild[x])
             h = tn & hmask
@@ -1042,8 +1060,7 @@ class MeldSolver:
             g = ((tn >> (cb + 1)) | (tn >> (cb + 2))) & ones
             if g:
                 live |= h & sum(rankcol[p] for p in range(npos) if g >> (3 * p) & 1)
-            loose = {x for x in hand if not wild[x] and not code[x] & live}
-            return loose, sum(value[x] for x in loose)
+            return live, sum(value[x] for x in hand if not (wild[x] or code[x] & live))
 
         def wild_penalty(t: int, hand: Sequence[int], skip: int) -> int:
             k = (t >> wb) & 31
@@ -1067,9 +1084,8 @@ class MeldSolver:
             key: object = (live << 5) | k if uniform else (live, ws)
             v = cache.get(key)
             if v is None:
-                tl = sum(code[x] for x in hand if x != skip and code[x] & live)
                 low = [m * wvalue for m in range(k + 1)] if uniform else [sum(ws[:m]) for m in range(k + 1)]
-                v = (tl >> vb) + low[k] - solve(tl, live, g, k, low)
+                v = (tn >> vb) + low[k] - solve(tn, live, g, k, low)
                 if len(cache) >= 1 << 18:
                     cache.clear()
                 cache[key] = v

@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .layoff import TableMeld, best_showing
+from .layoff import TableMeld, best_showing, can_add
 from .melds import Meld
 
 if TYPE_CHECKING:
@@ -69,6 +69,8 @@ def show_and_lay_off(
         free = [c for c in hand if c not in blocked]
         if not free:
             return False
+        if not solver._meldable(free) and not can_add(solver, free, table.melds, runs_upward_only=upward_only):
+            return False  # no own meld and no card that fits a shown one: the showing would change nothing
         s = best_showing(solver, free, table.melds, runs_upward_only=upward_only, one_per_value=one_per_value)
         if not s.layoffs and not s.arrangement.melds:
             return False
