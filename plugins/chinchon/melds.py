@@ -63,11 +63,21 @@ top bits), finds run windows with ``H & H>>1 & H>>2`` and ranks with >= 3
 suits with counter bit tricks, returns at once when no meld is possible, and
 otherwise looks up the best matched value of the meld-involved cards in a dict
 (filled by a small exact search: each candidate group rank keeps 3..max cards
-or none, runs then take every segment of >= 3).  A hand that holds a wild goes
-to the general path, as do all hands on other tables (two decks, ...): a cheap
-filter keeps the cards that could be in some meld, then (cached on those
-cards) candidate melds are enumerated and an exact DP over subsets picks the
-best.  ``best``/``arrangements`` always use the general machinery.
+or none, runs then take every segment of >= 3).  A hand that holds wilds
+(at most one per meld, CH-V7) stays on this path: a meld with a wild is the
+wild plus a "near-meld" of naturals it completes, whatever else the hand holds,
+so its penalty is the least, over sets of at most k disjoint near-melds, of the
+naturals' bit-trick penalty without them plus the k - |set| cheapest wilds
+(``_build_wild``; cached on the meld-able naturals, and on their shape up to a
+renaming of the suits where the suits are alike).  Other tables (two decks,
+...) use a bit-trick filter on 2-bit copy counters that keeps the cards that
+could be in some meld, then (cached on those cards) candidate melds are
+enumerated and an exact DP over subsets picks the best.  On both, the closes
+of a turn (``penalties_without``, ``penalties_within``) sum the hand's codes
+once and take one card's code off per candidate; ``penalties_within`` leaves
+out (None) every part above the close limit, and on wild hands skips the search
+where the loose naturals alone pass it.  ``best``/``arrangements`` always use
+the general machinery (``best`` without the cards no meld can hold).
 """
 
 from __future__ import annotations
@@ -957,6 +967,11 @@ class MeldSolver:
         run_near: dict[int, list[tuple[int, int]]] = {}
         group_near: dict[int, list[tuple[int, int]]] = {}
         cache: dict[object, int] = {}
+        by_shape: dict[object, int] = {}
+        # Suits alike (same places, same values at each place): renaming suits keeps every answer.
+        symmetric = all(has == suit_has[0] for has in suit_has) and all(
+            len({c.value for c in info if not c.wild and c.suit >= 0 and c.run_pos == p + p0}) <= 1 for p in range(npos)
+        )
 
         def pair(codes: Sequence[int]) -> tuple[int, int]:
             t = sum(codes)
@@ -1084,8 +1099,17 @@ class MeldSolver:
             key: object = (live << 5) | k if uniform else (live, ws)
             v = cache.get(key)
             if v is None:
-                low = [m * wvalue for m in range(k + 1)] if uniform else [sum(ws[:m]) for m in range(k + 1)]
-                v = (tn >> vb) + low[k] - solve(tn, live, g, k, low)
+                if symmetric:  # the same live cards up to a renaming of the suits: the same answer
+                    fs = sorted((live >> (s * width)) & field for s in range(ns))
+                    alias: object = (tuple(fs), k if uniform else ws)
+                    v = by_shape.get(alias)
+                if v is None:
+                    low = [m * wvalue for m in range(k + 1)] if uniform else [sum(ws[:m]) for m in range(k + 1)]
+                    v = (tn >> vb) + low[k] - solve(tn, live, g, k, low)
+                    if symmetric:
+                        if len(by_shape) >= 1 << 18:
+                            by_shape.clear()
+                        by_shape[alias] = v
                 if len(cache) >= 1 << 18:
                     cache.clear()
                 cache[key] = v
