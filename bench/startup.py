@@ -12,6 +12,11 @@ and to ``python -c pass``. The machine's load average is printed too.
 
 ``tapete`` is the console script next to this Python (a virtual environment's),
 else the one on PATH; ``--tapete`` names another.
+
+The commands run with Python's bytecode cache on, as after a normal install (the
+warm-up writes it), even when PYTHONDONTWRITEBYTECODE is set here;
+``--no-bytecode-cache`` sets it for them instead, so every start compiles tapete's
+modules from source (what an editable install under that setting pays).
 """
 
 from __future__ import annotations
@@ -51,9 +56,9 @@ def commands(tapete: str) -> dict[str, list[str]]:
     }
 
 
-def timed(argv: list[str]) -> float:
+def timed(argv: list[str], env: dict[str, str]) -> float:
     t = time.perf_counter()
-    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True, env=env)
     return time.perf_counter() - t
 
 
@@ -61,14 +66,18 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--runs", type=int, default=9)
     ap.add_argument("--tapete", default=None, help="the tapete console script to time (default: found)")
+    ap.add_argument("--no-bytecode-cache", action="store_true", help="run the commands with PYTHONDONTWRITEBYTECODE=1")
     args = ap.parse_args(argv)
     cmds = commands(args.tapete or find_tapete())
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    if args.no_bytecode_cache:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
     for argv_ in cmds.values():  # warm-up: bytecode caches, the page cache
-        timed(argv_)
+        timed(argv_, env)
     times: dict[str, list[float]] = {name: [] for name in cmds}
     for _ in range(args.runs):
         for name, argv_ in cmds.items():
-            times[name].append(timed(argv_))
+            times[name].append(timed(argv_, env))
     med = {name: statistics.median(v) for name, v in times.items()}
     typer_s, pass_s = med["python -c 'import typer'"], med["python -c pass"]
     help_s, version_s = med["tapete --help"], med["tapete --version"]
@@ -77,6 +86,7 @@ def main(argv: list[str] | None = None) -> None:
         "cores": os.cpu_count(),
         "load_average_1min": round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else None,
         "runs": args.runs,
+        "bytecode_cache": not args.no_bytecode_cache,
         "seconds_median": {name: round(v, 4) for name, v in med.items()},
         "help_vs_import_typer": round(help_s / typer_s, 2),
         "version_vs_import_typer": round(version_s / typer_s, 2),
