@@ -75,36 +75,77 @@ def _context() -> Any:
     return multiprocessing.get_context("fork" if "fork" in methods and sys.platform == "linux" else "spawn")
 
 
+class _CtrlC:
+    """Ctrl-C noted as a flag while the pool runs, instead of a KeyboardInterrupt.
+
+    A KeyboardInterrupt raised inside `concurrent.futures.wait` can leave one of the
+    futures' locks held (it takes and releases every pending future's lock), and the
+    pool's own thread then waits on that lock for ever when the pool is stopped. So the
+    parent notes the signal and checks the flag between short waits. Where no handler
+    can be set (not the main thread), Ctrl-C stays a KeyboardInterrupt.
+    """
+
+    POLL = 0.2  # seconds: the longest a Ctrl-C waits to be noticed
+
+    def __init__(self) -> None:
+        self.pressed = False
+        self.previous: Any = None
+        self.installed = False
+
+    def __enter__(self) -> _CtrlC:
+        try:
+            self.previous = signal.signal(signal.SIGINT, self._note)
+            self.installed = True
+        except ValueError:  # not the main thread of the main interpreter
+            pass
+        return self
+
+    def _note(self, signum: int, frame: object) -> None:
+        self.pressed = True
+
+    def __exit__(self, *exc: object) -> None:
+        if self.installed:
+            signal.signal(signal.SIGINT, self.previous)
+
+
 def _run_processes(plan: Plan, workers: int, progress: Progress | None) -> Simulation:
     out = _Collector(plan, progress)
     jobs = plan.jobs(chunk_size(plan.total, workers))
     pool = ProcessPoolExecutor(min(workers, len(jobs)), mp_context=_context(), initializer=_ignore_sigint)
     pending: set[Future[list[MatchRecord]]] = set()
     try:
-        pending = {pool.submit(play_chunk, job) for job in jobs}
-        if progress is not None:
-            progress(0, plan.total)
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for fut in done:
-                out.add(fut.result())
+        with _CtrlC() as ctrl_c:
+            pending = {pool.submit(play_chunk, job) for job in jobs}
+            if progress is not None:
+                progress(0, plan.total)
+            while pending and not ctrl_c.pressed:
+                done, pending = wait(pending, timeout=_CtrlC.POLL, return_when=FIRST_COMPLETED)
+                for fut in done:
+                    out.add(fut.result())
+            if ctrl_c.pressed:
+                _stop(pool)
+                return out.result("interrupted")
     except KeyboardInterrupt:
-        _stop(pool, pending)
+        _stop(pool)
         return out.result("interrupted")
     except BrokenProcessPool:  # the pool has failed every pending chunk itself
-        _stop(pool, ())
+        _stop(pool)
         finished = len(out.records)
         raise out.fail(f"a worker process died; {finished} of {plan.total} matches had finished") from None
     except Exception as exc:  # a match failed in a worker: one line, the finished matches kept
-        _stop(pool, pending)
+        _stop(pool)
         raise out.fail(str(exc) if isinstance(exc, TapeteError) else f"{type(exc).__name__}: {exc}") from None
     pool.shutdown()
     return out.result()
 
 
-def _stop(pool: ProcessPoolExecutor, pending: Iterable[Future[Any]]) -> None:
-    for fut in pending:
-        fut.cancel()
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Stop the workers now; the pool's own thread cancels the chunks that have not started.
+
+    The futures are not cancelled from here: the pool's thread, finding its processes
+    terminated, sets an error on every future it still holds, and one cancelled meanwhile
+    by another thread makes it fail with InvalidStateError (and print a traceback).
+    """
     processes = list(getattr(pool, "_processes", {}).values())  # the pool has no public way to stop them
     for proc in processes:
         proc.terminate()
