@@ -13,9 +13,9 @@ interval: the same cards and the same opponents on both sides, so the luck of th
 cancels and the interval measures what the search changes. "left" is the share of searched
 decisions where ismcts played another move than the default bot would have.
 
-    python bench/ismcts.py                          # the full run: 1000 deals per game
+    python bench/ismcts.py --jobs 1                 # the full run: 1000 deals per game
     python bench/ismcts.py --deals 200 --games fantan --jobs 2
-    python bench/ismcts.py --spec chinchon/fournier=ismcts:iterations=40,rollout=default
+    python bench/ismcts.py --spec chinchon/fournier=ismcts:iterations=100,margin=3
 """
 
 from __future__ import annotations
@@ -32,9 +32,14 @@ from tapete.ledger import Ledger
 from tapete.rng import Random, derive_seed
 
 GAMES = {
-    "fantan": ("fantan/pagat", 4, "ismcts:iterations=200", "won"),
-    "chinese-ten": ("chinese-ten/two-player", 2, "ismcts:iterations=100,reward=score", "score"),
-    "chinchon": ("chinchon/fournier", 2, "ismcts:iterations=20,rollout=default", "won"),
+    "fantan": ("fantan/pagat", 4, "ismcts:iterations=1000,margin=2.5", "won"),
+    "chinese-ten": (
+        "chinese-ten/two-player",
+        2,
+        "ismcts:iterations=1500,reward=score,rollout=random,margin=2.5",
+        "score",
+    ),
+    "chinchon": ("chinchon/fournier", 2, "ismcts:iterations=50", "won"),
 }
 
 

@@ -38,9 +38,11 @@ Parameters (``--bots ismcts:iterations=400,rollout=default``):
     UCB exploration constant of the tree search (default 0.7) on rewards scaled to about [0, 1].
 ``margin``
     paired search: standard errors by which a move's mean advantage over the heuristic's
-    move must exceed zero for the bot to play it instead (default 2.0). A candidate whose
-    mean advantage falls half a standard error below zero is dropped (after three deals);
-    the search stops when only the heuristic's move is left. ``prior=none`` ignores it.
+    move must exceed zero for the bot to play it instead (default 2.0), over at least eight
+    imagined deals. A candidate whose mean advantage falls half a standard error below zero
+    is dropped (after three deals), and so is one that did exactly as well on every one of
+    six or more deals; the search stops when only the heuristic's move is left.
+    ``prior=none`` ignores it.
 ``prior``
     paired search: ``default`` (the game's default bot's move is the reference that other
     moves must beat) or ``none`` (play the move with the best mean, no reference).
@@ -85,6 +87,7 @@ ROLLOUTS = ("default", "random")
 SEARCHES = ("paired", "tree")
 PRIORS = ("default", "none")
 MIN_PAIRS = 3  # imagined deals a paired comparison needs before it may drop or prefer a move
+MIN_OVERRIDE = 8  # imagined deals before a move may replace the reference (a standard error from fewer is unreliable)
 PRUNE = 0.5  # standard errors: a candidate whose advantage is below -PRUNE errors is dropped (falling
 # back on the reference is always safe, so dropping early spends the budget on the promising moves)
 
@@ -237,7 +240,8 @@ class ISMCTSBot:
                     if a == ref:
                         continue
                     mean, err = paired_advantage(rewards[a], rewards[ref])
-                    if mean + PRUNE * err >= 0:
+                    same = err == 0 and mean == 0 and rounds >= 2 * MIN_PAIRS  # no deal tells them apart
+                    if mean + PRUNE * err >= 0 and not same:
                         kept.append(a)
                 live = [a for a in legal if a in kept]
                 if with_prior:
@@ -250,7 +254,7 @@ class ISMCTSBot:
         if not with_prior:
             return max(live, key=lambda a: (sum(rewards[a]), -legal.index(a)))
         best, best_mean = reference, 0.0
-        if rounds >= MIN_PAIRS:
+        if rounds >= MIN_OVERRIDE:
             for a in live:
                 if a == reference:
                     continue

@@ -61,7 +61,7 @@ def test_without_evidence_the_paired_search_plays_the_heuristics_moves():
 
 def test_a_clear_advantage_on_the_same_deals_overrides_the_heuristic():
     """Chinese Ten: with no margin asked for, a move that does better on the imagined deals is played."""
-    match, _ = _one_deal("chinese-ten/two-player", ["ismcts:iterations=40,margin=0,rollout=random", "greedy"], seed=2)
+    match, _ = _one_deal("chinese-ten/two-player", ["ismcts:iterations=150,margin=0,rollout=random", "greedy"], seed=2)
     bot = match.agents[0]
     assert bot.decisions > 0 and 0 < bot.overrides <= bot.decisions
 
