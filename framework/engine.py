@@ -96,8 +96,12 @@ class Variant:
         if teams and players % teams:
             raise TapeteError(f"{self.name} seats {teams} teams alternately: {players} players do not divide evenly")
 
-    def new_deal(self, players: int | None = None, seed: object = 0, dealer: int | None = None) -> Deal:
-        """A fresh deal; without a dealer, the first dealer is drawn by lot from the seed."""
+    def new_deal(
+        self, players: int | None = None, seed: object = 0, dealer: int | None = None, record: bool = True
+    ) -> Deal:
+        """A fresh deal; without a dealer, the first dealer is drawn by lot from the seed.
+
+        ``record=False``: the deal keeps no per-seat history (see `Deal`)."""
         players = self.default_players() if players is None else players
         self.check_players(players)
         game = self.new_game()
@@ -106,7 +110,7 @@ class Variant:
         ledger = Ledger(players)
         ledger.deal_number = 1
         state = start_deal(game, players, dealer, Random(derive_seed(seed, "deal", 1)), ledger)
-        return Deal(self, game, state)
+        return Deal(self, game, state, record)
 
     def deal_from_snapshot(self, snapshot: dict[str, Any] | str, partial: bool | None = None) -> Deal:
         """A deal from ``Deal.snapshot()``, checked as a whole (see `state_from_snapshot`).

@@ -160,52 +160,11 @@ class Match:
     def play(self, emit: Callable[[dict[str, Any]], None] | None = None) -> MatchResult:
         emit = emit or (lambda event: None)
         emit(self.header())
-        reg = self.variant.registry
-        game, rules, ledger = self.game, self.rules, self.ledger
-        deck = game.deck
-        score_expr, won_cond = rules.expr("score"), rules.condition("won")
-        assert score_expr is not None  # 'score' is a required statement
-        wins_match = rules.condition("wins_match")
+        game, deck = self.game, self.game.deck
         history: list[dict[str, Any]] = []
         winner: int | None = None
         while winner is None:
-            ledger.deal_number += 1
-            if ledger.deal_number > MAX_DEALS:
-                raise TapeteError(f"the match did not end within {MAX_DEALS} deals")
-            seats = list(ledger.active)
-            if self.dealer not in seats:
-                self.dealer = self._next_active(self.dealer)
-            local = ledger.local()
-            if self._resume is not None:
-                state, self._resume = self._resume, None
-                emit(
-                    {
-                        "type": "resume",
-                        "number": ledger.deal_number,
-                        "dealer": self.dealer,
-                        "seats": seats,
-                        "state": state.to_json(deck),
-                    }
-                )
-            else:
-                state = start_deal(
-                    game,
-                    len(seats),
-                    seats.index(self.dealer),
-                    Random(derive_seed(self.seed, "deal", ledger.deal_number)),
-                    local,
-                )
-                reg.call("tapete_deal_started", match=self, state=state)
-                emit(
-                    {
-                        "type": "deal",
-                        "number": ledger.deal_number,
-                        "dealer": self.dealer,
-                        "seats": seats,
-                        "state": state.to_json(deck),
-                    }
-                )
-            self.state = state
+            state, seats, local = self.next_deal(emit)
             agents = [self.agents[s] for s in seats]
             # How each seat decides: 0 needs nothing, 1 gets its view, 2 is an old-contract bot.
             kinds = [2 if isinstance(a, LegacyBot) else 1 if observes(a) else 0 for a in agents]
@@ -218,7 +177,7 @@ class Match:
                 if not legal:
                     raise TapeteError(
                         f"the {game.name} game offers seat {seats[seat]} no legal move in deal "
-                        f"{ledger.deal_number} of seed {self.seed!r}: a bug in the game plugin"
+                        f"{self.ledger.deal_number} of seed {self.seed!r}: a bug in the game plugin"
                     )
                 agent, kind = agents[seat], kinds[seat]
                 if kind == 0:  # a bot that needs nothing: no view, no call in between
@@ -246,59 +205,124 @@ class Match:
                 actions += 1
                 if actions > MAX_ACTIONS_PER_DEAL:
                     raise TapeteError(
-                        f"deal {ledger.deal_number} of {self.variant.name} (seed {self.seed!r}) did not end within "
-                        f"{MAX_ACTIONS_PER_DEAL} actions; the game did not report it as stalled"
+                        f"deal {self.ledger.deal_number} of {self.variant.name} (seed {self.seed!r}) did not end "
+                        f"within {MAX_ACTIONS_PER_DEAL} actions; the game did not report it as stalled"
                     )
-            void = self._void_reason(state)
-            if void is not None:
-                # A void deal scores nothing; the same dealer deals again (GR, and ``stall = annul``).
-                record = {"type": "void", "number": ledger.deal_number, "reason": void}
-                record["lines"] = game.describe_deal(state)
-                history.append(record)
-                emit(record)
-                continue
-            ctx = Ctx(game=game, state=state, ledger=local)
-            scores: dict[int, int] = {}
-            won: list[int] = []
-            outright: list[int] = []
-            for i, s in enumerate(seats):
-                ctx.seat = i
-                scores[s] = int(score_expr(ctx))
-                if won_cond is not None and won_cond(ctx):
-                    won.append(s)
-                if wins_match is not None and wins_match(ctx):
-                    outright.append(s)
-            reg.call("tapete_deal_scored", match=self, state=state, scores=scores)
-            for s, v in scores.items():
-                ledger.totals[s] += v
-            for s in won:
-                ledger.deals_won[s] += 1
-            ledger.last_scores = [scores.get(s, 0) for s in range(self.players)]
-            winner = outright[0] if len(outright) == 1 else self._after_deal()
-            record = {
-                "type": "score",
-                "number": ledger.deal_number,
-                "scores": {str(k): v for k, v in scores.items()},
-                "won": won,
-                "totals": list(ledger.totals),
-                "out": list(ledger.out),
-                "lines": game.describe_deal(state),
-            }
-            if winner is None:  # the next dealer is known before anyone sees the score
-                nxt = rules.expr("next_dealer")
-                ctx.seat = None  # type: ignore[assignment]
-                local.last_scores = [scores[s] for s in seats]  # next_dealer may ask who won this deal
-                d = (
-                    seats[nxt(ctx) % len(seats)]
-                    if nxt is not None
-                    else seats[(seats.index(self.dealer) + game.step) % len(seats)]
-                )
-                self.dealer = d if d in ledger.active else self._next_active(d)
+            winner = self.deal_ended(state, seats, local, history, emit)
+        return self.finish(winner, history, emit)
+
+    # The match's steps, for callers that play the deals themselves (tapete.pettingzoo's match
+    # episodes): next_deal, then the deal's actions, then deal_ended; finish once it names a winner.
+    def next_deal(self, emit: Callable[[dict[str, Any]], None]) -> tuple[DealState, list[int], Ledger]:
+        """Deal (or resume) the next deal: its state, the match seat of each deal seat, the deal's ledger."""
+        reg, game, ledger, deck = self.variant.registry, self.game, self.ledger, self.game.deck
+        ledger.deal_number += 1
+        if ledger.deal_number > MAX_DEALS:
+            raise TapeteError(f"the match did not end within {MAX_DEALS} deals")
+        seats = list(ledger.active)
+        if self.dealer not in seats:
+            self.dealer = self._next_active(self.dealer)
+        local = ledger.local()
+        if self._resume is not None:
+            state, self._resume = self._resume, None
+            emit(
+                {
+                    "type": "resume",
+                    "number": ledger.deal_number,
+                    "dealer": self.dealer,
+                    "seats": seats,
+                    "state": state.to_json(deck),
+                }
+            )
+        else:
+            state = start_deal(
+                game,
+                len(seats),
+                seats.index(self.dealer),
+                Random(derive_seed(self.seed, "deal", ledger.deal_number)),
+                local,
+            )
+            reg.call("tapete_deal_started", match=self, state=state)
+            emit(
+                {
+                    "type": "deal",
+                    "number": ledger.deal_number,
+                    "dealer": self.dealer,
+                    "seats": seats,
+                    "state": state.to_json(deck),
+                }
+            )
+        self.state = state
+        return state, seats, local
+
+    def deal_ended(
+        self,
+        state: DealState,
+        seats: list[int],
+        local: Ledger,
+        history: list[dict[str, Any]],
+        emit: Callable[[dict[str, Any]], None],
+    ) -> int | None:
+        """Score a finished deal into the ledger (or void it); the match winner (-1: a draw) or None."""
+        game, rules, ledger = self.game, self.rules, self.ledger
+        void = self._void_reason(state)
+        if void is not None:
+            # A void deal scores nothing; the same dealer deals again (GR, and ``stall = annul``).
+            record = {"type": "void", "number": ledger.deal_number, "reason": void}
+            record["lines"] = game.describe_deal(state)
             history.append(record)
             emit(record)
+            return None
+        score_expr, won_cond = rules.expr("score"), rules.condition("won")
+        assert score_expr is not None  # 'score' is a required statement
+        wins_match = rules.condition("wins_match")
+        ctx = Ctx(game=game, state=state, ledger=local)
+        scores: dict[int, int] = {}
+        won: list[int] = []
+        outright: list[int] = []
+        for i, s in enumerate(seats):
+            ctx.seat = i
+            scores[s] = int(score_expr(ctx))
+            if won_cond is not None and won_cond(ctx):
+                won.append(s)
+            if wins_match is not None and wins_match(ctx):
+                outright.append(s)
+        self.variant.registry.call("tapete_deal_scored", match=self, state=state, scores=scores)
+        for s, v in scores.items():
+            ledger.totals[s] += v
+        for s in won:
+            ledger.deals_won[s] += 1
+        ledger.last_scores = [scores.get(s, 0) for s in range(self.players)]
+        winner = outright[0] if len(outright) == 1 else self._after_deal()
+        record = {
+            "type": "score",
+            "number": ledger.deal_number,
+            "scores": {str(k): v for k, v in scores.items()},
+            "won": won,
+            "totals": list(ledger.totals),
+            "out": list(ledger.out),
+            "lines": game.describe_deal(state),
+        }
+        if winner is None:  # the next dealer is known before anyone sees the score
+            nxt = rules.expr("next_dealer")
+            ctx.seat = None  # type: ignore[assignment]
+            local.last_scores = [scores[s] for s in seats]  # next_dealer may ask who won this deal
+            d = (
+                seats[nxt(ctx) % len(seats)]
+                if nxt is not None
+                else seats[(seats.index(self.dealer) + game.step) % len(seats)]
+            )
+            self.dealer = d if d in ledger.active else self._next_active(d)
+        history.append(record)
+        emit(record)
+        return winner
+
+    def finish(self, winner: int, history: list[dict[str, Any]], emit: Callable[[dict[str, Any]], None]) -> MatchResult:
+        """The match bonus, the result, the end event."""
+        ledger = self.ledger
         self._match_bonus(winner, emit)
         result = MatchResult(winner, list(ledger.totals), list(ledger.deals_won), ledger.deal_number, history)
-        reg.call("tapete_match_ended", match=self, result=result)
+        self.variant.registry.call("tapete_match_ended", match=self, result=result)
         emit(
             {
                 "type": "end",

@@ -1,12 +1,14 @@
 """Every variant as a PettingZoo AEC environment, for reinforcement learning.
 
 ``tapete.pettingzoo.env("chinchon/fournier", players=3, options={...})`` returns an
-environment of PettingZoo's agent-iterator API (``AECEnv``). One episode is one deal;
-agents are ``player_0`` ... by deal seat. Needs the ``rl`` extra (pettingzoo, numpy,
-gymnasium). The observation and the action space are fixed per variant and player
-count, built from the variant alone (no per-game code); docs/rl.md describes them field
-by field. In short:
+environment of PettingZoo's agent-iterator API (``AECEnv``). Agents are ``player_0`` ...
+by seat. Needs the ``rl`` extra (pettingzoo, numpy, gymnasium). The observation and the
+action space are fixed per variant and player count, built from the variant alone (no
+per-game code); docs/rl.md describes them field by field. In short:
 
+* **episodes**: ``episode="deal"`` (the default) plays one deal per episode;
+  ``episode="match"`` plays a whole match, deal after deal under the variant's match rules
+  (targets, elimination, series), through the same `Match` steps the match loop takes.
 * **actions**: a move is a *signature* (its kind, its word, and whether it names no
   card, one card, or two or more) plus the cards it names. The signatures a variant uses
   are found by exploring a few seeded random deals when the environment is built; each
@@ -18,17 +20,22 @@ by field. In short:
 * **observation**: card planes over the deck, one per zone name found while exploring
   (1 where the seat sees the card or remembers it to be), zone sizes, public counters,
   then the match totals; per-seat zones and counters are rotated so the observer is
-  always seat 0.
-* **rewards**: when the deal ends, each agent gets its reward from the variant's rules,
-  as the ``ismcts`` bot counts it (``reward="auto"``: ``won`` when the variant has that
-  rule, else ``score``; or ``won``, ``score``, ``-score``).
+  always seat 0. It holds exactly what the seat's `View` holds in those fields:
+  `Layout.observe_view` builds it from a view, and the environment's fast path
+  (`Layout.observe_seat`, from the visibility rules and the seat's memory, the same
+  ones views are made of) gives the same array, which the tests check move by move.
+* **rewards**: per deal, when the deal ends, from the variant's rules as the ``ismcts``
+  bot counts them (``reward="auto"``: ``won`` when the variant has that rule, else
+  ``score``; or ``won``, ``score``, ``-score``); per match, when the match ends: 1 to the
+  match winner and 0 to everyone else (``auto``/``won``), or the final totals
+  (``score``, ``-score``).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from gymnasium import spaces
@@ -36,12 +43,29 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped, import-not-found, 
 
 from .actions import Action
 from .engine import Deal, Variant, load_variant
+from .errors import TapeteError
+from .game import Game
 from .ledger import Ledger
+from .match import MAX_ACTIONS_PER_DEAL, Match, MatchResult
 from .rng import Random, derive_seed
+from .state import DealState
+from .view import Recorder, View, visible_cards, zone_mode
 
 EXPLORE_DEALS = 12
 EXPLORE_ACTIONS = 4000
+EPISODES = ("deal", "match")
+REWARDS = ("auto", "won", "score", "-score")
 _SEAT_ZONE = re.compile(r"^(.*)\.(\d+)$")
+_SLOT_CACHE = 200_000  # moves remembered with their slot (a fishing game's captures are many)
+
+
+class _Plan(NamedTuple):
+    """How one seat reads the state for its observation, at one player count, live or at the end."""
+
+    zones: list[tuple[str, str, int]]  # (zone name in the state, how the seat sees it, plane offset)
+    plane: dict[str, int]  # zone name in the state -> plane offset
+    counters: list[str]  # counter names in the state, in observation order
+    names: frozenset[str]  # the zones of the plan
 
 
 class Layout:
@@ -49,7 +73,7 @@ class Layout:
 
     def __init__(self, variant: Variant, players: int, explore_seed: object = "layout"):
         self.variant, self.players = variant, players
-        game = variant.new_game()
+        self.game = game = variant.new_game()
         self.deck_size = n = len(game.deck)
         signatures: set[tuple[str, str, int]] = set()
         zones: set[str] = set()
@@ -57,8 +81,7 @@ class Layout:
         rng = Random(explore_seed, "explore")
         actions = 0
         for k in range(EXPLORE_DEALS):
-            deal = variant.new_deal(players, seed=derive_seed(explore_seed, k))
-            deal.recorder = None
+            deal = variant.new_deal(players, seed=derive_seed(explore_seed, k), record=False)
             while True:
                 zones.update(deal.state.zones)
                 counters.update(c for c in deal.state.counters if not c.startswith("_"))
@@ -79,20 +102,31 @@ class Layout:
         self.zones = sorted(zones, key=_zone_key)
         self.counters = sorted(counters, key=_zone_key)
         self.per_seat = {z for z in [*self.zones, *self.counters] if _seat_of(z, players) is not None}
-        self.obs_size = len(self.zones) * n + len(self.zones) + len(self.counters) + 2 * players
-        self._by_seat: dict[int, tuple[list[str], list[str]]] = {}
+        self.counts_at = len(self.zones) * n  # where the zone sizes start; card planes come before
+        self.obs_size = self.counts_at + len(self.zones) + len(self.counters) + 2 * players
+        self._plans: dict[tuple[int, int, bool], _Plan] = {}
+        self._slots: dict[Action, int | None] = {}
 
+    # -- actions -----------------------------------------------------------------------------
     def index(self, action: Action) -> int | None:
         """The slot of ``action``, or None when its signature was never met while exploring."""
+        found = self._slots.get(action, -1)
+        if found != -1:
+            return found
         sig = _signature(action)
         base = self.offsets.get(sig)
         if base is None:
-            return None
-        if sig[2] == 0:
-            return base
-        if sig[2] == 1:
-            return base + action.cards[0]
-        return base + action.cards[0] * self.deck_size + action.cards[1]
+            slot = None
+        elif sig[2] == 0:
+            slot = base
+        elif sig[2] == 1:
+            slot = base + action.cards[0]
+        else:
+            slot = base + action.cards[0] * self.deck_size + action.cards[1]
+        if len(self._slots) >= _SLOT_CACHE:
+            self._slots.clear()
+        self._slots[action] = slot
+        return slot
 
     def describe(self, slot: int) -> str:
         """What a slot means, e.g. ``capture/2+ 8♣ 2♥`` (for people reading a policy)."""
@@ -109,51 +143,107 @@ class Layout:
                 return f"{kind} {names[rel // n]} {names[rel % n]} ..."
         raise IndexError(slot)
 
-    def observe(self, deal: Deal, seat: int) -> np.ndarray:
-        view = deal.view(seat)
-        n, players = self.deck_size, self.players
+    # -- observations --------------------------------------------------------------------------
+    def observe_view(self, view: View) -> np.ndarray:
+        """The observation of a seat, from its `View` (the reference `observe_seat` agrees with)."""
+        n, players, seat = self.deck_size, view.players, view.seat
         out = np.zeros(self.obs_size, dtype=np.float32)
         where: dict[str, list[int]] = {}
         for zone, shown in view.zones.items():
             where.setdefault(zone, []).extend(shown)
         for card, zone in view.known.items():
             where.setdefault(zone, []).append(card)
-        zones, counters = self._names(seat)
-        counts_at = len(zones) * n
+        plan = self._plan(seat, players, False)
         counts = view.counts
-        for i, real in enumerate(zones):
+        for i, (real, _mode, _base) in enumerate(plan.zones):
             cards = where.get(real)
             if cards:
                 out[[i * n + c for c in cards]] = 1.0
-            out[counts_at + i] = counts.get(real, 0) / n
-        at = counts_at + len(zones)
+            out[self.counts_at + i] = counts.get(real, 0) / n
+        at = self.counts_at + len(self.zones)
         values = view.counters
-        for j, real in enumerate(counters):
+        for j, real in enumerate(plan.counters):
             out[at + j] = float(values.get(real, 0))
         at += len(self.counters)
-        for k in range(players):
+        for k in range(min(players, self.players)):
             s = (seat + k) % players
-            out[at + k] = float(view.totals[s]) if s < len(view.totals) else 0.0
-            out[at + players + k] = float(view.deals_won[s]) if s < len(view.deals_won) else 0.0
+            out[at + k] = float(view.totals[s])
+            out[at + self.players + k] = float(view.deals_won[s])
         return out
 
-    def _names(self, seat: int) -> tuple[list[str], list[str]]:
-        """The zone and counter names of the observation, as seen from ``seat`` (cached)."""
-        found = self._by_seat.get(seat)
+    def observe_seat(self, state: DealState, seat: int, pins: Mapping[int, str], ledger: Ledger | None) -> np.ndarray:
+        """The observation of ``seat``: what the visibility rules show it now, plus its memory ``pins``.
+
+        The same array as `observe_view` of the seat's view, without building the view:
+        a zone is read only as `zone_mode` lets the seat see it, and a card outside what
+        it sees now enters only through ``pins`` (where the seat last knew it to be,
+        kept by the `Recorder`)."""
+        n = self.deck_size
+        plan = self._plan(seat, state.players, state.over)
+        zones = state.zones
+        hot: list[int] = []
+        tail: list[float] = []
+        visible: set[int] = set()
+        for real, mode, base in plan.zones:
+            cards = zones.get(real)
+            if not cards:
+                tail.append(0.0)
+                continue
+            tail.append(len(cards) / n)
+            if mode == "all":
+                hot.extend([base + c for c in cards])
+                visible.update(cards)
+            elif mode == "top":
+                hot.append(base + cards[-1])
+                visible.add(cards[-1])
+        if not plan.names.issuperset(zones):  # a zone the layout has no plane for can still hide a memory
+            for name in zones.keys() - plan.names:
+                visible.update(visible_cards(self.game, state, name, seat))
+        plane = plan.plane
+        for c, z in pins.items():
+            if c not in visible:
+                at = plane.get(z)
+                if at is not None:
+                    hot.append(at + c)
+        counters = state.counters
+        tail.extend([float(counters.get(real, 0)) for real in plan.counters])
+        p, big = state.players, self.players
+        if ledger is None:
+            tail.extend([0.0] * (2 * big))
+        else:
+            order = [(seat + k) % p for k in range(min(p, big))]
+            pad = [0.0] * (big - len(order))
+            tail.extend([float(ledger.totals[s]) for s in order] + pad)
+            tail.extend([float(ledger.deals_won[s]) for s in order] + pad)
+        out = np.zeros(self.obs_size, dtype=np.float32)
+        if hot:
+            out[hot] = 1.0
+        out[self.counts_at :] = tail
+        return out
+
+    def _plan(self, seat: int, players: int, over: bool) -> _Plan:
+        """The zone and counter names of the observation as seen from ``seat`` of a deal of ``players`` (cached)."""
+        key = (seat, players, over)
+        found = self._plans.get(key)
         if found is None:
-            found = self._by_seat[seat] = (
-                [self._real(z, seat) for z in self.zones],
-                [self._real(c, seat) for c in self.counters],
-            )
+            n = self.deck_size
+            zones = []
+            for i, z in enumerate(self.zones):
+                real = self._real(z, seat, players)
+                zones.append((real, "all" if over else zone_mode(self.game, real, seat), i * n))
+            plane = {real: base for real, _mode, base in zones if real}
+            counters = [self._real(c, seat, players) for c in self.counters]
+            found = self._plans[key] = _Plan(zones, plane, counters, frozenset(plane))
         return found
 
-    def _real(self, name: str, seat: int) -> str:
-        """The zone or counter ``name`` (written as seen by seat 0) as seen by ``seat``."""
+    def _real(self, name: str, seat: int, players: int) -> str:
+        """The zone or counter ``name`` (written as seen by seat 0) as seen by ``seat`` ("" if no such seat)."""
         if name not in self.per_seat:
             return name
         found = _SEAT_ZONE.match(name)
         assert found is not None
-        return f"{found.group(1)}.{(int(found.group(2)) + seat) % self.players}"
+        k = int(found.group(2))
+        return f"{found.group(1)}.{(k + seat) % players}" if k < players else ""
 
 
 def _signature(action: Action) -> tuple[str, str, int]:
@@ -172,11 +262,15 @@ def _zone_key(name: str) -> tuple[str, int]:
     return (found.group(1), int(found.group(2))) if found else (name, -1)
 
 
+def _ignore(event: dict[str, Any]) -> None:
+    """The match's events, which an environment does not log."""
+
+
 _LAYOUTS: dict[tuple[str, int, str], Layout] = {}
 
 
 class TapeteEnv(AECEnv):  # type: ignore[misc]
-    """One deal per episode of a tapete variant (see the module docstring)."""
+    """One deal, or one match, per episode of a tapete variant (see the module docstring)."""
 
     metadata = {"render_modes": ["ansi"], "name": "tapete_v0", "is_parallelizable": False}
 
@@ -187,10 +281,15 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
         options: Mapping[str, Any] | None = None,
         reward: str = "auto",
         render_mode: str | None = None,
+        episode: str = "deal",
     ):
         super().__init__()
         from .ismcts import ISMCTSBot
 
+        if episode not in EPISODES:
+            raise TapeteError(f"episode must be one of {', '.join(EPISODES)}, not {episode!r}")
+        if reward not in REWARDS:
+            raise TapeteError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
         v = variant if isinstance(variant, Variant) else load_variant(str(variant), options=dict(options or {}))
         self.variant = v
         self.players = v.default_players() if players is None else players
@@ -200,10 +299,14 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
         if layout is None:
             layout = _LAYOUTS[key] = Layout(v, self.players)
         self.layout = layout
-        self.game = v.new_game()
-        self._judge = ISMCTSBot(self.game, 0, Random(0), iterations=1, reward=reward)
+        self.game: Game = v.new_game()
+        self.episode = episode
+        self.reward = reward
+        # Per deal, the ismcts bot's reading of the rules is the reward; per match, the result is.
+        self._judge = ISMCTSBot(self.game, 0, Random(0), iterations=1, reward=reward) if episode == "deal" else None
         self.render_mode = render_mode
         self.possible_agents = [f"player_{s}" for s in range(self.players)]
+        self._seat_of_agent = {a: s for s, a in enumerate(self.possible_agents)}
         self._obs_space = spaces.Dict(
             {
                 "observation": spaces.Box(-np.inf, np.inf, (layout.obs_size,), np.float32),
@@ -215,6 +318,13 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
         self._episode = 0
         self.collisions = 0
         self.deal: Deal | None = None
+        self.match: Match | None = None
+        self.result: MatchResult | None = None
+        self._recorder: Recorder | None = None
+        self._local: Ledger | None = None
+        self._seats: list[int] = []
+        self._deal_seat: dict[int, int] = {}
+        self._history: list[dict[str, Any]] = []
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._obs_space
@@ -226,7 +336,7 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._seed, self._episode = int(seed), 0
-        self.deal = self.variant.new_deal(self.players, seed=derive_seed(self._seed, "episode", self._episode))
+        episode_seed = derive_seed(self._seed, "episode", self._episode)
         self._episode += 1
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -234,55 +344,122 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self._legal: dict[int, Action] = {}
-        self.agent_selection = self.agents[self.deal.to_move]
+        self.result = None
+        if self.episode == "deal":
+            self.match = None
+            deal = self.variant.new_deal(self.players, seed=episode_seed, record=False)
+            self._start(deal.state, list(range(self.players)), None)
+        else:
+            self.match = Match(self.variant, self.players, episode_seed, bots=["random"])
+            self._history = []
+            self._start(*self.match.next_deal(_ignore))
+
+    def _start(self, state: DealState, seats: list[int], local: Ledger | None) -> None:
+        """Begin playing ``state``, whose seat i is match seat ``seats[i]``."""
+        v = self.variant
+        self.deal = Deal(v, self.game, state, record=False)
+        self._recorder = self.deal.recorder = Recorder(self.game, state, None, local, v.options, history=False)
+        self._local = local
+        self._seats = seats
+        self._deal_seat = {s: i for i, s in enumerate(seats)}
+        self.agent_selection = self.possible_agents[seats[state.to_move]]
+        self._actions = 0
         self._refresh_legal()
 
     def _refresh_legal(self) -> None:
         assert self.deal is not None
-        self._legal = {}
-        if self.deal.over:
+        state = self.deal.state
+        self._legal: dict[int, Action] = {}
+        if state.over:
             return
-        for action in self.deal.legal_actions():
-            slot = self.layout.index(action)
+        index, legal = self.layout.index, self._legal
+        for action in self.game.legal_actions(state):
+            slot = index(action)
             if slot is None:
                 continue
-            if slot in self._legal:
+            if slot in legal:
                 self.collisions += 1
                 continue
-            self._legal[slot] = action
+            legal[slot] = action
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        assert self.deal is not None
-        seat = self.possible_agents.index(agent)
+        assert self.deal is not None and self._recorder is not None
+        state = self.deal.state
         mask = np.zeros(self.layout.size, dtype=np.int8)
-        if agent == self.agent_selection and not self.deal.over:
+        seat = self._deal_seat.get(self._seat_of_agent[agent])
+        if seat is None:  # out of the match: it sees nothing of the deals it no longer plays
+            return {"observation": np.zeros(self.layout.obs_size, dtype=np.float32), "action_mask": mask}
+        if agent == self.agent_selection and self._legal:
             mask[list(self._legal)] = 1
-        return {"observation": self.layout.observe(self.deal, seat), "action_mask": mask}
+        pins = self._recorder.memory[seat].pins
+        return {"observation": self.layout.observe_seat(state, seat, pins, self._local), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        assert self.deal is not None and action is not None
+        assert self.deal is not None and self._recorder is not None and action is not None
         move = self._legal.get(int(action))
         if move is None:
             raise ValueError(f"action {action} ({self.layout.describe(int(action))}) is not legal now")
         self._cumulative_rewards[agent] = 0.0
-        self.deal.play(move)
-        if self.deal.over:
-            ledger = Ledger(self.players)
-            values = self._judge.evaluate(self.deal.state, ledger)
-            for s, a in enumerate(self.agents):
-                self.rewards[a] = float(values[s])
-                self.terminations[a] = True
-        else:
-            for a in self.agents:
-                self.rewards[a] = 0.0
-            self.agent_selection = self.agents[self.deal.to_move]
+        state, recorder = self.deal.state, self._recorder
+        mover = state.to_move
+        before = recorder.before(state)
+        events = self.game.apply(state, move)  # a move of the legal list needs no refusal check
+        recorder.after(state, before, mover, move, events)
+        for a in self.agents:
+            self.rewards[a] = 0.0
+        self._actions += 1
+        if not state.over and self._actions > MAX_ACTIONS_PER_DEAL:
+            # the match loop's runaway guard: a deal the game never ends is cut short, not played for ever
+            self._legal = {}
+            self._truncate(f"the deal did not end within {MAX_ACTIONS_PER_DEAL} actions")
+        elif not state.over:
+            self.agent_selection = self.possible_agents[self._seats[state.to_move]]
             self._refresh_legal()
+        elif self.match is None:
+            self._legal = {}
+            assert self._judge is not None
+            values = self._judge.evaluate(state, Ledger(self.players))
+            self._end([float(v) for v in values])
+        else:
+            self._legal = {}
+            self._deal_over(state)
         self._accumulate_rewards()
+
+    def _deal_over(self, state: DealState) -> None:
+        """A deal of a match episode ended: score it; start the next deal, or end the episode."""
+        match = self.match
+        assert match is not None and self._local is not None
+        try:
+            winner = match.deal_ended(state, self._seats, self._local, self._history, _ignore)
+            if winner is None:
+                self._start(*match.next_deal(_ignore))
+                return
+        except TapeteError as exc:  # the rules give the match no end (a stalled deal with 'stall = error')
+            self._truncate(str(exc))
+            return
+        self.result = result = match.finish(winner, self._history, _ignore)
+        if self.reward in ("auto", "won"):
+            self._end([1.0 if s == result.winner else 0.0 for s in range(self.players)])
+        else:
+            sign = -1.0 if self.reward == "-score" else 1.0
+            self._end([sign * float(t) for t in result.totals])
+
+    def _truncate(self, why: str) -> None:
+        """The episode stops outside the rules: every agent is truncated, with no reward, and told why."""
+        for a in self.agents:
+            self.truncations[a] = True
+            self.infos[a] = {"truncated": why}
+
+    def _end(self, values: list[float]) -> None:
+        """The episode is over: every agent gets its reward (by match seat) and terminates."""
+        for s, a in enumerate(self.possible_agents):
+            if a in self.rewards:
+                self.rewards[a] = values[s]
+                self.terminations[a] = True
 
     def legal_moves(self) -> dict[int, Action]:
         """Slot -> move for the agent to move now."""
@@ -303,6 +480,7 @@ def env(
     options: Mapping[str, Any] | None = None,
     reward: str = "auto",
     render_mode: str | None = None,
+    episode: str = "deal",
 ) -> TapeteEnv:
-    """A PettingZoo AEC environment of ``variant`` (one deal per episode)."""
-    return TapeteEnv(variant, players, options, reward, render_mode)
+    """A PettingZoo AEC environment of ``variant``: one deal per episode, or one match (``episode="match"``)."""
+    return TapeteEnv(variant, players, options, reward, render_mode, episode)

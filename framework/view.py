@@ -246,13 +246,20 @@ def visible_cards(game: Game, state: DealState, zone: str, seat: int) -> tuple[i
     return ()
 
 
-def _visible_map(game: Game, zones: Mapping[str, list[int]], over: bool, seat: int) -> dict[int, str]:
-    """card -> zone for every card ``seat`` sees in ``zones``."""
+def _visible_map(
+    game: Game, zones: Mapping[str, list[int]], over: bool, seat: int, modes: dict[str, str] | None = None
+) -> dict[int, str]:
+    """card -> zone for every card ``seat`` sees in ``zones`` (``modes``: a cache of `zone_mode` for this seat)."""
     out: dict[int, str] = {}
     for name, cards in zones.items():
         if not cards:
             continue
-        mode = "all" if over else zone_mode(game, name, seat)
+        if over:
+            mode = "all"
+        elif modes is None:
+            mode = zone_mode(game, name, seat)
+        else:
+            mode = modes.get(name) or modes.setdefault(name, zone_mode(game, name, seat))
         if mode == "all":
             for c in cards:
                 out[c] = name
@@ -264,12 +271,13 @@ def _visible_map(game: Game, zones: Mapping[str, list[int]], over: bool, seat: i
 class _SeatMemory:
     """What one seat has seen during a deal, and where it last knew each card to be."""
 
-    __slots__ = ("events", "seen", "pins")
+    __slots__ = ("events", "seen", "pins", "modes")
 
     def __init__(self) -> None:
         self.events: list[Event] = []
         self.seen: set[int] = set()
         self.pins: dict[int, str] = {}
+        self.modes: dict[str, str] = {}  # zone -> how this seat sees it (`zone_mode`), filled as met
 
 
 class Recorder:
@@ -277,6 +285,10 @@ class Recorder:
 
     The match loop (or a `Deal`) calls `after` once per action with a copy of the
     zones taken before it; nothing here runs for seats that do not observe.
+    ``history=False`` keeps only what a seat sees and remembers (``seen`` and
+    ``known``), not its events: views then have an empty history. The learning
+    environments (tapete.pettingzoo) record that way, since their observation
+    reads no events.
     """
 
     def __init__(
@@ -286,18 +298,21 @@ class Recorder:
         seats: Sequence[int] | None = None,
         ledger: Ledger | None = None,
         options: Mapping[str, Any] | None = None,
+        history: bool = True,
     ):
         self.game = game
         self.ledger = ledger
+        self.history = history
         self.options = MappingProxyType(dict(options or {}))
         self.facts = game_facts(game)
         self.seats = list(range(state.players)) if seats is None else list(seats)
         self.memory = {s: _SeatMemory() for s in self.seats}
         for s, mem in self.memory.items():
-            vis = _visible_map(game, state.zones, state.over, s)
+            vis = _visible_map(game, state.zones, state.over, s, mem.modes)
             mem.seen.update(vis)
             mem.pins.update(vis)
-            mem.events.append(Event("deal", None, None, "deal", (), tuple(sorted(vis)), ()))
+            if history:
+                mem.events.append(Event("deal", None, None, "deal", (), tuple(sorted(vis)), ()))
 
     def before(self, state: DealState) -> dict[str, list[int]]:
         """A copy of the zones, taken before an action is applied."""
@@ -323,47 +338,69 @@ class Recorder:
             for c in zones.get(z, ()):
                 where_after[c] = z
         moved = sorted(c for c, z in where_before.items() if where_after.get(c, z) != z)
-        said = tuple(str(e["say"]) for e in events if "say" in e)
-        names = game.deck.names
         shown_to_all = _shown(game.deck, events)
         # Only zones that changed can change what a seat sees or remembers.
         before_changed = {z: before[z] for z in changed if z in before}
         after_changed = {z: zones[z] for z in changed if z in zones}
+        history = self.history
         for seat, mem in self.memory.items():
-            vis_before = _visible_map(game, before_changed, False, seat)
+            modes = mem.modes
+            vis_before = _visible_map(game, before_changed, False, seat, modes)
             for c in shown_to_all:
                 vis_before.setdefault(c, where_before.get(c, ""))
-            vis_after = _visible_map(game, after_changed, False, seat)
+            vis_after = _visible_map(game, after_changed, False, seat, modes)
             pins = mem.pins
-            deduced = self._deduce(before, zones, moved, where_before, where_after, vis_before, vis_after, pins)
-            shown: list[Move] = []
-            for c in moved:
-                src, dst = where_before[c], where_after[c]
-                if c in vis_before or c in vis_after or c in deduced:
-                    shown.append(Move(c, src, dst))
-                    if c not in vis_after:
-                        pins[c] = dst
-                else:
-                    shown.append(Move(None, src, dst))
+            deduced = (
+                self._deduce(before, zones, moved, where_before, where_after, vis_before, vis_after, pins)
+                if moved
+                else set()
+            )
+            for c in moved:  # a card seen moving is remembered where it went
+                if (c in vis_before or c in deduced) and c not in vis_after:
+                    pins[c] = where_after[c]
             for c, z in vis_after.items():
                 pins[c] = z
-            revealed = tuple(sorted(c for c, z in vis_after.items() if vis_before.get(c) != z))
             mem.seen.update(vis_after)
-            can_see = [c in vis_before or c in vis_after or c in deduced for c in action.cards]
-            public = Action(
-                action.kind, tuple(c for c, ok in zip(action.cards, can_see, strict=True) if ok), action.detail
-            )
-            words = [action.kind, *(names[c] if ok else HIDDEN for c, ok in zip(action.cards, can_see, strict=True))]
-            if action.detail:
-                words.append(action.detail)
-            mem.events.append(Event("action", mover, public, " ".join(words), tuple(shown), revealed, said))
+            if history:
+                self._event(
+                    mem, mover, action, events, moved, where_before, where_after, vis_before, vis_after, deduced
+                )
             if state.over:  # the deal's end shows every card
                 vis_end = _visible_map(game, zones, True, seat)
-                vis_now = _visible_map(game, zones, False, seat)
+                vis_now = _visible_map(game, zones, False, seat, modes)
                 newly = tuple(sorted(c for c in vis_end if c not in vis_now))
                 pins.update(vis_end)
                 mem.seen.update(vis_end)
-                mem.events.append(Event("reveal", None, None, "the deal is over", (), newly, ()))
+                if history:
+                    mem.events.append(Event("reveal", None, None, "the deal is over", (), newly, ()))
+
+    def _event(
+        self,
+        mem: _SeatMemory,
+        mover: int,
+        action: Action,
+        events: Sequence[Mapping[str, Any]],
+        moved: list[int],
+        where_before: Mapping[int, str],
+        where_after: Mapping[int, str],
+        vis_before: Mapping[int, str],
+        vis_after: Mapping[int, str],
+        deduced: set[int],
+    ) -> None:
+        """The action as this seat saw it, added to its history."""
+        names = self.game.deck.names
+        shown = [
+            Move(c if c in vis_before or c in vis_after or c in deduced else None, where_before[c], where_after[c])
+            for c in moved
+        ]
+        said = tuple(str(e["say"]) for e in events if "say" in e)
+        revealed = tuple(sorted(c for c, z in vis_after.items() if vis_before.get(c) != z))
+        can_see = [c in vis_before or c in vis_after or c in deduced for c in action.cards]
+        public = Action(action.kind, tuple(c for c, ok in zip(action.cards, can_see, strict=True) if ok), action.detail)
+        words = [action.kind, *(names[c] if ok else HIDDEN for c, ok in zip(action.cards, can_see, strict=True))]
+        if action.detail:
+            words.append(action.detail)
+        mem.events.append(Event("action", mover, public, " ".join(words), tuple(shown), revealed, said))
 
     @staticmethod
     def _deduce(

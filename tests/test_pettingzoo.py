@@ -6,7 +6,11 @@ import warnings
 
 import pytest
 
-from tapete import registry
+from tapete import Random, registry
+from tapete.errors import TapeteError
+from tapete.match import Match
+from tapete.rng import derive_seed
+from tapete.testing import hidden_positions
 
 pettingzoo = pytest.importorskip("pettingzoo")
 np = pytest.importorskip("numpy")
@@ -77,3 +81,185 @@ def test_the_observer_sees_its_own_hand_and_not_the_others():
     assert mine == set(e.deal.state.zones[f"hand.{seat}"])
     other = e.layout.zones.index("hand.1")
     assert not obs[other * n : (other + 1) * n].any()
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_api_test_passes_with_match_episodes(name):
+    e = env(name, episode="match")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(e, num_cycles=8)
+
+
+def _random_steps(e, rng, on_step=None, limit=None):
+    """Play random legal moves until the episode ends (or ``limit`` steps); the moves played, in order."""
+    played = []
+    for _agent in e.agent_iter():
+        obs, reward, done, truncated, _ = e.last()
+        if done or truncated:
+            e.step(None)
+            continue
+        if limit is not None and len(played) >= limit:
+            break
+        if on_step is not None:
+            on_step()
+        legal = np.flatnonzero(obs["action_mask"])
+        slot = int(legal[rng.below(len(legal))])
+        played.append(e.legal_moves()[slot])
+        e.step(slot)
+    return played
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_the_observation_is_what_the_seats_view_holds(name):
+    # The environment builds observations from the visibility rules and each seat's memory,
+    # without views; a deal recording full histories, fed the same moves, gives every seat a
+    # view whose observation must be the same array, at every step.
+    e = env(name)
+    e.reset(seed=3)
+    twin = e.variant.new_deal(e.players, seed=derive_seed(3, "episode", 0))
+    rng = Random(name, "observe")
+    steps = 0
+    while not twin.over and steps < 80:
+        for s, agent in enumerate(e.possible_agents):
+            assert np.array_equal(e.observe(agent)["observation"], e.layout.observe_view(twin.view(s))), (steps, s)
+        legal = np.flatnonzero(e.observe(e.agent_selection)["action_mask"])
+        slot = int(legal[rng.below(len(legal))])
+        twin.play(e.legal_moves()[slot])
+        e.step(slot)
+        steps += 1
+    for s, agent in enumerate(e.possible_agents):
+        assert np.array_equal(e.observe(agent)["observation"], e.layout.observe_view(twin.view(s)))
+
+
+@pytest.mark.parametrize("name", ["chinchon/fournier", "chinchon/reenganche", "gin/standard", "scopa/classic"])
+def test_an_observation_ignores_cards_the_seat_cannot_see(name):
+    # Swap two cards a seat cannot see (the stock, other hands, the discard below its top):
+    # the seat's observation of the swapped deal is the same array, memory planes included.
+    e = env(name, players=3 if name.startswith("chinchon") else None)
+    e.reset(seed=5)
+    rng = Random(name, "swap")
+    checked = 0
+
+    def swap_and_compare():
+        nonlocal checked
+        state = e.deal.state
+        for seat in range(state.players):
+            hidden = hidden_positions(e.game, state, seat)
+            if len(hidden) < 2:
+                continue
+            pins = e._recorder.memory[seat].pins
+            before = e.layout.observe_seat(state, seat, pins, None)
+            twin = state.clone()
+            (za, ia), (zb, ib) = hidden[rng.below(len(hidden))], hidden[rng.below(len(hidden))]
+            twin.zones[za][ia], twin.zones[zb][ib] = twin.zones[zb][ib], twin.zones[za][ia]
+            assert np.array_equal(e.layout.observe_seat(twin, seat, pins, None), before), (seat, za, zb)
+            checked += 1
+
+    _random_steps(e, rng, swap_and_compare, limit=120)
+    assert checked > 0
+
+
+class _Replay:
+    """A bot that plays a list of moves in order (to replay an environment's match through `Match`)."""
+
+    observes = False
+
+    def __init__(self, moves):
+        self.moves = moves
+
+    def choose(self, view, legal):
+        return self.moves.pop(0)
+
+
+@pytest.mark.parametrize(
+    ("name", "players"),
+    [("chinchon/fournier", 3), ("chinchon/reenganche", 3), ("fantan/pagat", 4), ("gin/single-hand", 2)],
+)
+def test_a_match_episode_follows_the_match_rules_and_rewards_the_winner(name, players):
+    # CH-6: a Chinchón match eliminates players over 100 (reenganche: they may rejoin); Fan Tan and
+    # Gin Rummy end at their targets. The episode's moves, replayed through the match loop, give the
+    # same match, and the reward is 1 for its winner, 0 for the others.
+    e = env(name, players=players, episode="match")
+    e.reset(seed=7)
+    rewards = {}
+    played = []
+    rng = Random(name, "match")
+    for agent in e.agent_iter():
+        obs, reward, done, truncated, _ = e.last()
+        if done or truncated:
+            rewards[agent] = reward
+            e.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        slot = int(legal[rng.below(len(legal))])
+        played.append(e.legal_moves()[slot])
+        e.step(slot)
+    result = e.result
+    assert result is not None and result.deals > 1
+    assert rewards == {f"player_{s}": 1.0 if s == result.winner else 0.0 for s in range(players)}
+    again = Match(e.variant, players, derive_seed(7, "episode", 0), agents=[_Replay(played)] * players).play()
+    assert (again.winner, again.totals, again.deals) == (result.winner, result.totals, result.deals)
+    assert not played
+
+
+def test_match_rewards_can_be_the_final_totals():
+    e = env("fantan/pagat", players=3, episode="match", reward="score")
+    e.reset(seed=2)
+    rewards = {}
+    rng = Random("totals")
+    for agent in e.agent_iter():
+        obs, reward, done, truncated, _ = e.last()
+        if done or truncated:
+            rewards[agent] = reward
+            e.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        e.step(int(legal[rng.below(len(legal))]))
+    assert rewards == {f"player_{s}": float(t) for s, t in enumerate(e.result.totals)}
+
+
+def test_a_seat_out_of_the_match_observes_nothing_and_waits_for_the_end():
+    # CH-6: a player over 100 points is out; the next deals are dealt to the others only.
+    e = env("chinchon/fournier", players=3, episode="match")
+    e.reset(seed=2)
+    rng = Random("out")
+    seen_out = False
+    for agent in e.agent_iter():
+        obs, reward, done, truncated, _ = e.last()
+        if done or truncated:
+            e.step(None)
+            continue
+        out = [s for s in range(3) if e.match.ledger.out[s]]
+        for s in out:
+            seen_out = True
+            assert f"player_{s}" != agent
+            assert not e.observe(f"player_{s}")["observation"].any()
+        if out:  # the others' observations agree with their views (totals by deal seat, rotated)
+            for s in range(e.deal.state.players):
+                match_seat = e.match.ledger.active[s]
+                obs_s = e.observe(f"player_{match_seat}")["observation"]
+                assert np.array_equal(obs_s, e.layout.observe_view(e.deal.view(s)))
+        legal = np.flatnonzero(obs["action_mask"])
+        e.step(int(legal[rng.below(len(legal))]))
+    assert seen_out
+
+
+def test_match_episodes_are_reproducible_from_the_seed():
+    e = env("chinchon/fournier", episode="match")
+
+    def episode(seed):
+        e.reset(seed=seed)
+        moves = _random_steps(e, Random("same"))
+        return moves, e.result
+
+    first = episode(4)
+    assert first == episode(4)
+    assert first[1].deals > 1
+
+
+def test_unknown_episode_or_reward_is_refused():
+    with pytest.raises(TapeteError, match="episode must be one of deal, match"):
+        env("fantan/pagat", episode="series")
+    with pytest.raises(TapeteError, match="reward must be one of"):
+        env("fantan/pagat", reward="points")
