@@ -42,8 +42,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal, TypeAlias
 
-from .melds import GROUP, RUN, Arrangement, Meld, MeldSolver, _melds_key
+from .melds import GROUP, RUN, Arrangement, Meld, MeldsKey, MeldSolver, _melds_key
 
 __all__ = ["TableMeld", "Showing", "best_showing", "can_add"]
 
@@ -63,11 +64,20 @@ class Showing:
     table: tuple[Meld, ...] = ()  # the table melds after the lay-offs (wild meanings set)
 
 
-# A table meld state: run  -> (RUN, suit, lo, hi, nwild, size)
-#                     group -> (GROUP, rank, ((suit, count, identity|None), ...), size, nwild)
+#: A shown run's state: (RUN, suit, lowest place, highest place, wilds, cards).
+RunState: TypeAlias = tuple[Literal["run"], int, int, int, int, int]
+#: A shown group's state: (GROUP, rank, ((suit, cards of that suit, identity or None), ...), cards, wilds).
+GroupState: TypeAlias = tuple[Literal["group"], int, tuple[tuple[int, int, int | None], ...], int, int]
+State: TypeAlias = RunState | GroupState
+#: One way to add a card: (run_pos, suit it stands as, the meld's new state).
+Option: TypeAlias = tuple[int, int, State]
+#: A lay-off: (card, table meld index, run_pos, suit).
+Act: TypeAlias = tuple[int, int, int, int]
+#: The tie-break of showings (module doc): penalty, cards left, lay-offs, left ids, own melds, lay-offs.
+ShowingKey: TypeAlias = tuple[int, int, int, tuple[int, ...], MeldsKey, tuple[Act, ...]]
 
 
-def _state(solver: MeldSolver, meld: Meld):
+def _state(solver: MeldSolver, meld: Meld) -> State:
     info = solver.cards
     wilds = {w: (p, s) for w, p, s in meld.wilds}
     if any(info[c].wild for c in meld.cards) and len(wilds) < sum(info[c].wild for c in meld.cards):
@@ -75,32 +85,32 @@ def _state(solver: MeldSolver, meld: Meld):
         wilds = {w: (p, s) for w, p, s in canon.wilds}
     nwild = len(wilds)
     if meld.kind == RUN:
-        pos, suit = [], None
+        pos: list[int] = []
+        suit = -1
         for c in meld.cards:
-            p, s = wilds[c] if c in wilds else (info[c].run_pos, info[c].suit)
+            p, suit = wilds[c] if c in wilds else (info[c].run_pos, info[c].suit)
             pos.append(p)
-            suit = s
         return (RUN, suit, min(pos), max(pos), nwild, len(meld.cards))
-    rank = None
-    per: dict[int, list] = {}
+    rank = -1
+    count: dict[int, int] = {}
+    ident: dict[int, int | None] = {}
     for c in meld.cards:
         if c in wilds:
             rank, s = wilds[c]
-            per.setdefault(s, [0, None])[0] += 1
+            ident.setdefault(s, None)
         else:
             rank, s = info[c].run_pos, info[c].suit
-            e = per.setdefault(s, [0, None])
-            e[0] += 1
-            e[1] = info[c].identity
-    suits = tuple(sorted((s, n, i) for s, (n, i) in per.items()))
+            ident[s] = info[c].identity
+        count[s] = count.get(s, 0) + 1
+    suits = tuple(sorted((s, n, ident[s]) for s, n in count.items()))
     return (GROUP, rank, suits, len(meld.cards), nwild)
 
 
-def _options(solver: MeldSolver, card: int, st, upward: bool):
+def _options(solver: MeldSolver, card: int, st: State, upward: bool) -> list[Option]:
     """(run_pos, suit, new state) for each way ``card`` can be added to state ``st`` (CH-5.2)."""
     ci = solver.cards[card]
     rules = solver.rules
-    out = []
+    out: list[Option] = []
     if st[0] == RUN:
         _, suit, lo, hi, nwild, size = st
         posset = solver._suit_pos.get(suit, frozenset())
@@ -122,7 +132,7 @@ def _options(solver: MeldSolver, card: int, st, upward: bool):
         return out
     per = {s: (n, i) for s, n, i in suits}
 
-    def add(s: int, ident) -> tuple:
+    def add(s: int, ident: int | None) -> GroupState:
         d = dict(per)
         n, i = d.get(s, (0, None))
         d[s] = (n + 1, i if ident is None else ident)
@@ -142,7 +152,7 @@ def _options(solver: MeldSolver, card: int, st, upward: bool):
     return out
 
 
-def _table_states(solver: MeldSolver, table: Sequence[TableMeld]) -> tuple:
+def _table_states(solver: MeldSolver, table: Sequence[TableMeld]) -> tuple[State, ...]:
     known = solver._layoff_states  # a shown meld's state depends on the meld alone
     if len(known) >= 1 << 14:
         known.clear()
@@ -185,7 +195,7 @@ def best_showing(
 
     # 1. every partial partition into own melds, best own arrangement per leftover set.
     per_rest: dict[int, list[tuple[int, str]]] = {}
-    per_rest_key: dict[int, tuple] = {}
+    per_rest_key: dict[int, MeldsKey] = {}
 
     def rec(mask: int, chosen: list[tuple[int, str]], rest: int) -> None:
         if mask == 0:
@@ -208,16 +218,16 @@ def best_showing(
     # 2. exact lay-off search on the open table melds.
     states0 = _table_states(solver, table)
     open_idx = [j for j, tm in enumerate(table) if not tm.closed]
-    memo: dict = {}
+    memo: dict[tuple[frozenset[int], tuple[State, ...], frozenset[int]], tuple[tuple[Act, ...], int]] = {}
 
-    def search(rem: frozenset, states: tuple, used: frozenset):
+    def search(rem: frozenset[int], states: tuple[State, ...], used: frozenset[int]) -> tuple[tuple[Act, ...], int]:
         """Best set of lay-offs (sorted tuple of (card, j, pos, suit)) and its value."""
         key = (rem, states, used)
         got = memo.get(key)
         if got is not None:
             return got
-        best_acts: tuple = ()
-        best_key = (0, 0, ())
+        best_acts: tuple[Act, ...] = ()
+        best_key: tuple[int, int, tuple[Act, ...]] = (0, 0, ())
         for c in sorted(rem):
             for j in open_idx:
                 for pos, suit, nst in _options(solver, c, states[j], runs_upward_only):
@@ -234,7 +244,7 @@ def best_showing(
         memo[key] = got
         return got
 
-    best = None
+    best: tuple[ShowingKey, list[Meld], frozenset[int], tuple[Act, ...], tuple[int, ...]] | None = None
     for rest, chosen in per_rest.items():
         rest_ids = frozenset(ids[i] for i in range(n) if rest >> i & 1) | loose
         acts, laid = search(rest_ids, states0, frozenset())
@@ -251,7 +261,7 @@ def best_showing(
     # 3. an applicable order and the resulting table.
     states = list(states0)
     pending = list(acts)
-    order: list[tuple[int, int, int, int]] = []
+    order: list[Act] = []
     while pending:
         for a in pending:
             c, j, pos, suit = a
@@ -276,7 +286,7 @@ def best_showing(
     )
 
 
-def _extend(solver: MeldSolver, meld: Meld, added) -> Meld:
+def _extend(solver: MeldSolver, meld: Meld, added: Sequence[Act]) -> Meld:
     info = solver.cards
     wilds = {w: (p, s) for w, p, s in meld.wilds}
     if len(wilds) < sum(info[c].wild for c in meld.cards):

@@ -85,9 +85,28 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
+from typing import TYPE_CHECKING, Final, TypeAlias
 
-GROUP = "group"
-RUN = "run"
+if TYPE_CHECKING:
+    from .layoff import State
+
+GROUP: Final = "group"
+RUN: Final = "run"
+
+#: ``(sorted card ids, kind)`` of every meld, sorted: the melds' part of the tie-break.
+MeldsKey: TypeAlias = tuple[tuple[tuple[int, ...], str], ...]
+#: ``Arrangement.sort_key``: (penalty, unmatched count, meld count, sorted unmatched ids, melds).
+SortKey: TypeAlias = tuple[int, int, int, tuple[int, ...], MeldsKey]
+#: A meld inside a hand: (bit mask over the hand's sorted ids, kind).
+HandMeld: TypeAlias = tuple[int, str]
+#: ``_prepare``: sorted ids, their values, the hand's melds, melds by lowest bit with their
+#: value, and the best matched value of a mask of ids.
+Prepared: TypeAlias = tuple[
+    tuple[int, ...], list[int], list[HandMeld], list[list[tuple[int, int]]], Callable[[int], int]
+]
+Penalty: TypeAlias = Callable[[Sequence[int]], int]
+Without: TypeAlias = Callable[[Sequence[int]], list[int]]
+Within: TypeAlias = Callable[[Sequence[int], int], list[int | None]]
 
 __all__ = [
     "GROUP",
@@ -154,7 +173,7 @@ class Arrangement:
     unmatched: tuple[int, ...]
     penalty: int
 
-    def sort_key(self) -> tuple:
+    def sort_key(self) -> SortKey:
         return (
             self.penalty,
             len(self.unmatched),
@@ -164,18 +183,31 @@ class Arrangement:
         )
 
 
-def _melds_key(melds: Sequence[Meld]) -> tuple:
+def _melds_key(melds: Sequence[Meld]) -> MeldsKey:
     return tuple(sorted((tuple(sorted(m.cards)), m.kind) for m in melds))
 
 
 class MeldSolver:
     """Exact meld solver over a fixed deck table (card id = index into ``cards``).
 
-    ``penalty(hand)`` is the hot path; on fast-path tables (``fast_path`` is
-    True) it is an instance attribute (a closure) that shadows the method
-    below.  It does not validate ``hand`` (distinct ids of this table);
-    ``best``/``arrangements`` raise ValueError on a repeated id.
+    ``penalty(hand)`` is the hot path: an instance attribute, a closure of the
+    fast path (``fast_path`` is True) or of the general path's filter where the
+    table allows, else the general search.  It does not validate ``hand``
+    (distinct ids of this table); ``best``/``arrangements`` raise ValueError on
+    a repeated id.
     """
+
+    #: ``penalty(hand)``: the least sum of unmatched values over all arrangements of ``hand`` (CH-3.3).
+    penalty: Penalty
+    #: ``penalties_without(hand)``: ``[penalty(hand without c) for c in hand]``, all at once (the
+    #: closes of a turn, CH-4.3). On the fast path and the filter the hand's codes are summed
+    #: once and one card's code is taken off per candidate.
+    penalties_without: Without
+    #: ``penalties_within(hand, limit)``: ``penalties_without(hand)`` where at most ``limit``, else
+    #: None (the closes a rule allows, CH-4.3). Only the penalties a close could have are worked
+    #: out exactly: on fast-path tables with wilds a hand-less-one-card whose loose naturals
+    #: alone (cards no meld with one wild can hold) pass the limit is not solved at all.
+    penalties_within: Within
 
     def __init__(self, cards: Sequence[CardInfo], rules: MeldRules = MeldRules()):
         self.cards: tuple[CardInfo, ...] = tuple(cards)
@@ -202,28 +234,24 @@ class MeldSolver:
         self._rank_suits = {r: tuple(sorted(s)) for r, s in rank_suits.items()}
         self._general_cache: dict[object, int] = {}
         self._meld_cache: dict[tuple[tuple[int, ...], str], Meld] = {}
-        self._layoff_states: dict[Meld, tuple] = {}  # layoff.py: a shown meld's state
-        self._filter_without: Callable[[Sequence[int]], list[int]] | None = None
-        self._filter_within: Callable[[Sequence[int], int], list[int | None]] | None = None
-        self._filter = self._build_filter()
+        self._layoff_states: dict[Meld, State] = {}  # layoff.py: a shown meld's state
+        filtered = self._build_filter()
+        self._filter: Penalty | None = filtered[0] if filtered is not None else None
         # On fast-path tables without wilds a hand is summarised by the sum of its cards'
         # codes: ``penalty_of_code(sum(codes[c] for c in hand)) == penalty(hand)``. A caller
         # judging many hands that differ by a card or two (closes, bots) adds and subtracts
         # codes instead of building lists.
         self.codes: list[int] | None = None
         self.penalty_of_code: Callable[[int], int] | None = None
-        self._fast_within: Callable[[Sequence[int], int], list[int | None]] | None = None
         fast = self._build_fast()
         self.fast_path = fast is not None
-        if fast is not None:
-            self.penalty = fast  # type: ignore[method-assign]
-            self.penalties_without = self._fast_without  # type: ignore[method-assign]
-            if self._fast_within is not None:
-                self.penalties_within = self._fast_within  # type: ignore[method-assign]
-        elif self._filter is not None:  # two decks, ...: the filter's closes take one code off per card too
-            self.penalty = self._filter  # type: ignore[method-assign]
-            self.penalties_without = self._filter_without  # type: ignore[method-assign]
-            self.penalties_within = self._filter_within  # type: ignore[method-assign]
+        paths = fast or filtered  # two decks, ...: the filter's closes take one code off per card too
+        if paths is not None:
+            self.penalty, self.penalties_without, self.penalties_within = paths
+        else:
+            self.penalty = self._penalty_general
+            self.penalties_without = self._without_general
+            self.penalties_within = self._within_general
 
     # ------------------------------------------------------------------ melds
     def _group_slots(self, rank: int, naturals: Sequence[int]) -> int | None:
@@ -256,7 +284,8 @@ class MeldSolver:
         return None
 
     def _split(self, cards: Sequence[int]) -> tuple[list[int], list[int]]:
-        nat, wl = [], []
+        nat: list[int] = []
+        wl: list[int] = []
         for c in cards:
             (wl if self.cards[c].wild else nat).append(c)
         return nat, wl
@@ -300,14 +329,14 @@ class MeldSolver:
             count: dict[int, int] = {}
             for c in nat:
                 count[info[c].suit] = count.get(info[c].suit, 0) + 1
-            wilds = []
+            meanings: list[tuple[int, int, int]] = []
             for w in wl:
                 free = [s for s in self._rank_suits[rank] if count.get(s, 0) < self._cap[(rank, s)]]
                 s = min(free, key=lambda s: (count.get(s, 0), s))
                 count[s] = count.get(s, 0) + 1
-                wilds.append((w, rank, s))
-            order = sorted([(info[c].suit, c) for c in nat] + [(s, w) for w, _, s in wilds])
-            return Meld(GROUP, tuple(c for _, c in order), tuple(wilds))
+                meanings.append((w, rank, s))
+            order = sorted([(info[c].suit, c) for c in nat] + [(s, w) for w, _, s in meanings])
+            return Meld(GROUP, tuple(c for _, c in order), tuple(meanings))
         suit = info[nat[0]].suit
         pos = {info[c].run_pos: c for c in nat}
         start = self._run_start(suit, list(pos), len(nat) + len(wl))
@@ -379,7 +408,7 @@ class MeldSolver:
         return out
 
     # ------------------------------------------------------------- general path
-    def _prepare(self, hand: Sequence[int]):
+    def _prepare(self, hand: Sequence[int]) -> Prepared:
         ids = tuple(sorted(hand))
         if len(set(ids)) != len(ids):
             raise ValueError(f"a card id appears twice in {tuple(hand)}")
@@ -466,28 +495,15 @@ class MeldSolver:
             self._general_cache[key] = v
         return total - v
 
-    def penalty(self, hand: Sequence[int]) -> int:
-        """Least sum of unmatched values over all arrangements of ``hand`` (CH-3.3)."""
-        return self._penalty_general(hand)
-
-    def penalties_without(self, hand: Sequence[int]) -> list[int]:
-        """``[penalty(hand without c) for c in hand]``, all at once (the closes of a turn, CH-4.3).
-
-        On fast-path tables the hand's codes are summed once and one card's code
-        is taken off per candidate."""
+    def _without_general(self, hand: Sequence[int]) -> list[int]:
         penalty = self.penalty
         return [penalty([x for x in hand if x != c]) for c in hand]
 
-    def penalties_within(self, hand: Sequence[int], limit: int) -> list[int | None]:
-        """``penalties_without(hand)`` where at most ``limit``, else None (the closes a rule allows, CH-4.3).
-
-        Only the penalties a close could have are worked out exactly: on fast-path
-        tables with wilds a hand-less-one-card whose loose naturals alone (cards no
-        meld with one wild can hold) pass the limit is not solved at all."""
+    def _within_general(self, hand: Sequence[int], limit: int) -> list[int | None]:
         return [p if p <= limit else None for p in self.penalties_without(hand)]
 
     # ------------------------------------------------------- general-path filter
-    def _build_filter(self) -> Callable[[Sequence[int]], int] | None:
+    def _build_filter(self) -> tuple[Penalty, Without, Within] | None:
         """The general path's filter and cache as bit tricks, where the deck allows it.
 
         Like ``_meldable`` (a superset of the cards that can be in a meld), but on
@@ -596,11 +612,11 @@ class MeldSolver:
                 out.append(p if p <= limit else None)
             return out
 
-        self._filter_without = without
-        self._filter_within = within
-        return penalty
+        return penalty, without, within
 
-    def _arrangement(self, ids, vals, chosen: Sequence[tuple[int, str]], rest: int) -> Arrangement:
+    def _arrangement(
+        self, ids: Sequence[int], vals: Sequence[int], chosen: Sequence[HandMeld], rest: int
+    ) -> Arrangement:
         meld = self._meld
         melds = [meld(tuple(ids[i] for i in range(len(ids)) if m >> i & 1), k) for m, k in chosen]
         melds.sort(key=lambda m: (tuple(sorted(m.cards)), m.kind))
@@ -672,7 +688,7 @@ class MeldSolver:
             kinds.setdefault(m, []).append(k)
         out: list[Arrangement] = []
 
-        def maximal(chosen, rest: int) -> bool:
+        def maximal(chosen: Sequence[HandMeld], rest: int) -> bool:
             for i in range(n):
                 if rest >> i & 1:
                     b = 1 << i
@@ -701,7 +717,7 @@ class MeldSolver:
         return out
 
     # --------------------------------------------------------------- fast path
-    def _build_fast(self) -> Callable[[Sequence[int]], int] | None:
+    def _build_fast(self) -> tuple[Penalty, Without, Within] | None:
         r = self.rules
         if r.min_group != 3 or r.min_run != 3 or self._maxg < 3:
             return None
@@ -790,7 +806,7 @@ class MeldSolver:
             for p in range(npos):
                 here = [s for s in range(ns) if fields[s] >> p & 1]
                 if len(here) >= 3:
-                    opts = [(0, p, ())]
+                    opts: list[tuple[int, int, tuple[int, ...]]] = [(0, p, ())]
                     for size in range(3, min(maxg, len(here)) + 1):
                         for comb in combinations(here, size):
                             opts.append((sum(sval[s][p] for s in comb), p, comb))
@@ -813,7 +829,6 @@ class MeldSolver:
             cache[key] = best
             return best
 
-        self._fast_matched = matched
         cg = code.__getitem__
         cache_get = cache.get
         spread_get = spread.get
@@ -853,7 +868,6 @@ class MeldSolver:
                 out.append(general([y for y in hand if y != x]) if t & wmask else penalty_of_code(t))
             return out
 
-        self._fast_without = without
         if not self._has_wild:
 
             def within(hand: Sequence[int], limit: int) -> list[int | None]:
@@ -864,17 +878,19 @@ class MeldSolver:
                     out.append(p if p <= limit else None)
                 return out
 
-            self._fast_within = within
             self.codes = code
             self.penalty_of_code = penalty_of_code
-            return penalty
+            return penalty, without, within
         if r.max_wild_per_meld > 1:
 
             def penalty_w(hand: Sequence[int]) -> int:
                 t = sum(map(cg, hand))
                 return general(hand) if t & wmask else penalty_of_code(t)
 
-            return penalty_w
+            def within_w(hand: Sequence[int], limit: int) -> list[int | None]:
+                return [p if p <= limit else None for p in without(hand)]
+
+            return penalty_w, without, within_w
         wild_penalty, loose_value = self._build_wild(code, p0, npos, width, hmask, cb, wb, vb, penalty_of_code)
 
         def penalty_1w(hand: Sequence[int]) -> int:
@@ -912,9 +928,7 @@ class MeldSolver:
                 out.append(p if p <= limit else None)
             return out
 
-        self._fast_without = without_1w
-        self._fast_within = within_1w
-        return penalty_1w
+        return penalty_1w, without_1w, within_1w
 
     def _build_wild(
         self,
@@ -1139,7 +1153,7 @@ def spanish_deck(
     and the ace of coins (suit 0, rank A) are wild with ``wild_value`` (CH-V7).
     """
     if size == 40:
-        values = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
+        values: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
     elif size == 48:
         values = tuple(range(1, 13))
     else:
