@@ -99,22 +99,38 @@ def test_bad_input_gets_one_clear_line(args: list[str], words: str) -> None:
     assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
 
 
-def _start(tmp_path: Path, *extra: str) -> tuple[subprocess.Popen[str], Path]:
-    out = tmp_path / "partial.json"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "tapete", "simulate", *BASE, "--games", "200000", "--json", str(out), *extra],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    assert proc.stderr is not None
-    line = proc.stderr.readline()  # the first progress line: some matches have finished
-    assert line.startswith("simulate:"), line
-    return proc, out
+@pytest.fixture
+def start(tmp_path: Path):
+    """Start a 200,000-match run and return once some matches have finished; stop it for good afterwards."""
+    started: list[subprocess.Popen[str]] = []
+
+    def run(*extra: str) -> tuple[subprocess.Popen[str], Path]:
+        out = tmp_path / "partial.json"
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "tapete", "simulate", *BASE, "--games", "200000", "--json", str(out), *extra],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,  # its own process group: the workers can be stopped with it
+        )
+        started.append(proc)
+        assert proc.stderr is not None
+        line = proc.stderr.readline()  # the first progress line: some matches have finished
+        assert line.startswith("simulate:"), line
+        return proc, out
+
+    yield run
+    for proc in started:  # a run the test could not stop must not go on playing on the machine
+        if proc.poll() is None:
+            if hasattr(os, "killpg"):
+                os.killpg(proc.pid, signal.SIGKILL)
+            else:  # pragma: no cover - Windows
+                proc.kill()
+            proc.communicate()
 
 
-def test_ctrl_c_prints_the_finished_games(tmp_path: Path) -> None:
-    proc, out = _start(tmp_path, "--workers", "2")
+def test_ctrl_c_prints_the_finished_games(start) -> None:
+    proc, out = start("--workers", "2")
     proc.send_signal(signal.SIGINT)
     stdout, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 130
@@ -132,8 +148,8 @@ def _children(pid: int) -> list[int]:
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs /proc to find the worker processes")
-def test_a_dying_worker_keeps_the_finished_matches(tmp_path: Path) -> None:
-    proc, out = _start(tmp_path, "--workers", "2")
+def test_a_dying_worker_keeps_the_finished_matches(start) -> None:
+    proc, out = start("--workers", "2")
     me = Path(f"/proc/{proc.pid}/cmdline").read_bytes()
     workers = [c for c in _children(proc.pid) if Path(f"/proc/{c}/cmdline").read_bytes() == me]
     assert workers
