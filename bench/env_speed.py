@@ -13,8 +13,10 @@ restart when they end. The work per step is what a learner pays for:
 The point of comparison is Chinchón (``chinchon/fournier``, 2 players) against RLCard's
 gin rummy (2 players), both rummy games of draw, discard and knock/close. They are measured
 in alternation, ``--rounds`` times each, in one process, and the ratio of each round is
-printed with the median of the rounds (a machine shared with other work moves both sides
-of a round alike). Two more tapete variants and Chinchón's match episodes are measured
+printed with the median of the rounds. Rates are steps per second of this process's CPU
+time (``time.process_time``), so that time the process spends waiting for a core on a
+shared machine counts for neither side; a busy machine still slows both (caches, clock),
+which the alternation and the ratio absorb. Two more tapete variants and Chinchón's match episodes are measured
 once each. RLCard is optional (``pip install rlcard``, or the ``bench`` extra); without it
 only tapete's figures print.
 
@@ -40,8 +42,8 @@ def tapete_steps(name: str, players: int, seconds: float, episode: str = "deal")
     rng = np.random.default_rng(0)
     e.reset(seed=0)
     steps, episodes = 0, 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = time.process_time()
+    while time.process_time() - start < seconds:
         obs, _reward, done, truncated, _ = e.last()
         if done or truncated:
             if not e.agents or all(e.terminations.values()) or all(e.truncations.values()):
@@ -53,7 +55,7 @@ def tapete_steps(name: str, players: int, seconds: float, episode: str = "deal")
         legal = np.flatnonzero(obs["action_mask"])
         e.step(int(legal[rng.integers(len(legal))]))
         steps += 1
-    return steps / (time.perf_counter() - start), episodes
+    return steps / (time.process_time() - start), episodes
 
 
 def rlcard_steps(seconds: float) -> tuple[float, int] | None:
@@ -65,15 +67,15 @@ def rlcard_steps(seconds: float) -> tuple[float, int] | None:
     rng = np.random.default_rng(0)
     state, _player = e.reset()
     steps, episodes = 0, 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = time.process_time()
+    while time.process_time() - start < seconds:
         legal = list(state["legal_actions"])
         state, _player = e.step(legal[rng.integers(len(legal))])
         steps += 1
         if e.is_over():
             state, _player = e.reset()
             episodes += 1
-    return steps / (time.perf_counter() - start), episodes
+    return steps / (time.process_time() - start), episodes
 
 
 def label(name: str, players: int, episode: str) -> str:
@@ -82,7 +84,7 @@ def label(name: str, players: int, episode: str) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seconds", type=float, default=10.0, help="per measurement")
+    parser.add_argument("--seconds", type=float, default=10.0, help="CPU seconds per measurement")
     parser.add_argument("--rounds", type=int, default=3, help="alternating Chinchón / RLCard rounds")
     args = parser.parse_args()
     width = 52
