@@ -2,9 +2,10 @@
 
     python bench/startup.py [--runs N] [--tapete PATH]
 
-Each run starts, one after the other, ``python -c pass``, ``python -c "import typer"``,
-``python -c "import tapete"``, ``tapete --help`` and ``tapete --version`` as fresh
-processes, so a burst of load on the machine touches all of them alike. One run
+Each run starts ``python -c pass``, ``python -c "import typer"``, ``python -c "import tapete"``,
+``tapete --help`` and ``tapete --version`` as fresh processes, one after the other in a
+shuffled order (seeded by the run's number), so that a burst of load on the machine, or
+whatever one command leaves behind for the next, touches all of them alike. One run
 before the timed ones fills the bytecode caches. Prints JSON: the median wall-clock
 seconds of each command over N runs, and the ratios of ``tapete --help`` and
 ``tapete --version`` to ``import typer`` (the target for ``--help`` is at most 3)
@@ -25,6 +26,7 @@ import argparse
 import json
 import os
 import platform
+import random
 import shutil
 import statistics
 import subprocess
@@ -75,8 +77,10 @@ def main(argv: list[str] | None = None) -> None:
     for argv_ in cmds.values():  # warm-up: bytecode caches, the page cache
         timed(argv_, env)
     times: dict[str, list[float]] = {name: [] for name in cmds}
-    for _ in range(args.runs):
-        for name, argv_ in cmds.items():
+    for run in range(args.runs):
+        order = list(cmds.items())
+        random.Random(run).shuffle(order)
+        for name, argv_ in order:
             times[name].append(timed(argv_, env))
     med = {name: statistics.median(v) for name, v in times.items()}
     typer_s, pass_s = med["python -c 'import typer'"], med["python -c pass"]

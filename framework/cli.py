@@ -60,8 +60,10 @@ if not TYPE_CHECKING:
 
     def __getattr__(name: str) -> object:
         """``tapete.cli.out`` and ``.err``, the consoles' old names, still work."""
-        if name in ("out", "err"):
-            return console(stderr=name == "err")
+        if name == "out":
+            return console()
+        if name == "err":
+            return console(stderr=True)
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
