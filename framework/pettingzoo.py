@@ -216,8 +216,7 @@ class Layout:
             tail.extend([float(ledger.totals[s]) for s in order] + pad)
             tail.extend([float(ledger.deals_won[s]) for s in order] + pad)
         out = np.zeros(self.obs_size, dtype=np.float32)
-        if hot:
-            out[hot] = 1.0
+        out.put(hot, 1.0)  # one bulk write for the planes, one for the rest
         out[self.counts_at :] = tail
         return out
 
@@ -333,6 +332,12 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
         return self._act_space
 
     # -- episodes ---------------------------------------------------------------------------
+    def seed(self, seed: int | None = None) -> None:
+        """The older PettingZoo call: the next `reset` starts the episode sequence of ``seed``,
+        and ``action_space(agent).sample()`` draws from ``seed`` too (one space is shared by all agents)."""
+        self._seed, self._episode = (0 if seed is None else int(seed)), 0
+        self._act_space.seed(self._seed)
+
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._seed, self._episode = int(seed), 0

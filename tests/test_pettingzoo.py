@@ -263,3 +263,26 @@ def test_unknown_episode_or_reward_is_refused():
         env("fantan/pagat", episode="series")
     with pytest.raises(TapeteError, match="reward must be one of"):
         env("fantan/pagat", reward="points")
+
+
+def test_seed_then_reset_reproduces_episodes_and_action_samples():
+    e = env("fantan/pagat", players=3)
+
+    def run():
+        e.seed(9)
+        e.reset()
+        trace = []
+        for agent in e.agent_iter():
+            obs, reward, done, truncated, _ = e.last()
+            action = None if done or truncated else e.action_space(agent).sample(obs["action_mask"])
+            trace.append((agent, action, reward))
+            e.step(action)
+        return trace
+
+    first = run()
+    assert first == run()
+    e.reset(seed=9)  # seed(9) then reset() deals what reset(seed=9) deals
+    dealt = {z: list(cards) for z, cards in e.deal.state.zones.items()}
+    e.seed(9)
+    e.reset()
+    assert e.deal.state.zones == dealt
