@@ -39,7 +39,7 @@ GAMES = {
         "ismcts:iterations=1500,reward=score,rollout=random,margin=2.5",
         "score",
     ),
-    "chinchon": ("chinchon/fournier", 2, "ismcts:iterations=50", "won"),
+    "chinchon": ("chinchon/fournier", 2, "ismcts:iterations=300", "won"),
 }
 
 
