@@ -267,23 +267,7 @@ class ISMCTSBot:
 
     def _paired_play_out(self, state: DealState, ledger: Ledger, view: View, stream: int, seat: int) -> float:
         """One rollout from ``state``; the same ``stream`` gives every candidate the same random draws."""
-        game = self.game
-        rng = Random(stream, "rollout")
-        choose = self._default_policy(view) if self.rollout == "default" else None
-        moves = 0
-        depth = self.depth
-        while not state.over and (not depth or moves < depth):
-            legal = game.legal_actions(state)
-            if not legal:
-                break
-            if len(legal) == 1:
-                action = legal[0]
-            elif choose is not None:
-                action = choose(state, legal)
-            else:
-                action = legal[rng.below(len(legal))]
-            game.apply(state, action)
-            moves += 1
+        self._roll(state, view, Random(stream, "rollout"))
         return self.reward_of(state, ledger, seat)
 
     def reward_of(self, state: DealState, ledger: Ledger, seat: int) -> float:
@@ -366,7 +350,12 @@ class ISMCTSBot:
             n.total += rewards[n.mover]
 
     def _play_out(self, state: DealState, ledger: Ledger, view: View) -> Sequence[float]:
-        game, rng = self.game, self.rng
+        self._roll(state, view, self.rng)
+        return self.evaluate(state, ledger)
+
+    def _roll(self, state: DealState, view: View, rng: Random) -> None:
+        """Play ``state`` on by the rollout policy until the deal ends or ``depth`` moves are made."""
+        game = self.game
         moves = 0
         depth = self.depth
         choose = self._default_policy(view) if self.rollout == "default" else None
@@ -374,13 +363,14 @@ class ISMCTSBot:
             legal = game.legal_actions(state)
             if not legal:
                 break
-            if choose is not None:
+            if len(legal) == 1:
+                action = legal[0]
+            elif choose is not None:
                 action = choose(state, legal)
             else:
-                action = legal[rng.below(len(legal))] if len(legal) > 1 else legal[0]
+                action = legal[rng.below(len(legal))]
             game.apply(state, action)
             moves += 1
-        return self.evaluate(state, ledger)
 
     def evaluate(self, state: DealState, ledger: Ledger) -> list[float]:
         """Each seat's reward for ``state``, finished or not (a void deal rewards nobody)."""

@@ -80,19 +80,20 @@ def test_bot_specs_split_per_seat():
     )
 
 
-def test_bad_bot_parameters_are_refused_by_name():
-    with pytest.raises(TapeteError, match="no parameter 'depht'"):
-        Match(variant("fantan/pagat"), 3, 1, bots=["ismcts:depht=3"])
-    with pytest.raises(TapeteError, match="no parameter 'x'"):
-        Match(variant("fantan/pagat"), 3, 1, bots=["random:x=1"])
-    with pytest.raises(TapeteError, match="rollout must be one of"):
-        Match(variant("fantan/pagat"), 3, 1, bots=["ismcts:rollout=smart"])
-    with pytest.raises(TapeteError, match="search must be one of"):
-        Match(variant("fantan/pagat"), 3, 1, bots=["ismcts:search=deep"])
-    with pytest.raises(TapeteError, match="prior must be one of"):
-        Match(variant("fantan/pagat"), 3, 1, bots=["ismcts:prior=oracle"])
-    with pytest.raises(TapeteError, match="margin must be"):
-        Match(variant("fantan/pagat"), 3, 1, bots=["ismcts:margin=-1"])
+@pytest.mark.parametrize(
+    ("bot", "message"),
+    [
+        ("ismcts:depht=3", "no parameter 'depht'"),
+        ("random:x=1", "no parameter 'x'"),
+        ("ismcts:rollout=smart", "rollout must be one of"),
+        ("ismcts:search=deep", "search must be one of"),
+        ("ismcts:prior=oracle", "prior must be one of"),
+        ("ismcts:margin=-1", "margin must be"),
+    ],
+)
+def test_bad_bot_parameters_are_refused_by_name(bot, message):
+    with pytest.raises(TapeteError, match=message):
+        Match(variant("fantan/pagat"), 3, 1, bots=[bot])
 
 
 def test_cli_plays_with_parameters_and_the_log_replays(tmp_path):

@@ -91,18 +91,23 @@ def test_api_test_passes_with_match_episodes(name):
         api_test(e, num_cycles=8)
 
 
-def _random_steps(e, rng, on_step=None, limit=None):
-    """Play random legal moves until the episode ends (or ``limit`` steps); the moves played, in order."""
+def _random_steps(e, rng, on_step=None, limit=None, rewards=None):
+    """Play random legal moves until the episode ends (or ``limit`` steps); the moves played, in order.
+
+    ``on_step(agent)`` runs before each move; ``rewards`` (a dict) receives each agent's last reward.
+    """
     played = []
-    for _agent in e.agent_iter():
+    for agent in e.agent_iter():
         obs, reward, done, truncated, _ = e.last()
         if done or truncated:
+            if rewards is not None:
+                rewards[agent] = reward
             e.step(None)
             continue
         if limit is not None and len(played) >= limit:
             break
         if on_step is not None:
-            on_step()
+            on_step(agent)
         legal = np.flatnonzero(obs["action_mask"])
         slot = int(legal[rng.below(len(legal))])
         played.append(e.legal_moves()[slot])
@@ -141,7 +146,7 @@ def test_an_observation_ignores_cards_the_seat_cannot_see(name):
     rng = Random(name, "swap")
     checked = 0
 
-    def swap_and_compare():
+    def swap_and_compare(_agent):
         nonlocal checked
         state = e.deal.state
         for seat in range(state.players):
@@ -183,18 +188,7 @@ def test_a_match_episode_follows_the_match_rules_and_rewards_the_winner(name, pl
     e = env(name, players=players, episode="match")
     e.reset(seed=7)
     rewards = {}
-    played = []
-    rng = Random(name, "match")
-    for agent in e.agent_iter():
-        obs, reward, done, truncated, _ = e.last()
-        if done or truncated:
-            rewards[agent] = reward
-            e.step(None)
-            continue
-        legal = np.flatnonzero(obs["action_mask"])
-        slot = int(legal[rng.below(len(legal))])
-        played.append(e.legal_moves()[slot])
-        e.step(slot)
+    played = _random_steps(e, Random(name, "match"), rewards=rewards)
     result = e.result
     assert result is not None and result.deals > 1
     assert rewards == {f"player_{s}": 1.0 if s == result.winner else 0.0 for s in range(players)}
@@ -207,15 +201,7 @@ def test_match_rewards_can_be_the_final_totals():
     e = env("fantan/pagat", players=3, episode="match", reward="score")
     e.reset(seed=2)
     rewards = {}
-    rng = Random("totals")
-    for agent in e.agent_iter():
-        obs, reward, done, truncated, _ = e.last()
-        if done or truncated:
-            rewards[agent] = reward
-            e.step(None)
-            continue
-        legal = np.flatnonzero(obs["action_mask"])
-        e.step(int(legal[rng.below(len(legal))]))
+    _random_steps(e, Random("totals"), rewards=rewards)
     assert rewards == {f"player_{s}": float(t) for s, t in enumerate(e.result.totals)}
 
 
@@ -223,16 +209,12 @@ def test_a_seat_out_of_the_match_observes_nothing_and_waits_for_the_end():
     # CH-6: a player over 100 points is out; the next deals are dealt to the others only.
     e = env("chinchon/fournier", players=3, episode="match")
     e.reset(seed=2)
-    rng = Random("out")
-    seen_out = False
-    for agent in e.agent_iter():
-        obs, reward, done, truncated, _ = e.last()
-        if done or truncated:
-            e.step(None)
-            continue
+    seen_out = []
+
+    def check(agent):
         out = [s for s in range(3) if e.match.ledger.out[s]]
         for s in out:
-            seen_out = True
+            seen_out.append(s)
             assert f"player_{s}" != agent
             assert not e.observe(f"player_{s}")["observation"].any()
         if out:  # the others' observations agree with their views (totals by deal seat, rotated)
@@ -240,8 +222,8 @@ def test_a_seat_out_of_the_match_observes_nothing_and_waits_for_the_end():
                 match_seat = e.match.ledger.active[s]
                 obs_s = e.observe(f"player_{match_seat}")["observation"]
                 assert np.array_equal(obs_s, e.layout.observe_view(e.deal.view(s)))
-        legal = np.flatnonzero(obs["action_mask"])
-        e.step(int(legal[rng.below(len(legal))]))
+
+    _random_steps(e, Random("out"), check)
     assert seen_out
 
 
