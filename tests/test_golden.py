@@ -1,0 +1,36 @@
+"""Every built-in variant still plays exactly as it did when the golden set was recorded.
+
+``tests/golden/golden.json`` holds the digests of whole match logs and of every view a bot is
+handed (``tests/golden/record.py`` says what is in the set and how to record it). Refactoring
+the engine must leave every one of them byte-identical; the suite compares seed 1 of every
+case, and ``python tests/golden/record.py`` compares the whole set (seeds 1-5).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent / "golden"))
+import record  # noqa: E402
+
+GOLDEN = json.loads(record.GOLDEN.read_text())
+CASES = [c for c in record.cases(record.builtin_variants()) if c[2] == 1]
+
+
+def test_the_golden_set_covers_every_builtin_variant() -> None:
+    recorded = {k.split(" ")[0] for k in GOLDEN["logs"]}
+    assert recorded == set(record.builtin_variants())
+
+
+@pytest.mark.parametrize(("name", "players", "seed", "who"), CASES, ids=[record.key(*c) for c in CASES])
+def test_the_match_log_and_the_views_are_unchanged(name: str, players: int, seed: int, who: str) -> None:
+    k = record.key(name, players, seed, who)
+    want_views = k in GOLDEN["views"]
+    log, views = record.play_digest(name, players, seed, record.bots_for(name, who), views=want_views)
+    assert log == GOLDEN["logs"][k]
+    if want_views:
+        assert views == GOLDEN["views"][k]
