@@ -19,8 +19,8 @@ import sys
 import time
 
 from tapete import Random, build_registry, hookimpl, load_variant
-from tapete.engine import start_deal
-from tapete.ledger import Ledger
+from tapete.core.ledger import Ledger
+from tapete.play.deal import start_deal
 
 
 class _Idle:

@@ -16,8 +16,8 @@ import sys
 import time
 
 from tapete import Random, load_variant
-from tapete.engine import start_deal
-from tapete.ledger import Ledger
+from tapete.core.ledger import Ledger
+from tapete.play.deal import start_deal
 
 
 def main(names: list[str]) -> None:

@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 from tapete import Random, load_variant, registry
-from tapete.rng import derive_seed
+from tapete.core.rng import derive_seed
 
 sys.path.insert(0, str(Path(__file__).parent))
 from chinchon_bot_v01 import HeuristicBot as OldHeuristic

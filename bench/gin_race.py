@@ -39,8 +39,8 @@ from collections.abc import Callable
 from typing import Any
 
 from tapete import Match, Random, load_variant
-from tapete.engine import start_deal
-from tapete.ledger import Ledger
+from tapete.core.ledger import Ledger
+from tapete.play.deal import start_deal
 
 Runner = Callable[[float, int], tuple[int, int, float]]  # (seconds, seed) -> (games, actions, elapsed)
 

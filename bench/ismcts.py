@@ -27,9 +27,9 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from tapete import load_variant, registry
-from tapete.ismcts import ISMCTSBot
-from tapete.ledger import Ledger
-from tapete.rng import Random, derive_seed
+from tapete.core.ledger import Ledger
+from tapete.core.rng import Random, derive_seed
+from tapete.search.ismcts import ISMCTSBot
 
 GAMES = {
     "fantan": ("fantan/pagat", 4, "ismcts:iterations=1000,margin=2.5", "won"),

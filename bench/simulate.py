@@ -22,7 +22,7 @@ import sys
 import time
 
 from tapete import Match, load_variant, simulate
-from tapete.simulation import match_seed
+from tapete.simulation.plan import match_seed
 
 
 def bare(name: str, games: int, players: int | None, bots: list[str], seed: str) -> float:

@@ -15,18 +15,20 @@ from importlib import import_module
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .actions import Action
     from .bots import Bot, RandomBot
-    from .cards import Deck
-    from .designer_checks import DesignProblem
-    from .engine import Deal, Variant, load_variant
-    from .errors import ErrorList, IllegalAction, ScriptError, SnapshotError, TapeteError, VariantError
+    from .core.actions import Action
+    from .core.cards import Deck
+    from .core.errors import ErrorList, IllegalAction, ScriptError, SnapshotError, TapeteError, VariantError
+    from .core.problems import ERROR, WARNING, DesignProblem
+    from .core.rng import Random
+    from .core.state import DealState
     from .game import Game
     from .hookspecs import hookimpl
     from .layout import Layout, Row
-    from .match import Match, MatchResult
-    from .plugins import build_registry, registry
-    from .rng import Random
+    from .play.deal import Deal
+    from .play.loading import Variant, load_variant
+    from .play.match import Match, MatchResult
+    from .plugins.loader import build_registry, registry
     from .rules.program import Rules
     from .rules.vocabulary import (
         AT_DEAL_START,
@@ -48,14 +50,15 @@ if TYPE_CHECKING:
         StatementSpec,
         scopes,
     )
-    from .simulation import MatchRecord, Simulation, SimulationError, simulate
-    from .state import DealState
+    from .simulation.plan import MatchRecord, Simulation, SimulationError, simulate
     from .view import Event, Facts, History, Move, View
 
     __version__: str
 
 __all__ = [
     "AT_DEAL_START",
+    "ERROR",
+    "WARNING",
     "Action",
     "Bot",
     "CARD",
@@ -112,18 +115,19 @@ __all__ = [
 # Where each public name lives: the same imports as the TYPE_CHECKING block above
 # (tests/test_startup.py checks that this table and __all__ agree).
 _MODULES: dict[str, tuple[str, ...]] = {
-    ".actions": ("Action",),
+    ".core.actions": ("Action",),
     ".bots": ("Bot", "RandomBot"),
-    ".cards": ("Deck",),
-    ".designer_checks": ("DesignProblem",),
-    ".engine": ("Deal", "Variant", "load_variant"),
-    ".errors": ("ErrorList", "IllegalAction", "ScriptError", "SnapshotError", "TapeteError", "VariantError"),
+    ".core.cards": ("Deck",),
+    ".core.problems": ("DesignProblem", "ERROR", "WARNING"),
+    ".play.deal": ("Deal",),
+    ".play.loading": ("Variant", "load_variant"),
+    ".core.errors": ("ErrorList", "IllegalAction", "ScriptError", "SnapshotError", "TapeteError", "VariantError"),
     ".game": ("Game",),
     ".hookspecs": ("hookimpl",),
     ".layout": ("Layout", "Row"),
-    ".match": ("Match", "MatchResult"),
-    ".plugins": ("build_registry", "registry"),
-    ".rng": ("Random",),
+    ".play.match": ("Match", "MatchResult"),
+    ".plugins.loader": ("build_registry", "registry"),
+    ".core.rng": ("Random",),
     ".rules.program": ("Rules",),
     ".rules.vocabulary": (
         "AT_DEAL_START",
@@ -145,20 +149,11 @@ _MODULES: dict[str, tuple[str, ...]] = {
         "StatementSpec",
         "scopes",
     ),
-    ".simulation": ("MatchRecord", "Simulation", "SimulationError", "simulate"),
-    ".state": ("DealState",),
+    ".simulation.plan": ("MatchRecord", "Simulation", "SimulationError", "simulate"),
+    ".core.state": ("DealState",),
     ".view": ("Event", "Facts", "History", "Move", "View"),
 }
 _HOME = {name: module for module, names in _MODULES.items() for name in names}
-
-
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("tapete")  # the one place: [project] version in pyproject.toml
-    except PackageNotFoundError:  # pragma: no cover - running from a checkout that is not installed
-        return "0+unknown"
 
 
 if not TYPE_CHECKING:  # hidden from type checkers, so that a misspelt name is still an error to them
@@ -166,7 +161,9 @@ if not TYPE_CHECKING:  # hidden from type checkers, so that a misspelt name is s
     def __getattr__(name: str) -> object:
         """Import the module that holds ``name`` the first time it is asked for, and keep it."""
         if name == "__version__":
-            value: object = _version()
+            from .core.version import version
+
+            value: object = version()
         elif name in _HOME:
             value = getattr(import_module(_HOME[name], __name__), name)
         else:

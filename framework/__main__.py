@@ -1,5 +1,5 @@
 """``python -m tapete`` runs the command line, for machines where ``tapete`` is not on PATH."""
 
-from .cli import app
+from .cli.main import app
 
 app(prog_name="tapete")

@@ -22,12 +22,12 @@ import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
-from .actions import Action
+from .core.actions import Action
+from .core.rng import Random
 from .game import Game
-from .rng import Random
 
 if TYPE_CHECKING:
-    from .state import DealState
+    from .core.state import DealState
     from .view import View
 
 

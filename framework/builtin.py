@@ -1,15 +1,5 @@
-"""The core's own plugin: the bots every game gets."""
+"""Moved to tapete.plugins.builtin; this path keeps working, with a DeprecationWarning, until tapete 0.3."""
 
-from __future__ import annotations
+from .core.deprecation import moved
 
-from .bots import RandomBot
-from .hookspecs import RegisterBot, hookimpl
-from .human import HumanBot
-from .ismcts import ISMCTSBot
-
-
-@hookimpl
-def tapete_register_bots(register: RegisterBot) -> None:
-    register("random", RandomBot)
-    register("human", HumanBot)
-    register("ismcts", ISMCTSBot)  # searches any game from its seat's view
+__getattr__ = moved(__name__, ("tapete.plugins.builtin",))

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .errors import SnapshotError
+from .core.errors import SnapshotError
 
 LOG_FORMAT = 1  # the header line of a match log
 SNAPSHOT_FORMAT = 1  # a saved match (Match.snapshot)
@@ -23,7 +23,7 @@ UNNUMBERED = 1  # tapete 0.1.0 wrote format 1 without the number
 
 def check_format(what: str, header: Mapping[str, Any], current: int) -> None:
     """Refuse a ``what`` (e.g. "log") written in a format this tapete does not read."""
-    from . import __version__
+    from .core.version import __version__
 
     found = header.get("format", UNNUMBERED)
     if isinstance(found, bool) or not isinstance(found, int):

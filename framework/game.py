@@ -12,15 +12,15 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from .actions import Action
-from .cards import Deck
-from .rng import Random
+from .core.actions import Action
+from .core.cards import Deck
+from .core.rng import Random
+from .core.state import DealState
 from .rules.program import Rules
 from .rules.vocabulary import Ctx, Function, Quantity, StatementSpec
-from .state import DealState
 
 if TYPE_CHECKING:
-    from .designer_checks import DesignProblem
+    from .core.problems import DesignProblem
     from .view import View
 
 

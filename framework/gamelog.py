@@ -14,17 +14,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .actions import Action
-from .engine import load_variant
-from .errors import IllegalAction, ScriptError, SnapshotError, TapeteError, display_path
+from .core.actions import Action
+from .core.errors import IllegalAction, ScriptError, SnapshotError, TapeteError, display_path
+from .core.limits import MAX_LOG_BYTES, decode
 from .formats import LOG_FORMAT, UNNUMBERED, check_format
-from .limits import MAX_LOG_BYTES, decode
-from .match import Match
+from .play.loading import load_variant
+from .play.match import Match
 
 if TYPE_CHECKING:
-    from .cards import Deck
-    from .engine import Variant
-    from .plugins import Registry
+    from .core.cards import Deck
+    from .play.loading import Variant
+    from .plugins.loader import Registry
 
 
 class LogWriter:

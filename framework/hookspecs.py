@@ -24,11 +24,11 @@ if TYPE_CHECKING:
     else:
         from importlib.abc import Traversable
 
+    from .core.state import DealState
     from .game import Game
     from .layout import Layout
-    from .match import Match, MatchResult
+    from .play.match import Match, MatchResult
     from .rules.vocabulary import Function, Quantity, StatementSpec
-    from .state import DealState
 
 hookspec = pluggy.HookspecMarker("tapete")
 hookimpl = pluggy.HookimplMarker("tapete")

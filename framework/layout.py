@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .actions import Action
+from .core.actions import Action
 
 if TYPE_CHECKING:
     from .view import Event, View

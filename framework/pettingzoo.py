@@ -41,20 +41,21 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped, import-not-found, unused-ignore]
 
-from .actions import Action
-from .engine import Deal, Variant, load_variant
-from .errors import TapeteError
+from .core.actions import Action
+from .core.errors import TapeteError
+from .core.ledger import Ledger
+from .core.rng import Random, derive_seed
+from .core.state import DealState
 from .game import Game
-from .ledger import Ledger
-from .match import MAX_ACTIONS_PER_DEAL, Match, MatchResult
-from .rng import Random, derive_seed
-from .state import DealState
+from .play.deal import Deal
+from .play.loading import Variant, load_variant
+from .play.match import MAX_ACTIONS_PER_DEAL, Match, MatchResult
+from .play.rewards import REWARDS, DealRewards
 from .view import Recorder, View, visible_cards, zone_mode
 
 EXPLORE_DEALS = 12
 EXPLORE_ACTIONS = 4000
 EPISODES = ("deal", "match")
-REWARDS = ("auto", "won", "score", "-score")
 _SEAT_ZONE = re.compile(r"^(.*)\.(\d+)$")
 _SLOT_CACHE = 200_000  # moves remembered with their slot (a fishing game's captures are many)
 
@@ -283,8 +284,6 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
         episode: str = "deal",
     ):
         super().__init__()
-        from .ismcts import ISMCTSBot
-
         if episode not in EPISODES:
             raise TapeteError(f"episode must be one of {', '.join(EPISODES)}, not {episode!r}")
         if reward not in REWARDS:
@@ -302,7 +301,7 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
         self.episode = episode
         self.reward = reward
         # Per deal, the ismcts bot's reading of the rules is the reward; per match, the result is.
-        self._judge = ISMCTSBot(self.game, 0, Random(0), iterations=1, reward=reward) if episode == "deal" else None
+        self._judge = DealRewards(self.game, reward) if episode == "deal" else None
         self.render_mode = render_mode
         self.possible_agents = [f"player_{s}" for s in range(self.players)]
         self._seat_of_agent = {a: s for s, a in enumerate(self.possible_agents)}
@@ -427,7 +426,7 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
         elif self.match is None:
             self._legal = {}
             assert self._judge is not None
-            values = self._judge.evaluate(state, Ledger(self.players))
+            values = self._judge.every_seat(state, Ledger(self.players))
             self._end([float(v) for v in values])
         else:
             self._legal = {}

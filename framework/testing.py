@@ -23,13 +23,14 @@ from typing import Any
 
 import pytest
 
-from .engine import Deal, Variant, load_variant, observe
+from .core.rng import Random
+from .core.state import DealState
 from .game import Game
 from .gamelog import LogWriter, replay
-from .match import MAX_ACTIONS_PER_DEAL, Match, MatchResult
-from .plugins import registry
-from .rng import Random
-from .state import DealState
+from .play.deal import Deal, observe
+from .play.loading import Variant, load_variant
+from .play.match import MAX_ACTIONS_PER_DEAL, Match, MatchResult
+from .plugins.loader import registry
 from .view import game_facts, make_view, zone_mode
 
 __all__ = [

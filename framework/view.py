@@ -37,13 +37,13 @@ from collections.abc import Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple, overload
 
-from .actions import Action
-from .cards import Deck
+from .core.actions import Action
+from .core.cards import Deck
 
 if TYPE_CHECKING:
+    from .core.ledger import Ledger
+    from .core.state import DealState
     from .game import Game
-    from .ledger import Ledger
-    from .state import DealState
 
 HIDDEN = "?"
 

@@ -6,7 +6,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tapete import IllegalAction, Match, load_variant
-from tapete.cli import app
+from tapete.cli.main import app
 
 
 def test_load_by_name_or_path_gives_the_same_variant():

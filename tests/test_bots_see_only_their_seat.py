@@ -17,7 +17,7 @@ from conftest import variant
 
 from tapete import Random, registry
 from tapete.bots import is_legacy, observes
-from tapete.rng import derive_seed
+from tapete.core.rng import derive_seed
 
 VARIANTS = sorted(registry().variants())
 SKIP_BOTS = {"human"}  # asks a person; its view is what this file checks for everyone else

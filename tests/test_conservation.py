@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tapete import Random, registry
-from tapete.match import MAX_ACTIONS_PER_DEAL
+from tapete.play.match import MAX_ACTIONS_PER_DEAL
 
 VARIANTS = sorted(registry().variants())
 

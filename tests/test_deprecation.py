@@ -6,7 +6,7 @@ import warnings
 
 import pytest
 
-from tapete._deprecation import deprecated, warn
+from tapete.core.deprecation import deprecated, warn
 
 
 def old_helper(x: int) -> int:

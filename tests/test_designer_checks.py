@@ -50,7 +50,7 @@ def test_check_speaks_in_a_designers_words(tmp_path):
 
 def test_every_built_in_variant_passes_the_designer_checks():
     from tapete import load_variant, registry
-    from tapete.designer_checks import design_findings
+    from tapete.design.designer_checks import design_findings
 
     for name in sorted(registry().variants()):
         errors, _warnings = design_findings(load_variant(name))
@@ -68,7 +68,7 @@ def test_show_prints_option_values_and_totals_in_the_rules(tmp_path):
 
 def test_design_findings_name_every_player_count_and_a_deal_that_fails(tmp_path):
     from tapete import Action, Game, build_registry, hookimpl, load_variant
-    from tapete.designer_checks import design_findings
+    from tapete.design.designer_checks import design_findings
 
     many = variant(tmp_path, "many", "chinchon/fournier", "hand_size = 15\n")  # 47 and 62 cards of 40
     errors, _ = design_findings(load_variant(many))
@@ -101,7 +101,7 @@ def test_design_findings_name_every_player_count_and_a_deal_that_fails(tmp_path)
 
 def test_describe_resolves_options_and_totals(tmp_path):
     from tapete import load_variant
-    from tapete.describe import describe
+    from tapete.design.describe import describe
 
     rules = "points { red _: 10, _: 0 }\nbreak_even = total(points) / players\nhand_size = if(true, hand, -hand)\n"
     lines = describe(load_variant(variant(tmp_path, "ten", "chinese-ten/two-player", rules)))

@@ -6,7 +6,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tapete import registry
-from tapete.cli import app
+from tapete.cli.main import app
 
 VARIANTS = sorted(registry().variants())
 

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tapete import ErrorList, Match, TapeteError, load_variant, registry
-from tapete.errors import LocatedError
+from tapete.core.errors import LocatedError
 from tapete.gamelog import LogWriter, replay
 
 FUZZ = settings(

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent / "golden"))
-import record  # noqa: E402
+import record
 
 GOLDEN = json.loads(record.GOLDEN.read_text())
 CASES = [c for c in record.cases(record.builtin_variants()) if c[2] == 1]

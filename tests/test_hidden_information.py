@@ -11,7 +11,7 @@ import pytest
 from conftest import variant
 
 from tapete import Random, registry
-from tapete.engine import observe
+from tapete.play.deal import observe
 from tapete.testing import hidden_positions
 
 VARIANTS = sorted(registry().variants())

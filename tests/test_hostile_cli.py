@@ -10,7 +10,7 @@ import pytest
 from hostile import tapete
 from typer.testing import CliRunner
 
-from tapete.cli import app
+from tapete.cli.main import app
 
 
 @pytest.mark.parametrize("command,value", [("play", "abc"), ("show", "5.5")])

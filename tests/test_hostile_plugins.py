@@ -13,7 +13,7 @@ import sys
 import pytest
 
 from tapete import ErrorList, build_registry, hookimpl, load_variant
-from tapete.plugins import PluginProblem
+from tapete.plugins.loader import PluginProblem
 
 MISSPELT = """
 from tapete import hookimpl

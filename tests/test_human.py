@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typer.testing import CliRunner
 
-from tapete.cli import app
+from tapete.cli.main import app
 
 
 def test_a_person_plays_by_number_or_by_card_and_refusals_are_explained():

@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tapete import ErrorList, load_variant
-from tapete.cli import app
+from tapete.cli.main import app
 
 
 @pytest.fixture

@@ -11,8 +11,8 @@ import pytest
 from conftest import snapshot_deal
 
 from tapete import Deal, Match, Random, TapeteError, registry
-from tapete.botspec import parse_spec, split_bots
-from tapete.determinise import Determiniser, count_assignments
+from tapete.plugins.botspec import parse_spec, split_bots
+from tapete.search.determinise import Determiniser, count_assignments
 from tapete.testing import variant
 
 VARIANTS = sorted(registry().variants())

@@ -7,9 +7,9 @@ import warnings
 import pytest
 
 from tapete import Random, registry
-from tapete.errors import TapeteError
-from tapete.match import Match
-from tapete.rng import derive_seed
+from tapete.core.errors import TapeteError
+from tapete.core.rng import derive_seed
+from tapete.play.match import Match
 from tapete.testing import hidden_positions
 
 pettingzoo = pytest.importorskip("pettingzoo")

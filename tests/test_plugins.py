@@ -7,7 +7,7 @@ from pluggy import PluginValidationError
 from typer.testing import CliRunner
 
 from tapete import Match, build_registry, hookimpl, load_variant
-from tapete.cli import app
+from tapete.cli.main import app
 
 
 def test_built_in_games_come_through_the_entry_point_group():

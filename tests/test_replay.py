@@ -9,7 +9,7 @@ from conftest import variant
 from typer.testing import CliRunner
 
 from tapete import Match
-from tapete.cli import app
+from tapete.cli.main import app
 from tapete.gamelog import Divergence, LogWriter, replay
 
 

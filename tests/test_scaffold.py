@@ -82,7 +82,7 @@ def test_a_new_plugin_installs_registers_and_passes_its_own_tests(tmp_path):
 
 def test_the_scaffolds_from_python(tmp_path):
     from tapete import TapeteError, load_variant
-    from tapete.scaffold import new_plugin, new_variant
+    from tapete.cli.new import new_plugin, new_variant
 
     files = new_plugin("snap", tmp_path)
     names = {p.relative_to(tmp_path / "snap").as_posix() for p in files}
@@ -104,7 +104,7 @@ def test_the_scaffolds_from_python(tmp_path):
 def test_tapete_new_reports_like_every_command(tmp_path):
     from typer.testing import CliRunner
 
-    from tapete.cli import app
+    from tapete.cli.main import app
 
     runner = CliRunner()
     made = runner.invoke(app, ["new", "variant", "v", "--from", "fantan/nines", "--dir", str(tmp_path)])

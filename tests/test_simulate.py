@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tapete import SimulationError, simulate
-from tapete.simstats import wilson
+from tapete.simulation.stats import wilson
 
 BASE = ["fantan/pagat", "--bots", "random", "--seed", "7"]
 

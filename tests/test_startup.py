@@ -13,9 +13,10 @@ import subprocess
 import sys
 
 import tapete
-from tapete.cli import app
+from tapete.cli.main import app
 
-HEAVY = ("lark", "yaml", "pluggy", "tapete_plugins", "tapete.engine", "tapete.plugins", "importlib.metadata")
+# (typer's rich help imports importlib.metadata through pygments; no pluggy means no entry points were scanned)
+HEAVY = ("lark", "yaml", "pluggy", "tapete_plugins", "tapete.play", "tapete.plugins", "tapete.search", "tapete.table")
 
 
 def loaded_after(code: str, *argv: str) -> tuple[list[str], str]:
@@ -71,3 +72,29 @@ def test_every_public_name_still_comes_from_tapete():
         assert "NoSuchName" in str(exc)
     else:
         raise AssertionError("tapete.NoSuchName did not raise AttributeError")
+
+
+def test_loading_and_playing_a_variant_imports_neither_the_terminal_nor_the_search():
+    """A headless match (a simulation worker's whole job) loads no rich, no terminal table, no search."""
+    modules, out = loaded_after(
+        "from tapete import Match, load_variant\n"
+        "v = load_variant('chinchon/fournier')\n"
+        "print(Match(v, 2, 1, bots=['heuristic', 'random']).play().winner)"
+    )
+    assert out.strip() in {"0", "1"}
+    assert front_ends(modules) == []
+
+
+def test_a_simulation_imports_neither_the_terminal_nor_the_search():
+    modules, out = loaded_after(
+        "from tapete import simulate\nprint(len(simulate('fantan/pagat', games=3, seed=1, workers=1).records))"
+    )
+    assert out.strip() == "3"
+    assert front_ends(modules) == []
+
+
+def front_ends(modules: list[str]) -> list[str]:
+    """What of rich, the terminal, the search and the command line is loaded, beyond the front-ends'
+    registration plugins (a few lines each, which register their bots lazily)."""
+    registering = {"tapete.search", "tapete.search.plugin", "tapete.table", "tapete.table.plugin"}
+    return [m for m in heavy(modules, ("rich", "tapete.search", "tapete.table", "tapete.cli")) if m not in registering]

@@ -14,10 +14,10 @@ import pytest
 from typer.testing import CliRunner
 
 from tapete import Action, Layout
-from tapete.cli import app
-from tapete.human import HumanBot, interpret
-from tapete.rng import Random
-from tapete.saves import read_save, write_save
+from tapete.cli.main import app
+from tapete.core.rng import Random
+from tapete.table.human import HumanBot, interpret
+from tapete.table.saves import read_save, write_save
 from tapete.testing import deal_from_zones
 
 VARIANTS = Path(__file__).resolve().parent.parent / "variants"

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 import tapete
 from tapete import Match, SnapshotError
-from tapete.cli import app
+from tapete.cli.main import app
 from tapete.formats import LOG_FORMAT, SNAPSHOT_FORMAT
 from tapete.gamelog import LogWriter, replay
 

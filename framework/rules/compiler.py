@@ -14,8 +14,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..cards import RED_SUITS, SUIT_NAMES, Deck, face_value
-from ..errors import Location, ScriptError, line_of
+from ..core.cards import RED_SUITS, SUIT_NAMES, Deck, face_value
+from ..core.errors import Location, ScriptError, line_of
 from . import tree as t
 from .vocabulary import CARD, MATCH, SEAT, Ctx, Vocabulary
 

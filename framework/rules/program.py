@@ -12,8 +12,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..cards import NAMED_DECKS, SUIT_NAMES, Deck
-from ..errors import ErrorList, LocatedError, Location, ScriptError, line_of
+from ..core.cards import NAMED_DECKS, SUIT_NAMES, Deck
+from ..core.errors import ErrorList, LocatedError, Location, ScriptError, line_of
 from . import tree as t
 from .compiler import Compiled, Env, _suggest, card_quantities, compile_expr, compile_table
 from .vocabulary import StatementSpec, Vocabulary

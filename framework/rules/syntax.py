@@ -15,8 +15,8 @@ from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.tree import Meta
 
-from ..errors import Location, ScriptError, line_of
-from ..limits import MAX_SCRIPT_BYTES, check_script_shape
+from ..core.errors import Location, ScriptError, line_of
+from ..core.limits import MAX_SCRIPT_BYTES, check_script_shape
 from . import tree as t
 from .grammar_cache import cached_parser
 

@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from ..core.ledger import Ledger
+    from ..core.state import DealState
     from ..game import Game
-    from ..ledger import Ledger
-    from ..state import DealState
 
 CARD, SEAT, DEAL, MATCH = "card", "seat", "deal", "match"
 PLAY = "play"  # present in every scope that runs during a match (not at load time)

@@ -23,8 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tapete import Action, Ctx, DealState, DesignProblem, Game, Random, Rules
-from tapete.designer_checks import WARNING
+from tapete import WARNING, Action, Ctx, DealState, DesignProblem, Game, Random, Rules
 from tapete.rules.compiler import Compiled
 from tapete.rules.tree import Binary, Literal, Name
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from tapete import ErrorList, Rules, ScriptError
-from tapete.cards import face_value
-from tapete.errors import Location, line_of
+from tapete.core.cards import face_value
+from tapete.core.errors import Location, line_of
 
 
 def located(rules: Rules, key: str, first: str, message: str) -> ErrorList:

@@ -15,9 +15,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from tapete import Action, Ctx, DealState, DesignProblem, Game, Random, Rules, TapeteError
-from tapete.designer_checks import WARNING
-from tapete.ledger import Ledger
+from tapete import WARNING, Action, Ctx, DealState, DesignProblem, Game, Random, Rules, TapeteError
+from tapete.core.ledger import Ledger
 from tapete.rules.compiler import Compiled
 
 from .captures import capture_partners, card_pips, fallback_ranks, located, sum_sets

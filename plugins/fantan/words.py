@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tapete import DEAL_ONLY, SEAT_IN_DEAL, Ctx, Function, Quantity, ScriptError, StatementSpec
-from tapete.cards import SUIT_NAMES
+from tapete.core.cards import SUIT_NAMES
 from tapete.rules.compiler import Env
 from tapete.rules.tree import Statement, Word
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from tapete.cli import app
+from tapete.cli.main import app
 
 VARIANTS = Path(__file__).resolve().parents[2] / "variants" / "chinchon"
 

@@ -6,7 +6,7 @@ import pytest
 from chinchon_helpers import variant
 
 from tapete import Match, Random, TapeteError
-from tapete.rng import derive_seed
+from tapete.core.rng import derive_seed
 
 
 def test_ch_1_1_two_to_four_players():

@@ -129,7 +129,7 @@ def test_ch_v3_reaching_is_an_option_of_the_main_profile_too():
     v = load_variant("chinchon/fournier", options={"out_on": "reaching"})
     deal = v.deal_from_snapshot({"players": 2, "dealer": 1, "zones": {"hand.0": [], "hand.1": []}})
     from tapete import Ctx
-    from tapete.ledger import Ledger
+    from tapete.core.ledger import Ledger
 
     out = v.rules.condition("out")
     assert out(Ctx(game=deal.game, ledger=Ledger(2, totals=[100, 99]), seat=0))

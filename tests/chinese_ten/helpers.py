@@ -87,7 +87,7 @@ def random_moves(deal, seed, moves: int):
 def seat_rules(deal):
     """Each seat's (score, won) as the script's score and won rules give them for this deal."""
     from tapete import Ctx
-    from tapete.ledger import Ledger
+    from tapete.core.ledger import Ledger
 
     rules = deal.variant.rules
     ctx = Ctx(game=deal.game, state=deal.state, ledger=Ledger(deal.state.players))

@@ -7,7 +7,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from tapete.cli import app
+from tapete.cli.main import app
 
 from .helpers import VARIANTS
 

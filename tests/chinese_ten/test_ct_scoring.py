@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tapete import Ctx, Match
-from tapete.ledger import Ledger
+from tapete.core.ledger import Ledger
 
 from .helpers import position, seat_rules, variants
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tapete import Ctx, Match
-from tapete.ledger import Ledger
+from tapete.core.ledger import Ledger
 
 from .helpers import position, says, variants
 

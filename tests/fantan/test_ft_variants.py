@@ -52,7 +52,7 @@ def test_ft_v3_winner_collects_pool_and_cards_left():
     deal.play("pass")  # seat 2 too
     deal.play("play 8♥")  # seat 0 goes out
     from tapete import Ctx
-    from tapete.ledger import Ledger
+    from tapete.core.ledger import Ledger
 
     score = deal.variant.rules.expr("score")
     ctx = Ctx(game=deal.game, state=deal.state, ledger=Ledger(3))

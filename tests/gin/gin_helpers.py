@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import cache
 
 from tapete import Ctx, build_registry, hookimpl, load_variant
-from tapete.ledger import Ledger
+from tapete.core.ledger import Ledger
 
 
 @cache

@@ -6,7 +6,7 @@ import pytest
 from gin_helpers import make_deal, names, rule, texts, variant
 
 from tapete import Ctx, IllegalAction, Match
-from tapete.ledger import Ledger
+from tapete.core.ledger import Ledger
 
 
 def test_gr3_ten_cards_each_the_upcard_and_a_31_card_stock():

@@ -67,7 +67,7 @@ def view_record(view: Any, legal: list[Any]) -> dict[str, Any]:
 
 def play_digest(name: str, players: int, seed: int, bots: list[str], views: bool = False) -> tuple[str, str | None]:
     """The digest of the match's log, and of the views its bots were handed (when asked)."""
-    from tapete.match import Match
+    from tapete.play.match import Match
     from tapete.testing import variant
 
     v = variant(name)

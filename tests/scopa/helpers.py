@@ -8,7 +8,7 @@ Rule ids: the Scopa rules document (SC-…).
 from __future__ import annotations
 
 from tapete import Ctx, load_variant
-from tapete.ledger import Ledger
+from tapete.core.ledger import Ledger
 
 VARIANTS = ("classic", "to-21", "kings", "assi", "scopone", "scientifico")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tapete import Ctx, IllegalAction, Match, TapeteError
-from tapete.ledger import Ledger
+from tapete.core.ledger import Ledger
 
 from .helpers import deal_scores, legal, names, position, prizes, says, variants
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from tapete import Action, Ctx, DealState, DesignProblem, Game, Random, Rules
-from tapete.cards import SUIT_LETTERS, SUIT_NAMES
+from tapete.core.cards import SUIT_LETTERS, SUIT_NAMES
 
 from .words import WORDS
 

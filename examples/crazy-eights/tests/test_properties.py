@@ -4,13 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tapete.testing import (
-    check_conservation,
-    check_hidden_information,
-    check_replay,
-    check_termination,
-    variant_names,
-)
+from tapete.testing import check_conservation, check_hidden_information, check_replay, check_termination, variant_names
 
 VARIANTS = variant_names("eights")
 

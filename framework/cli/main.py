@@ -25,8 +25,8 @@ import typer
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from .engine import Variant
-    from .match import Match, MatchResult
+    from ..play.loading import Variant
+    from ..play.match import Match, MatchResult
 
 app = typer.Typer(
     help="Play, simulate and check card games.",
@@ -86,7 +86,7 @@ def report(exc: BaseException) -> int:
     """Print one clean message for ``exc``; return the exit code it deserves."""
     import traceback
 
-    from .errors import ErrorList, TapeteError
+    from ..core.errors import ErrorList, TapeteError
 
     if isinstance(exc, ErrorList):
         print_errors(list(exc.errors))
@@ -114,7 +114,7 @@ def report(exc: BaseException) -> int:
 
 def warn_broken_plugins() -> None:
     """One line on stderr per plugin left out or name clash; ``tapete plugins`` says more."""
-    from .plugins import registry
+    from ..plugins.loader import registry
 
     for problem in registry().problems:
         console(stderr=True).print(f"warning: {problem} ('tapete plugins' lists the plugins)")
@@ -149,7 +149,7 @@ def command(*args: Any, **kwargs: Any) -> Callable[[F], F]:
 
 
 def _options(pairs: list[str]) -> dict[str, str]:
-    from .errors import TapeteError
+    from ..core.errors import TapeteError
 
     result = {}
     for pair in pairs or []:
@@ -161,7 +161,7 @@ def _options(pairs: list[str]) -> dict[str, str]:
 
 
 def _version() -> str:
-    from . import __version__
+    from ..core.version import __version__
 
     return __version__
 
@@ -192,9 +192,9 @@ def variants() -> None:
     """List every registered variant with a one-line description; broken ones say why."""
     from rich.table import Table
 
-    from .engine import load_variant
-    from .errors import TapeteError
-    from .plugins import registry
+    from ..core.errors import TapeteError
+    from ..play.loading import load_variant
+    from ..plugins.loader import registry
 
     reg = registry()
     found = reg.variants()
@@ -215,7 +215,7 @@ def plugins() -> None:
     """List the plugins with their versions and hooks, and the ones left out with the reason."""
     from rich.table import Table
 
-    from .plugins import registry
+    from ..plugins.loader import registry
 
     reg = registry()
     table = Table(show_header=True, header_style="bold")
@@ -237,8 +237,8 @@ def show(
     option: list[str] = typer.Option(None, "--option", "-o", help="NAME=VALUE"),
 ) -> None:
     """Show a variant's resolved options and rules in plain words."""
-    from .describe import describe
-    from .engine import load_variant
+    from ..design.describe import describe
+    from ..play.loading import load_variant
 
     v = load_variant(variant, options=_options(option))
     for line in describe(v):
@@ -248,7 +248,7 @@ def show(
 @command()
 def check(files: list[Path] = typer.Argument(..., help="variant YAML files or rule scripts")) -> None:
     """Validate variant files and rule scripts; exit 1 listing every error."""
-    from .checking import check_file
+    from ..design.checking import check_file
 
     problems: list[Exception] = []
     for f in files:
@@ -283,10 +283,10 @@ def play(
     delay: float = typer.Option(0.0, "--delay", min=0.0, help="with --watch: seconds to wait after a bot's move"),
 ) -> None:
     """Play a whole match and print each deal's result and the winner; seat yourself with --bots human,..."""
-    from .botspec import split_bots
-    from .engine import load_variant
-    from .gamelog import LogWriter
-    from .match import Match
+    from ..gamelog import LogWriter
+    from ..play.loading import load_variant
+    from ..play.match import Match
+    from ..plugins.botspec import split_bots
 
     v = load_variant(variant, options=_options(option))
     seed_value: object = int(seed) if seed.lstrip("-").isdigit() else seed
@@ -302,7 +302,7 @@ def play(
 
     try:
         if "human" in kinds or save or watch:
-            from .session import play_at_table
+            from ..table.session import play_at_table
 
             result = play_at_table(variant, v, _options(option), match, printer, save, watch, delay, writer)
         else:
@@ -320,7 +320,7 @@ def resume(
     delay: float = typer.Option(0.0, "--delay", min=0.0, help="with --watch: seconds to wait after a bot's move"),
 ) -> None:
     """Continue a saved match where it stopped, with the same cards to come."""
-    from .session import resume_at_table
+    from ..table.session import resume_at_table
 
     _result(*resume_at_table(file, lambda v: _Printer(v, False), watch, delay, None))
 
@@ -384,7 +384,7 @@ class _Printer:
 @command()
 def replay(log: Path = typer.Argument(..., help="a log written by 'tapete play --log'")) -> None:
     """Re-run a log and check every event; exit 0 when it reproduces."""
-    from .gamelog import replay as run_replay
+    from ..gamelog import replay as run_replay
 
     report = run_replay(log)
     console().print(
@@ -392,11 +392,11 @@ def replay(log: Path = typer.Argument(..., help="a log written by 'tapete play -
     )
 
 
-from .scaffold import new_app  # noqa: E402  (tapete new variant / plugin)
+from .new import new_app  # noqa: E402  (tapete new variant / plugin)
 
 app.add_typer(new_app, name="new")
 
-from .cli_simulate import simulate  # noqa: E402  (tapete simulate: its own module)
+from .simulate import simulate  # noqa: E402  (tapete simulate: its own module)
 
 command()(simulate)
 

@@ -17,9 +17,9 @@ from typing import IO
 from rich.console import Console
 from rich.text import Text
 
-from .actions import Action
-from .cards import Deck
-from .layout import Picture, Row, Token
+from ..core.actions import Action
+from ..core.cards import Deck
+from ..layout import Picture, Row, Token
 
 NO_SPACE_AFTER = {"(", "["}
 NO_SPACE_BEFORE = {")", "]", ",", ":"}

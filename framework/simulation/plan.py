@@ -20,10 +20,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .engine import Variant, load_variant
-from .errors import TapeteError
-from .rng import derive_seed
-from .variants import OptionDecl, check_value
+from ..core.errors import TapeteError
+from ..core.rng import derive_seed
+from ..play.loading import Variant, load_variant
+from ..rules.variant_file import OptionDecl, check_value
 
 Progress = Callable[[int, int], None]  # (matches done, matches in the run)
 
@@ -122,7 +122,7 @@ class Simulation:
         return self.stopped is None and len(self.records) == self.plan.total
 
     def summary(self) -> dict[str, Any]:
-        from .simstats import summarize
+        from .stats import summarize
 
         return summarize(self)
 
@@ -203,7 +203,7 @@ def make_plan(
     points = [dict(zip(grid, combo, strict=True)) for combo in itertools.product(*grid.values())]
     if not points:
         points = [{}]
-    from .match import seat_bots
+    from ..play.match import seat_bots
 
     default = str(getattr(base.game_class, "default_bot", "random"))
     players, kinds = seat_bots(base, players, [b.strip() for b in (bots or [default]) if b.strip()])
@@ -235,7 +235,7 @@ def cached_variant(variant: str, options: tuple[tuple[str, Any], ...]) -> Varian
 
 
 def play_match(variant: Variant, players: int, bots: Sequence[str], seed: int, point: int, index: int) -> MatchRecord:
-    from .match import Match
+    from ..play.match import Match
 
     match = Match(variant, players, seed, bots=list(bots))
     first: list[int] = []
@@ -345,7 +345,7 @@ def simulate(
     failure (a worker dying, an unreachable scheduler) raises `SimulationError`
     whose ``partial`` holds the finished matches. ``.summary()`` gives the tables.
     """
-    from .simworkers import run
+    from .workers import run
 
     if workers is not None and workers < 1:
         raise TapeteError(f"--workers must be 1 or more, not {workers}")

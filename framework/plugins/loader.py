@@ -10,19 +10,20 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from importlib import import_module
 from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pluggy
 
-from . import hookspecs
-from .corewords import core_vocabulary
-from .errors import TapeteError
-from .rules.vocabulary import Function, Quantity, StatementSpec, Vocabulary
+from .. import hookspecs
+from ..core.errors import TapeteError
+from ..rules.corewords import core_vocabulary
+from ..rules.vocabulary import Function, Quantity, StatementSpec, Vocabulary
 
 if TYPE_CHECKING:
-    from .game import Game
+    from ..game import Game
 
     if sys.version_info >= (3, 11):
         from importlib.resources.abc import Traversable
@@ -89,13 +90,13 @@ class Registry:
             getattr(self.pm.hook, hook)(**kwargs)
 
     def variants(self) -> dict[str, Path]:
-        from .variants import scan_variants
+        from ..rules.variant_file import scan_variants
 
         return scan_variants(self.variant_dirs)
 
     def variant_problems(self) -> list[str]:
         """Variant files of the registered folders that cannot be listed, and names used twice."""
-        from .variants import scan_variants
+        from ..rules.variant_file import scan_variants
 
         problems: list[str] = []
         scan_variants(self.variant_dirs, problems)
@@ -125,7 +126,7 @@ class Registry:
 
 
 def _own_version() -> str:
-    from . import __version__
+    from ..core.version import __version__
 
     return __version__
 
@@ -165,6 +166,12 @@ def unknown_hooks(pm: pluggy.PluginManager, plugin: object) -> list[str]:
     return found
 
 
+# tapete's own plugins, registered on every manager before the installed ones (llm's
+# DEFAULT_PLUGINS): the core's bot, then each front-end's. Each registers what it offers
+# through the same hooks a third-party package uses, so the registry imports no front-end.
+DEFAULT_PLUGINS = ("tapete.plugins.builtin", "tapete.search.plugin", "tapete.table.plugin")
+
+
 def make_manager(
     extra_plugins: Iterable[object] = (),
     entry_points: bool = True,
@@ -180,9 +187,8 @@ def make_manager(
     dists = {} if dists is None else dists
     pm = pluggy.PluginManager("tapete")
     pm.add_hookspecs(hookspecs)
-    from . import builtin
-
-    pm.register(builtin, name="tapete.builtin")
+    for module in DEFAULT_PLUGINS:
+        pm.register(import_module(module), name=module)
     if entry_points:
         _load_entry_points(pm, problems, dists)
     for plugin in extra_plugins:

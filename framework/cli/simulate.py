@@ -1,0 +1,330 @@
+"""``tapete simulate``: the command, its progress display, its tables and its output files.
+
+The playing is `tapete.simulation.simulate`; this module only turns flags into
+its arguments and its records into what a person reads (rich tables on stdout,
+progress on stderr) or a program reads (``--json``, ``--csv``, ``--plot``).
+Whatever stops a run (Ctrl-C, a dying worker), the matches that finished are
+written and summarised before the command exits.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import typer
+
+SWEEP_HELP = "NAME=V1,V2,...: play every combination of the values (repeatable)"
+
+
+def simulate(
+    variant: str = typer.Argument(..., help="registered name or YAML path"),
+    games: int = typer.Option(100, "--games", "-n", help="matches per sweep point"),
+    players: int | None = typer.Option(None, "--players", "-p"),
+    bots: str | None = typer.Option(
+        None,
+        "--bots",
+        "-b",
+        help="bots, comma separated, one per seat; a short list is filled with its last (default: the game's best)",
+    ),
+    option: list[str] = typer.Option(None, "--option", "-o", help="NAME=VALUE (repeatable)"),
+    sweep: list[str] = typer.Option(None, "--sweep", help=SWEEP_HELP),
+    seed: str = typer.Option("1", "--seed", "-s", help="match i plays with a seed derived from this and i"),
+    workers: int | None = typer.Option(None, "--workers", "-w", help="processes (default: one per core)"),
+    scheduler: str | None = typer.Option(
+        None, "--scheduler", help="a Dask scheduler, tcp://HOST:PORT, or 'local' (needs tapete[dask])"
+    ),
+    json_file: Path | None = typer.Option(None, "--json", help="write the summary and every match record here"),
+    csv_file: Path | None = typer.Option(None, "--csv", help="write one row per match here"),
+    plot: Path | None = typer.Option(None, "--plot", help="draw win rates and match lengths to a PNG (tapete[plot])"),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress display"),
+) -> None:
+    """Play many seeded matches (on every core) and print win rates, match length and busts."""
+    from rich.console import Console
+
+    from ..core.errors import ErrorList, LocatedError, TapeteError
+    from ..simulation.plan import Simulation, SimulationError, split_pairs
+    from ..simulation.plan import simulate as run_simulation
+
+    out = Console(highlight=False, soft_wrap=True)
+    if not out.is_terminal:
+        out = Console(highlight=False, soft_wrap=True, width=160)  # a file or a pipe: no need to squeeze tables
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+    def fail(message: str, code: int = 1) -> None:
+        err.print(message, markup=False)
+        raise typer.Exit(code)
+
+    sim: Simulation | None = None
+    failure: str | None = None
+    try:
+        if workers is not None and workers < 1:
+            fail(f"--workers must be 1 or more, not {workers}")
+        if games < 1:
+            fail(f"--games must be 1 or more, not {games}")
+        if plot is not None:
+            _check_plotting()
+        options = dict(split_pairs(option or [], "--option"))
+        grid: dict[str, list[str]] = {}
+        for key, values in split_pairs(sweep or [], "--sweep"):
+            if key in grid:
+                raise TapeteError(f"--sweep {key} is given twice")
+            grid[key] = [v for v in values.split(",") if v.strip()]
+        kinds = [b.strip() for b in bots.split(",")] if bots else None
+        display = _Display(err, quiet)
+        try:
+            sim = run_simulation(
+                variant,
+                games,
+                players=players,
+                bots=kinds,
+                options=options,
+                sweep=grid,
+                seed=int(seed) if seed.lstrip("-").isdigit() else seed,
+                workers=workers,
+                scheduler=scheduler,
+                progress=display,
+            )
+        finally:
+            display.close()
+    except SimulationError as exc:
+        sim, failure = exc.partial, str(exc)
+    except ErrorList as exc:
+        for e in exc.errors:
+            err.print(str(e), markup=False)
+        raise typer.Exit(1) from None
+    except (TapeteError, LocatedError) as exc:
+        fail(str(exc))
+    if sim is None:
+        fail(failure or "nothing was played")
+        return
+    if json_file is not None:
+        _write_json(json_file, sim)
+    if csv_file is not None:
+        _write_csv(csv_file, sim)
+    if sim.records:
+        _print_tables(out, sim)
+    if plot is not None and sim.records:
+        from ..simulation.plot import draw
+
+        draw(sim, plot)
+    if failure is not None:
+        fail(failure)
+    if sim.stopped == "interrupted":
+        fail(f"interrupted: {len(sim.records)} of {sim.plan.total} matches finished", 130)
+
+
+def _check_plotting() -> None:
+    from ..core.errors import TapeteError
+
+    try:
+        import matplotlib  # type: ignore[import-not-found,unused-ignore]  # noqa: F401
+    except ImportError:
+        raise TapeteError("--plot needs matplotlib: pip install 'tapete[plot]'") from None
+
+
+class _Display:
+    """A rich progress bar on a terminal; otherwise a plain line now and then."""
+
+    def __init__(self, console: Any, quiet: bool):
+        self.console, self.quiet = console, quiet
+        self.bar: Any = None
+        self.task: Any = None
+        self.start = time.perf_counter()
+        self.last = 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.quiet:
+            return
+        if self.console.is_terminal:
+            if self.bar is None:
+                from rich.progress import (
+                    BarColumn,
+                    MofNCompleteColumn,
+                    Progress,
+                    TextColumn,
+                    TimeRemainingColumn,
+                )
+
+                self.bar = Progress(
+                    TextColumn("simulating"),
+                    BarColumn(),
+                    MofNCompleteColumn(),
+                    TextColumn("{task.fields[rate]} games/s"),
+                    TimeRemainingColumn(),
+                    console=self.console,
+                    transient=True,
+                )
+                self.bar.start()
+                self.task = self.bar.add_task("simulate", total=total, rate="-")
+            elapsed = time.perf_counter() - self.start
+            shown = f"{done / elapsed:.1f}" if elapsed > 0 and done else "-"
+            self.bar.update(self.task, completed=done, rate=shown)
+            return
+        now = time.perf_counter()
+        if done and (done == total or now - self.last >= 1.0):
+            self.last = now
+            elapsed = now - self.start
+            rate = done / elapsed if elapsed > 0 else 0.0
+            left = (total - done) / rate if rate else 0.0
+            self.console.print(f"simulate: {done}/{total} matches, {rate:.1f} games/s, {left:.0f} s left", markup=False)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+            self.bar = None
+
+
+# -- tables -------------------------------------------------------------------------
+def _pct(row: dict[str, Any]) -> str:
+    return f"{100 * row['rate']:.1f}% [{100 * row['low']:.1f}-{100 * row['high']:.1f}]"
+
+
+def _values(values: dict[str, Any]) -> str:
+    return " ".join(f"{k}={v}" for k, v in values.items())
+
+
+def _print_tables(out: Any, sim: Any) -> None:
+    from rich.table import Table
+
+    summary = sim.summary()
+    points = summary["points"]
+    head = f"{summary['variant']}: {summary['matches']} matches, {summary['players']} players, seed {summary['seed']}"
+    if summary["options"]:
+        head += f", options {_values(summary['options'])}"
+    head += f" ({summary['seconds']:.1f} s)"
+    out.print(f"[bold]{head}[/bold]")
+    for point in points:
+        if not point["matches"]:
+            continue
+        title = _values(point["values"]) or "all matches"
+        seats = Table(title=f"{title}: per seat", title_justify="left", header_style="bold")
+        busts = summary["eliminates"]
+        for col in ("seat", "bot", "won (95% interval)", "mean total", "deals won") + (("busts",) if busts else ()):
+            seats.add_column(col, justify="left" if col == "bot" else "right")
+        for row in point["seats"]:
+            cells = [
+                str(row["seat"]),
+                row["bot"],
+                _pct(row),
+                f"{row['mean_total']:.1f}",
+                f"{row['mean_deals_won']:.2f}",
+            ]
+            seats.add_row(*cells, *([str(row["out"])] if busts else []))
+        out.print(seats)
+        if len(point["bots"]) > 1:
+            bots = Table(title=f"{title}: per bot", title_justify="left", header_style="bold")
+            for col in ("bot", "seats", "won (95% interval)", "fair share", "mean total"):
+                bots.add_column(col, justify="left" if col == "bot" else "right")
+            for row in point["bots"]:
+                bots.add_row(
+                    row["bot"],
+                    ",".join(map(str, row["seats"])),
+                    _pct(row),
+                    f"{100 * row['fair_share']:.0f}%",
+                    f"{row['mean_total']:.1f}",
+                )
+            out.print(bots)
+        pos = Table(
+            title=f"{title}: by playing order in the first deal (1 = moved first)",
+            title_justify="left",
+            header_style="bold",
+        )
+        pos.add_column("position", justify="right")
+        pos.add_column("won (95% interval)", justify="right")
+        for row in point["positions"]:
+            pos.add_row(str(row["position"] + 1), _pct(row))
+        out.print(pos)
+        out.print(_match_line(point, summary["eliminates"]))
+    if len(points) > 1:
+        cmp = Table(title="comparison across sweep values", title_justify="left", header_style="bold")
+        cmp.add_column("values")
+        busts = summary["eliminates"]
+        for col in ("matches", "draws", "deals/match", "actions/deal", "first player won"):
+            cmp.add_column(col, justify="right")
+        if busts:
+            cmp.add_column("busts/match", justify="right")
+        for row in points:
+            cmp.add_row(
+                _values(row["values"]),
+                str(row["matches"]),
+                str(row["draws"]),
+                f"{row['deals_per_match']:.2f}",
+                f"{row['actions_per_deal']:.1f}",
+                _pct(row["positions"][0]) if row["matches"] else "-",
+                *([f"{row['eliminations_per_match']:.2f}"] if busts else []),
+            )
+        out.print(cmp)
+        _print_bot_comparison(out, points)
+
+
+def _print_bot_comparison(out: Any, points: list[dict[str, Any]]) -> None:
+    from rich.table import Table
+
+    names = [b["bot"] for b in points[0]["bots"]]
+    if len(names) < 2:
+        return
+    table = Table(title="bots' wins across sweep values", title_justify="left", header_style="bold")
+    table.add_column("values")
+    for name in names:
+        table.add_column(name, justify="right")
+    for row in points:
+        table.add_row(_values(row["values"]), *[_pct(b) if row["matches"] else "-" for b in row["bots"]])
+    out.print(table)
+
+
+def _match_line(point: dict[str, Any], busts: bool) -> str:
+    parts = [
+        f"deals/match {point['deals_per_match']:.2f} (sd {point['deals_per_match_sd']:.2f})",
+        f"actions/deal {point['actions_per_deal']:.1f}",
+        f"draws {point['draws']}",
+    ]
+    if busts:
+        parts.append(f"busts/match {point['eliminations_per_match']:.2f}")
+    if point["reentries_per_match"]:
+        parts.append(f"re-entries/match {point['reentries_per_match']:.2f}")
+    if point["void_deals"]:
+        parts.append(f"void deals {point['void_deals']}")
+    line = "  ".join(parts)
+    if point["errors"]:
+        line += f"\n{point['errors']} match(es) ended in an error, left out of the tables"
+        line += f"; the first: {point['first_error']}"
+    return line
+
+
+# -- files ----------------------------------------------------------------------------
+def _write_json(path: Path, sim: Any) -> None:
+    import json
+
+    doc = {
+        "type": "tapete-simulation",
+        "variant": sim.plan.name,
+        "digest": sim.plan.digest,
+        "summary": sim.summary(),
+        "points": sim.plan.points,
+        "records": [dict(r.to_json(), options=sim.plan.point_options(r.point)) for r in sim.records],
+    }
+    path.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+
+
+def _write_csv(path: Path, sim: Any) -> None:
+    import csv
+
+    plan = sim.plan
+    keys = sorted({*plan.options, *plan.sweep})
+    n = plan.players
+    header = ["point", "match", "seed", *keys, "players", "bots", "winner", "winner_bot", "winner_position"]
+    header += ["deals", "actions", "void_deals", "error"]
+    header += [f"total_{s}" for s in range(n)] + [f"deals_won_{s}" for s in range(n)] + [f"out_{s}" for s in range(n)]
+    with path.open("w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(header)
+        for r in sim.records:
+            opts = plan.point_options(r.point)
+            w.writerow(
+                [r.point, r.match, r.seed, *[opts.get(k, "") for k in keys], r.players, "|".join(r.bots), r.winner]
+                + [r.bots[r.winner] if r.winner >= 0 else "", "" if r.position is None else r.position + 1]
+                + [r.deals, r.actions, r.void_deals, r.error or "", *r.totals, *r.deals_won]
+                + [int(o) for o in r.out]
+            )

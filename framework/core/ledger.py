@@ -1,0 +1,76 @@
+"""The score ledger of a match: totals, deals won, who is out.
+
+Rule expressions read it through quantities such as ``total`` and
+``deals_won``; `local` gives the same numbers indexed by the seats of one deal,
+which differ from match seats once somebody has dropped out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class Ledger:
+    players: int
+    totals: list[int] = field(default_factory=list)
+    deals_won: list[int] = field(default_factory=list)
+    out: list[bool] = field(default_factory=list)
+    last_scores: list[int] = field(default_factory=list)
+    reentries: list[int] = field(default_factory=list)
+    deal_number: int = 0
+    active: list[int] = field(default_factory=list)
+    seats: list[int] = field(default_factory=list)  # match seat of each seat of this view
+
+    def __post_init__(self) -> None:
+        n = self.players
+        self.seats = self.seats or list(range(n))
+        self.totals = self.totals or [0] * n
+        self.deals_won = self.deals_won or [0] * n
+        self.out = self.out or [False] * n
+        self.reentries = self.reentries or [0] * n
+        self.refresh()
+
+    def refresh(self) -> None:
+        self.active = [s for s in range(self.players) if not self.out[s]]
+
+    def local(self) -> Ledger:
+        """The ledger seen from one deal, whose seat i is match seat ``active[i]``."""
+        seats = self.active
+        view = Ledger(
+            len(seats),
+            [self.totals[s] for s in seats],
+            [self.deals_won[s] for s in seats],
+            [False] * len(seats),
+            [self.last_scores[s] for s in seats] if self.last_scores else [],
+            [self.reentries[s] for s in seats],
+            self.deal_number,
+        )
+        view.seats = list(seats)
+        return view
+
+    @classmethod
+    def from_json(cls, players: int, obj: dict[str, Any]) -> Ledger:
+        ledger = cls(
+            players,
+            [int(x) for x in obj["totals"]],
+            [int(x) for x in obj["deals_won"]],
+            [bool(x) for x in obj["out"]],
+            [int(x) for x in obj.get("last_scores", [])],
+            [int(x) for x in obj["reentries"]],
+            int(obj["deal_number"]),
+        )
+        if not all(len(getattr(ledger, k)) == players for k in ("totals", "deals_won", "out", "reentries")):
+            raise ValueError(f"ledger lists must have {players} entries")
+        return ledger
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "totals": list(self.totals),
+            "deals_won": list(self.deals_won),
+            "out": list(self.out),
+            "last_scores": list(self.last_scores),
+            "reentries": list(self.reentries),
+            "deal_number": self.deal_number,
+        }

@@ -1,0 +1,69 @@
+"""A seeded random source that gives the same numbers on every machine.
+
+Python's own ``random`` is stable in practice but its shuffle and range helpers
+have changed between versions; a tiny PCG32 written out here keeps a seeded match
+identical across platforms and Python releases, and its whole state is one pair of
+integers, so it snapshots into a deal state.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import MutableSequence, Sequence
+from typing import Any, TypeVar
+
+_MASK64 = (1 << 64) - 1
+_MULT = 6364136223846793005
+
+T = TypeVar("T")
+
+
+def derive_seed(*parts: object) -> int:
+    """A 64-bit seed from any printable parts (match seed, "deal", 3, ...)."""
+    digest = hashlib.sha256("\x1f".join(str(p) for p in parts).encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+class Random:
+    __slots__ = ("state", "inc")
+
+    def __init__(self, seed: object = 0, stream: object = 0):
+        self.inc = ((derive_seed("stream", stream) << 1) | 1) & _MASK64
+        self.state = 0
+        self._next()
+        self.state = (self.state + derive_seed("seed", seed)) & _MASK64
+        self._next()
+
+    def _next(self) -> int:
+        old = self.state
+        self.state = (old * _MULT + self.inc) & _MASK64
+        xorshifted = (((old >> 18) ^ old) >> 27) & 0xFFFFFFFF
+        rot = old >> 59
+        return ((xorshifted >> rot) | (xorshifted << ((-rot) & 31))) & 0xFFFFFFFF
+
+    def below(self, n: int) -> int:
+        """Uniform integer in [0, n) without modulo bias."""
+        if n <= 0:
+            raise ValueError("below() needs a positive bound")
+        threshold = (0x100000000 - n) % n
+        while True:
+            r = self._next()
+            if r >= threshold:
+                return r % n
+
+    def choice(self, items: Sequence[T]) -> T:
+        return items[self.below(len(items))]
+
+    def shuffle(self, items: MutableSequence[Any]) -> None:
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def getstate(self) -> list[int]:
+        return [self.state, self.inc]
+
+    @classmethod
+    def fromstate(cls, state: list[int]) -> Random:
+        r = cls.__new__(cls)
+        r.state, r.inc = int(state[0]), int(state[1])
+        return r

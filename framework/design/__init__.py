@@ -1,0 +1,1 @@
+"""The designer's floor: describing variants (`describe`), `tapete check` (`checking`), design checks."""

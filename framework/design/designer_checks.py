@@ -1,0 +1,136 @@
+"""Checks in a designer's words: rules that load but cannot work, or do less than they say.
+
+A variant can be well-formed and still be wrong for the people who will play it: a
+deal that needs more cards than the deck holds at some allowed player count, a hand
+size that cannot be dealt, an option declared but never used, a meld length no deck
+can complete, a points table whose new total no longer matches the break-even. The
+loader cannot know these (they depend on the family's mechanics and on every player
+count), so ``tapete check`` asks after loading: the core checks what every game
+shares, and each game family adds what only it knows through
+`Game.design_problems`. Every finding is placed at the statement or declaration it
+is about.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..core.errors import ErrorList, LocatedError, Location, TapeteError, display_path
+from ..core.problems import ERROR, WARNING, DesignProblem
+from ..rules import tree as t
+
+if TYPE_CHECKING:
+    from ..play.loading import Variant
+
+
+class DesignFinding(LocatedError):
+    """A designer check's result at its place; ``severity`` says whether it fails the check."""
+
+    def __init__(self, location: Location, message: str, severity: str = ERROR):
+        super().__init__(location, message if severity == ERROR else f"warning: {message}")
+        self.severity = severity
+
+
+def design_findings(variant: Variant) -> tuple[list[DesignFinding], list[DesignFinding]]:
+    """(errors, warnings) for a loaded variant, each at the statement or declaration concerned."""
+    found = [*_deal_findings(variant), *_option_findings(variant)]
+    errors = [f for f in found if f.severity == ERROR]
+    warnings = [f for f in found if f.severity != ERROR]
+    return errors, warnings
+
+
+# -- deals at every allowed player count ---------------------------------------------------
+def _deal_findings(variant: Variant) -> Iterator[DesignFinding]:
+    from ..core.ledger import Ledger
+    from ..core.rng import Random
+    from ..play.deal import start_deal
+
+    rules = variant.rules
+    game = variant.new_game()
+    lo, hi = variant.player_range()
+    said: dict[tuple[str, str, str], list[tuple[int, DesignProblem]]] = {}
+    for players in range(lo, hi + 1):
+        problems = list(game.design_problems(players))
+        if not any(p.severity == ERROR for p in problems):
+            try:  # the family may not know every way its deal can fail: try one
+                start_deal(game, players, 0, Random(0, "design-check"), Ledger(players))
+            except (TapeteError, ErrorList, IndexError, ValueError, KeyError) as exc:
+                problems.append(DesignProblem("players", f"a deal for {players} players fails: {exc}"))
+        for p in problems:
+            said.setdefault((p.key, p.first, p.severity), []).append((players, p))
+    for (key, first, severity), found in said.items():
+        message = found[0][1].message  # the first player count it happens at, then the others
+        if len(found) > 1:
+            message += f" (the same with {', '.join(str(n) for n, _ in found[1:])} players)"
+        yield DesignFinding(rules.location(key, first), message, severity)
+
+
+# -- options -------------------------------------------------------------------------------
+def _option_findings(variant: Variant) -> Iterator[DesignFinding]:
+    from ..rules.syntax import parse_script
+
+    spec, rules = variant.spec, variant.rules
+    effective = {item.pos for item in rules.statements.values()}
+    used: set[str] = set()
+    for path in spec.scripts:
+        script = parse_script(path.read_text(encoding="utf-8"), display_path(path))
+        used |= _names_in(script.items, effective, inside_if=False)
+    for name, decl in spec.declarations.items():
+        if name in used:
+            continue
+        yield DesignFinding(
+            _declared_at(spec.files, name),
+            f"option {name!r} is declared but no rule of {spec.full_name} uses it, so changing it changes nothing"
+            + (f" ({decl.doc})" if decl.doc else ""),
+            WARNING,
+        )
+
+
+def _names_in(items: Iterable[Any], effective: set[t.Pos], inside_if: bool) -> set[str]:
+    """Names read by the statements in force, and by every ``if`` block (both branches count)."""
+    names: set[str] = set()
+    for item in items:
+        if isinstance(item, t.IfBlock):
+            names |= _expr_names(item.condition)
+            names |= _names_in(item.then, effective, True)
+            names |= _names_in(item.otherwise, effective, True)
+        elif inside_if or item.pos in effective:
+            if isinstance(item, t.Table):
+                for arm in item.arms:
+                    names |= _expr_names(arm.expr)
+            else:
+                for e in (item.value, item.condition):
+                    if e is not None:
+                        names |= _expr_names(e)
+    return names
+
+
+def _expr_names(e: t.Expr) -> set[str]:
+    if isinstance(e, t.Name):
+        return {e.name}
+    if isinstance(e, t.Call):
+        return set().union(*(_expr_names(a) for a in e.args)) if e.args else set()
+    if isinstance(e, t.Unary):
+        return _expr_names(e.operand)
+    if isinstance(e, t.Binary):
+        return _expr_names(e.left) | _expr_names(e.right)
+    return set()
+
+
+def _declared_at(files: list[Path], option: str) -> Location:
+    """The ``declare:`` entry of ``option`` in the variant files (the last file declaring it)."""
+    from ..rules.variant_file import _Doc
+
+    where = Location(display_path(files[0]))
+    for path in files:
+        if path.suffix not in (".yaml", ".yml"):
+            continue
+        try:
+            doc = _Doc(path, path.read_text(encoding="utf-8"))
+        except (OSError, LocatedError):
+            continue
+        if ("declare", option) in doc.marks:
+            where = doc.at(("declare", option))
+    return where

@@ -1,0 +1,306 @@
+"""Loading variants: from a registered name or a YAML path to a compiled `Variant`.
+
+`load_variant` turns a registered name or a YAML path into a `Variant`: the
+files are read, the scripts parsed and checked, and the game's mechanics built,
+all once. Playing a deal move by move is `tapete.play.deal`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import (
+    ErrorList,
+    LocatedError,
+    Location,
+    ScriptError,
+    SnapshotError,
+    TapeteError,
+    VariantError,
+    display_path,
+    line_of,
+)
+from ..core.ledger import Ledger
+from ..core.limits import MAX_SCRIPT_BYTES, read_source
+from ..core.rng import Random, derive_seed
+from ..game import Game
+from ..plugins.loader import Registry
+from ..plugins.loader import registry as default_registry
+from ..rules.program import Rules, build_rules, game_of
+from ..rules.syntax import parse_script
+from ..rules.variant_file import VariantSpec, check_value, parse_cli_value, read_variant
+from .deal import Deal, first_dealer, start_deal, state_from_snapshot
+
+
+@dataclass
+class Variant:
+    spec: VariantSpec
+    rules: Rules
+    game_class: type[Game]
+    registry: Registry
+    digest: str
+    file_digests: list[tuple[str, str]] = field(default_factory=list)  # (file name, digest), in load order
+    from_file: bool = False  # loaded by the path of its YAML file, not by its registered name
+
+    def provenance(self) -> dict[str, Any]:
+        """What a log or snapshot records so that replay finds these very files again."""
+        found: dict[str, Any] = {"files": [list(pair) for pair in self.file_digests]}
+        if self.from_file:
+            found["path"] = str(self.spec.path)
+        return found
+
+    _game: Game | None = field(default=None, init=False, repr=False, compare=False)
+
+    @property
+    def name(self) -> str:
+        return self.spec.full_name
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return self.rules.options
+
+    def player_range(self) -> tuple[int, int]:
+        p = self.rules.constant("players")
+        return (p, p) if isinstance(p, int) else tuple(p)
+
+    def default_players(self) -> int:
+        if self.spec.players:
+            return self.spec.players
+        return self.player_range()[0]
+
+    def new_game(self) -> Game:
+        """The variant's one `Game`, built on first use and shared by every match and deal.
+
+        A game keeps no per-deal state (only what it read from the rules), so
+        sharing it keeps its caches (Chinchón's meld solver) warm across deals."""
+        if self._game is None:
+            self._game = self.game_class(self.rules)
+        return self._game
+
+    def check_players(self, players: int) -> None:
+        lo, hi = self.player_range()
+        if isinstance(players, bool) or not isinstance(players, int) or not lo <= players <= hi:
+            raise TapeteError(f"{self.name} is for {lo}-{hi} players, not {players}")
+        teams = self.rules.constant("teams", 0)
+        if teams and players % teams:
+            raise TapeteError(f"{self.name} seats {teams} teams alternately: {players} players do not divide evenly")
+
+    def new_deal(
+        self, players: int | None = None, seed: object = 0, dealer: int | None = None, record: bool = True
+    ) -> Deal:
+        """A fresh deal; without a dealer, the first dealer is drawn by lot from the seed.
+
+        ``record=False``: the deal keeps no per-seat history (see `Deal`)."""
+        players = self.default_players() if players is None else players
+        self.check_players(players)
+        game = self.new_game()
+        if dealer is None:
+            dealer = first_dealer(self.rules, players, seed)
+        ledger = Ledger(players)
+        ledger.deal_number = 1
+        state = start_deal(game, players, dealer, Random(derive_seed(seed, "deal", 1)), ledger)
+        return Deal(self, game, state, record)
+
+    def deal_from_snapshot(self, snapshot: dict[str, Any] | str, partial: bool | None = None) -> Deal:
+        """A deal from ``Deal.snapshot()``, checked as a whole (see `state_from_snapshot`).
+
+        ``partial=True`` accepts a position that lists only some cards (a worked example
+        of a rule); the cards not listed are out of play. By default a snapshot with the
+        deal's dice (``rng``, which ``Deal.snapshot()`` always writes) must place every
+        card, and one without them may be partial."""
+        if isinstance(snapshot, str):
+            try:
+                snapshot = json.loads(snapshot)
+            except json.JSONDecodeError as exc:
+                raise SnapshotError(
+                    f"the snapshot is not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
+                ) from None
+            except RecursionError:
+                raise SnapshotError("the snapshot's JSON nests too deeply") from None
+        if partial is None:  # what Deal.snapshot() writes carries the dice; a worked example need not
+            partial = not (isinstance(snapshot, dict) and "rng" in snapshot)
+        game = self.new_game()
+        return Deal(self, game, state_from_snapshot(game, snapshot, partial))
+
+
+# -- loading -------------------------------------------------------------------
+def resolver(reg: Registry) -> Callable[[str, Path], Path | None]:
+    known: dict[str, Path] | None = None
+
+    def resolve(target: str, base: Path) -> Path | None:
+        nonlocal known
+        local = base / target
+        if local.suffix in (".yaml", ".yml") and local.is_file():
+            return local
+        if known is None:
+            known = reg.variants()
+        if target in known:
+            return known[target]
+        for sibling in sorted(base.glob("*.y*ml")):  # a variant next to this one, by its name
+            if sibling.stem == target or _variant_name(sibling) == target:
+                return sibling
+        game = base.name
+        return known.get(f"{game}/{target}")
+
+    return resolve
+
+
+def _variant_name(path: Path) -> str | None:
+    import yaml
+
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError):
+        return None
+    return data.get("name") if isinstance(data, dict) else None
+
+
+def find_variant_file(name_or_path: str, reg: Registry) -> Path:
+    p = Path(name_or_path)
+    if p.suffix in (".yaml", ".yml"):
+        if not p.is_file():
+            raise VariantError(Location(str(p)), "no such variant file")
+        return p
+    known = reg.variants()
+    if name_or_path in known:
+        return known[name_or_path]
+    matches = [n for n in known if n.split("/", 1)[0] == name_or_path]
+    if len(matches) == 1:
+        return known[matches[0]]
+    import difflib
+
+    close = difflib.get_close_matches(name_or_path, list(known), n=3)
+    hint = f" (did you mean {', '.join(close)}?)" if close else ""
+    raise TapeteError(f"no variant {name_or_path!r}{hint}; 'tapete variants' lists them")
+
+
+def load_variant(
+    name_or_path: str | Path, reg: Registry | None = None, options: dict[str, Any] | None = None
+) -> Variant:
+    """Load, check and compile a variant; raise ErrorList with every problem found."""
+    reg = reg or default_registry()
+    path = find_variant_file(str(name_or_path), reg)
+    try:
+        spec = read_variant(path, resolver(reg))
+    except LocatedError as exc:
+        raise ErrorList([exc]) from None
+    if options is not None and not isinstance(options, dict):
+        raise TapeteError(f"options must map option names to values, not {type(options).__name__}")
+    if options:
+        for key, value in options.items():
+            decl = spec.declarations.get(key)
+            if decl is None:
+                raise TapeteError(
+                    f"unknown option {key!r} for {spec.full_name}; options: {', '.join(spec.declarations)}"
+                )
+            if isinstance(value, str) and decl.type != "str" and decl.type != "choice":
+                try:
+                    value = parse_cli_value(decl, value)
+                except ValueError as exc:
+                    raise TapeteError(f"option {key}: {exc}") from None
+            problem = check_value(decl, value)
+            if problem:
+                raise TapeteError(f"option {key}: {problem}")
+            spec.options[key] = value
+    variant = compile_variant(spec, reg)
+    variant.from_file = Path(str(name_or_path)).suffix in (".yaml", ".yml")
+    return variant
+
+
+def compile_variant(spec: VariantSpec, reg: Registry) -> Variant:
+    game_class = reg.games.get(spec.game)
+    if game_class is None:
+        raise VariantError(
+            Location(str(spec.path)),
+            f"game {spec.game!r} is not installed; installed games: {', '.join(sorted(reg.games))}",
+        )
+    sources: dict[str, str] = {}
+    scripts = []
+    errors: list[LocatedError] = []
+    for file in spec.scripts:
+        display = _display_path(file)
+        try:
+            text = read_source(file, "rule script", MAX_SCRIPT_BYTES, ScriptError)
+            sources[display] = text
+            scripts.append(parse_script(text, display))
+        except ScriptError as exc:
+            errors.append(exc)
+    if errors:
+        raise ErrorList(errors)
+    vocab = reg.vocabulary(spec.game)
+    declared, items = game_of(scripts, spec.options, vocab, sources)
+    if declared is not None and str(declared.words[0].value) != spec.game:
+        pos = declared.pos
+        raise ErrorList(
+            [
+                ScriptError(
+                    Location(pos.path, pos.line, pos.column, sources[pos.path].splitlines()[pos.line - 1]),
+                    f"script says 'game {declared.words[0].value}' but the variant is for {spec.game!r}",
+                )
+            ]
+        )
+    rules = build_rules(items, spec.game, spec.options, vocab, sources, _display_path(spec.scripts[0]))
+    if not rules.has("match_ends") and not rules.has("out"):
+        raise ErrorList(
+            [
+                ScriptError(
+                    Location(_display_path(spec.scripts[-1]), 1, 1),
+                    "the match never ends: add 'match_ends when ...' or 'out when ...'",
+                )
+            ]
+        )
+    _check_players(spec, rules, sources)
+    digest = hashlib.sha256()
+    each = []
+    for file in spec.files:
+        content = file.read_bytes()
+        digest.update(file.name.encode())
+        digest.update(content)
+        each.append((file.name, hashlib.sha256(content).hexdigest()[:16]))
+    variant = Variant(spec, rules, game_class, reg, digest.hexdigest()[:16], each)
+    variant.new_game()  # a family checks what it needs from the program here
+    return variant
+
+
+_display_path = display_path
+MAX_PLAYERS = 16
+
+
+def _check_players(spec: VariantSpec, rules: Rules, sources: dict[str, str]) -> None:
+    """The script's ``players`` is a count or a range within 1..16, and the file's default is in it."""
+    item = rules.statement("players")
+    value = rules.constant("players") if rules.expr("players") is not None else None
+    lo_hi: Any = (value, value) if isinstance(value, int) and not isinstance(value, bool) else value
+    ok = (
+        isinstance(lo_hi, tuple)
+        and len(lo_hi) == 2
+        and all(isinstance(n, int) and not isinstance(n, bool) for n in lo_hi)
+        and 1 <= lo_hi[0] <= lo_hi[1] <= MAX_PLAYERS
+    )
+    if not ok and item is not None:
+        pos = item.pos
+        raise ErrorList(
+            [
+                ScriptError(
+                    Location(pos.path, pos.line, pos.column, line_of(sources.get(pos.path, ""), pos.line)),
+                    f"players must be a number or a range such as 3..8 within 1..{MAX_PLAYERS}, not "
+                    + (f"{value[0]}..{value[1]}" if isinstance(value, tuple) and len(value) == 2 else repr(value)),
+                )
+            ]
+        )
+    if ok and spec.players is not None and not lo_hi[0] <= spec.players <= lo_hi[1]:
+        lo, hi = lo_hi
+        allowed = f"{lo}" if lo == hi else f"{lo}-{hi}"
+        raise ErrorList(
+            [
+                VariantError(
+                    spec.players_at or Location(display_path(spec.path)),
+                    f"players: {spec.players} players, but the rules of {spec.full_name} allow {allowed}",
+                )
+            ]
+        )

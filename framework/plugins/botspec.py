@@ -1,0 +1,73 @@
+"""Bot names with parameters: ``ismcts:iterations=400,rollout=default``.
+
+A seat's bot is written ``NAME`` or ``NAME:KEY=VALUE,KEY=VALUE``. In a list of
+seats (``--bots``) a comma starts a new seat unless what follows is another
+``KEY=VALUE`` (a bot name never holds ``=``), so
+``ismcts:iterations=400,c=0.5,random`` is two seats. Values read as integers,
+then decimals, then words. The full spec is what logs and snapshots keep, so a
+replay builds the same bots.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from ..core.errors import TapeteError
+
+
+def split_bots(text: str) -> list[str]:
+    """One spec per seat from a ``--bots`` value."""
+    seats: list[str] = []
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        if "=" in part and ":" not in part.split("=", 1)[0] and seats and ":" in seats[-1]:
+            seats[-1] += "," + part
+        else:
+            seats.append(part)
+    return seats
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """``name:key=value,...`` -> (name, parameters)."""
+    name, _, rest = spec.partition(":")
+    params: dict[str, Any] = {}
+    for item in (p.strip() for p in rest.replace(":", ",").split(",")):
+        if not item:
+            continue
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise TapeteError(f"bot parameter {item!r} of {name!r} is not KEY=VALUE")
+        params[key.strip()] = _value(value.strip())
+    return name.strip(), params
+
+
+def _value(text: str) -> Any:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def with_params(name: str, factory: Callable[..., Any], params: dict[str, Any]) -> Callable[..., Any]:
+    """``factory`` with its keyword parameters filled; an unknown key is refused, naming the known ones."""
+    if not params:
+        return factory
+    try:
+        accepted = [
+            p.name
+            for p in inspect.signature(factory).parameters.values()
+            if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)
+        ][3:]
+    except (TypeError, ValueError):  # pragma: no cover - builtins without a signature
+        accepted = []
+    unknown = [k for k in params if k not in accepted]
+    if unknown:
+        known = ", ".join(accepted) if accepted else "none"
+        raise TapeteError(f"bot {name!r} has no parameter {unknown[0]!r} (its parameters: {known})")
+    return partial(factory, **params)

@@ -1,0 +1,219 @@
+"""The words every game's rule script shares: deck, seats, deals, scoring, match end.
+
+Statement ids here are generic; what a family adds (rows, melds, captures) comes
+from its plugin through the same registration hook.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..core.errors import ScriptError
+from .vocabulary import (
+    AT_DEAL_START,
+    CONSTANT,
+    DEAL,
+    MATCH_WIDE,
+    PER_SEAT,
+    PLAY,
+    SEAT,
+    SEAT_IN_MATCH,
+    Function,
+    Quantity,
+    StatementSpec,
+    Vocabulary,
+    scopes,
+)
+
+if TYPE_CHECKING:
+    from . import tree as t
+    from .compiler import Env
+    from .vocabulary import Ctx
+
+ZONE_MODES = ("all", "own", "top", "count", "none")
+
+
+def _check_see(item: t.Statement, env: Env) -> str:
+    zone, mode = (str(w.value) for w in item.words)
+    if mode not in ZONE_MODES:
+        raise env.error(item.words[1].pos, f"unknown visibility {mode!r}: use one of {', '.join(ZONE_MODES)}")
+    return mode
+
+
+STALL_POLICIES = ("error", "annul")
+
+
+def _check_stall(item: t.Statement, env: Env) -> str:
+    from .compiler import compile_expr
+
+    expr = item.value
+    assert expr is not None  # needs_value: checked before this runs
+    value: str = compile_expr(expr, env, CONSTANT).value
+    if value not in STALL_POLICIES:
+        raise env.error(expr.pos, f"stall must be one of {', '.join(STALL_POLICIES)}, not {value!r}")
+    return value
+
+
+def _check_game(item: t.Statement, env: Env) -> str:
+    return str(item.words[0].value)
+
+
+STATEMENTS: list[StatementSpec] = [
+    StatementSpec("game", "the game family this script is for", words=(1, 1), required=True, check=_check_game),
+    StatementSpec("deck", "the cards: a named deck or 'ranks ... suits ...'", words=(1, None), required=True),
+    StatementSpec("decks", "how many copies of the deck are shuffled together", value=CONSTANT, needs_value=True),
+    StatementSpec("jokers", "how many jokers are added", value=CONSTANT, needs_value=True),
+    StatementSpec("order", "rank order from low to high (runs, rows, ranges)", words=(2, None)),
+    StatementSpec(
+        "ace", "high or low: moves the ace to the top or the bottom of the order", value=CONSTANT, needs_value=True
+    ),
+    StatementSpec(
+        "players", "how many may play: a number or a range like 3..8", value=CONSTANT, needs_value=True, required=True
+    ),
+    StatementSpec(
+        "teams",
+        "partnerships: the players sit alternately in this many teams (seat s plays for team s mod teams)",
+        value=CONSTANT,
+        needs_value=True,
+    ),
+    StatementSpec(
+        "direction", "clockwise or counterclockwise, for play and the deal", value=CONSTANT, needs_value=True
+    ),
+    StatementSpec("first_dealer", "lot, or a seat number, for the first deal", value=CONSTANT, needs_value=True),
+    StatementSpec("leader", "who moves first in a deal (a seat expression)", value=AT_DEAL_START, needs_value=True),
+    StatementSpec("next_dealer", "who deals the next deal (a seat expression)", value=AT_DEAL_START, needs_value=True),
+    StatementSpec(
+        "see", "what a seat sees of a zone: all, own, top, count or none", words=(2, 2), multi=True, check=_check_see
+    ),
+    StatementSpec(
+        "score", "what each player adds to their total after a deal", value=PER_SEAT, needs_value=True, required=True
+    ),
+    StatementSpec("won", "when a player counts as winning a deal", condition=PER_SEAT, needs_condition=True),
+    StatementSpec(
+        "out", "when a player drops out of the match after a deal", condition=SEAT_IN_MATCH, needs_condition=True
+    ),
+    StatementSpec(
+        "stall",
+        "what a stalled deal does (one the game sees can never end): error (the default) or annul "
+        "(the deal is void and the same dealer deals again)",
+        value=CONSTANT,
+        needs_value=True,
+        check=_check_stall,
+    ),
+    StatementSpec(
+        "wins_match",
+        "when a player's deal wins the whole match at once (checked first)",
+        condition=PER_SEAT,
+        needs_condition=True,
+    ),
+    StatementSpec(
+        "rejoin",
+        "when a player who just went out comes back in (re-entry)",
+        condition=SEAT_IN_MATCH,
+        needs_condition=True,
+    ),
+    StatementSpec(
+        "rejoin_total",
+        "the total a rejoining player restarts from (over players still in)",
+        value=MATCH_WIDE,
+        needs_value=True,
+    ),
+    StatementSpec(
+        "match_ends", "when the match is over (checked after every deal)", condition=MATCH_WIDE, needs_condition=True
+    ),
+    StatementSpec("winner", "the seat that wins the finished match (-1: a draw)", value=MATCH_WIDE, needs_value=True),
+    StatementSpec(
+        "match_bonus",
+        "what each player adds to their total once the match is over (game or line bonuses)",
+        value=SEAT_IN_MATCH,
+        needs_value=True,
+    ),
+]
+
+
+def _next(ctx: Ctx, seat: int, steps: int = 1) -> int:
+    game = ctx.game
+    players: int = ctx.state.players if ctx.state is not None else ctx.ledger.players
+    step: int = game.step if game is not None else 1
+    return (seat + step * steps) % players
+
+
+QUANTITIES: list[Quantity] = [
+    Quantity(
+        "players",
+        "number of players in the match",
+        scopes(PLAY),
+        lambda c: c.state.players if c.state is not None else c.ledger.players,
+    ),
+    Quantity("dealer", "the dealer's seat in this deal", scopes(PLAY, DEAL), lambda c: c.state.dealer),
+    Quantity("seat", "the seat being asked about", scopes(PLAY, SEAT), lambda c: c.seat),
+    Quantity("total", "the player's running total in the match", SEAT_IN_MATCH, lambda c: c.ledger.totals[c.seat]),
+    Quantity("deals_won", "deals this player has won", SEAT_IN_MATCH, lambda c: c.ledger.deals_won[c.seat]),
+    Quantity(
+        "last_score",
+        "what the player scored in the last finished deal",
+        SEAT_IN_MATCH,
+        lambda c: c.ledger.last_scores[c.seat] if c.ledger.last_scores else 0,
+    ),
+    Quantity(
+        "deal_number",
+        "1 for the first deal of the match, 2 for the next, ...",
+        MATCH_WIDE,
+        lambda c: c.ledger.deal_number,
+    ),
+    Quantity(
+        "reentries", "how often the player has rejoined the match", SEAT_IN_MATCH, lambda c: c.ledger.reentries[c.seat]
+    ),
+    Quantity("active_players", "players not out of the match", MATCH_WIDE, lambda c: len(c.ledger.active)),
+    Quantity(
+        "won_match",
+        "the player won the match (known only in match_bonus, once the match is over)",
+        SEAT_IN_MATCH,
+        lambda c: c.extra.get("winner") == c.seat,
+    ),
+]
+
+FUNCTIONS: list[Function] = [
+    Function(
+        "next",
+        "the seat after a seat in the direction of play: next(dealer), next(dealer, 2)",
+        (1, 2),
+        scopes(PLAY),
+        _next,
+    ),
+    Function("abs", "absolute value", (1, 1), scopes(), lambda c, x: abs(x)),
+    Function("max", "the larger of several values", (2, 8), scopes(), lambda c, *xs: max(xs)),
+    Function("min", "the smaller of several values", (2, 8), scopes(), lambda c, *xs: min(xs)),
+]
+
+SYMBOLS = {
+    "clockwise": "clockwise",
+    "counterclockwise": "counterclockwise",
+    "high": "high",
+    "low": "low",
+    "lot": "lot",
+    "error": "error",
+    "annul": "annul",
+    "true": True,
+    "false": False,
+}
+
+
+def core_vocabulary() -> Vocabulary:
+    v = Vocabulary(symbols=dict(SYMBOLS))
+    words: tuple[StatementSpec | Quantity | Function, ...] = (*STATEMENTS, *QUANTITIES, *FUNCTIONS)
+    for item in words:
+        v.add(item)
+    return v
+
+
+__all__ = [
+    "core_vocabulary",
+    "PLAY",
+    "AT_DEAL_START",
+    "PER_SEAT",
+    "MATCH_WIDE",
+    "SEAT_IN_MATCH",
+    "CONSTANT",
+    "ScriptError",
+]

@@ -1,0 +1,207 @@
+"""Where the chunks of a run are played: this process, a pool of processes, or a Dask cluster.
+
+Every way collects the same `MatchRecord`s (a match depends only on its seed) and
+files them by (point, match), so the result does not depend on the way. A run
+that stops early keeps every chunk that finished: Ctrl-C returns them with
+``stopped = "interrupted"``; a failure raises `SimulationError` carrying them.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+import sys
+import time
+from collections.abc import Iterable
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from ..core.errors import TapeteError
+from .plan import Job, MatchRecord, Plan, Progress, Simulation, SimulationError, chunk_size, play_chunk
+
+
+class _Collector:
+    def __init__(self, plan: Plan, progress: Progress | None):
+        self.plan, self.progress = plan, progress
+        self.records: list[MatchRecord] = []
+        self.start = time.perf_counter()
+
+    def add(self, records: Iterable[MatchRecord]) -> None:
+        self.records.extend(records)
+        if self.progress is not None:
+            self.progress(len(self.records), self.plan.total)
+
+    def result(self, stopped: str | None = None) -> Simulation:
+        self.records.sort(key=lambda r: (r.point, r.match))
+        return Simulation(self.plan, self.records, stopped, time.perf_counter() - self.start)
+
+    def fail(self, message: str) -> SimulationError:
+        return SimulationError(message, self.result(message))
+
+
+def run(
+    plan: Plan, workers: int, scheduler: Any, progress: Progress | None, connect_timeout: float = 10.0
+) -> Simulation:
+    if scheduler is not None and scheduler != "":
+        return _run_dask(plan, workers, scheduler, progress, connect_timeout)
+    if workers == 1:
+        return _run_here(plan, progress)
+    return _run_processes(plan, workers, progress)
+
+
+def _run_here(plan: Plan, progress: Progress | None) -> Simulation:
+    out = _Collector(plan, progress)
+    if progress is not None:
+        progress(0, plan.total)
+    try:
+        for job in plan.jobs(1):
+            out.add(play_chunk(job))
+    except KeyboardInterrupt:
+        return out.result("interrupted")
+    except TapeteError as exc:
+        raise out.fail(str(exc)) from None
+    return out.result()
+
+
+def _ignore_sigint() -> None:
+    """Pool processes leave Ctrl-C to the parent, which stops them itself."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _context() -> Any:
+    # fork shares the variants the parent already loaded (and their warm caches)
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods and sys.platform == "linux" else "spawn")
+
+
+class _CtrlC:
+    """Ctrl-C noted as a flag while the pool runs, instead of a KeyboardInterrupt.
+
+    A KeyboardInterrupt raised inside `concurrent.futures.wait` can leave one of the
+    futures' locks held (it takes and releases every pending future's lock), and the
+    pool's own thread then waits on that lock for ever when the pool is stopped. So the
+    parent notes the signal and checks the flag between short waits. Where no handler
+    can be set (not the main thread), Ctrl-C stays a KeyboardInterrupt.
+    """
+
+    POLL = 0.2  # seconds: the longest a Ctrl-C waits to be noticed
+
+    def __init__(self) -> None:
+        self.pressed = False
+        self.previous: Any = None
+        self.installed = False
+
+    def __enter__(self) -> _CtrlC:
+        try:
+            self.previous = signal.signal(signal.SIGINT, self._note)
+            self.installed = True
+        except ValueError:  # not the main thread of the main interpreter
+            pass
+        return self
+
+    def _note(self, signum: int, frame: object) -> None:
+        self.pressed = True
+
+    def __exit__(self, *exc: object) -> None:
+        if self.installed:
+            signal.signal(signal.SIGINT, self.previous)
+
+
+def _run_processes(plan: Plan, workers: int, progress: Progress | None) -> Simulation:
+    out = _Collector(plan, progress)
+    jobs = plan.jobs(chunk_size(plan.total, workers))
+    pool = ProcessPoolExecutor(min(workers, len(jobs)), mp_context=_context(), initializer=_ignore_sigint)
+    pending: set[Future[list[MatchRecord]]] = set()
+    try:
+        with _CtrlC() as ctrl_c:
+            pending = {pool.submit(play_chunk, job) for job in jobs}
+            if progress is not None:
+                progress(0, plan.total)
+            while pending and not ctrl_c.pressed:
+                done, pending = wait(pending, timeout=_CtrlC.POLL, return_when=FIRST_COMPLETED)
+                for fut in done:
+                    out.add(fut.result())
+            if ctrl_c.pressed:
+                _stop(pool)
+                return out.result("interrupted")
+    except KeyboardInterrupt:
+        _stop(pool)
+        return out.result("interrupted")
+    except BrokenProcessPool:  # the pool has failed every pending chunk itself
+        _stop(pool)
+        finished = len(out.records)
+        raise out.fail(f"a worker process died; {finished} of {plan.total} matches had finished") from None
+    except Exception as exc:  # a match failed in a worker: one line, the finished matches kept
+        _stop(pool)
+        raise out.fail(str(exc) if isinstance(exc, TapeteError) else f"{type(exc).__name__}: {exc}") from None
+    pool.shutdown()
+    return out.result()
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Stop the workers now; the pool's own thread cancels the chunks that have not started.
+
+    The futures are not cancelled from here: the pool's thread, finding its processes
+    terminated, sets an error on every future it still holds, and one cancelled meanwhile
+    by another thread makes it fail with InvalidStateError (and print a traceback).
+    """
+    processes = list(getattr(pool, "_processes", {}).values())  # the pool has no public way to stop them
+    for proc in processes:
+        proc.terminate()
+    pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _run_dask(plan: Plan, workers: int, scheduler: Any, progress: Progress | None, timeout: float) -> Simulation:
+    """On a Dask cluster: ``"local"``, a scheduler address, or a ``distributed.Client`` (left open)."""
+    try:
+        import distributed  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        raise TapeteError("--scheduler needs Dask: pip install 'tapete[dask]' (dask[distributed])") from None
+    dist: Any = distributed  # untyped library
+    import logging
+
+    logging.getLogger("distributed").setLevel(logging.CRITICAL)  # its shutdown chatter is not ours
+    out = _Collector(plan, progress)
+    cluster: Any = None
+    client: Any = None
+    try:
+        try:
+            if not isinstance(scheduler, str):
+                client = scheduler
+            elif scheduler == "local":
+                cluster = dist.LocalCluster(
+                    n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+                )
+                client = dist.Client(cluster)
+            else:
+                client = dist.Client(scheduler, timeout=timeout)
+        except (OSError, TimeoutError, ValueError) as exc:
+            raise out.fail(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+        jobs = plan.jobs(chunk_size(plan.total, max(workers, len(client.scheduler_info().get("workers", {})))))
+        futures = [client.submit(play_chunk, job, pure=False) for job in jobs]
+        if progress is not None:
+            progress(0, plan.total)
+        try:
+            for fut in dist.as_completed(futures):
+                out.add(fut.result())
+        except KeyboardInterrupt:
+            client.cancel(futures)
+            return out.result("interrupted")
+        except SimulationError:
+            raise
+        except Exception as exc:  # the cluster reports failures with its own exception types
+            client.cancel(futures)
+            done = len(out.records)
+            raise out.fail(
+                f"the Dask cluster failed ({type(exc).__name__}: {exc}); {done} of {plan.total} matches had finished"
+            ) from None
+    finally:
+        if client is not None and isinstance(scheduler, str):
+            client.close()
+        if cluster is not None:
+            cluster.close()
+    return out.result()
+
+
+__all__ = ["Job", "run"]
