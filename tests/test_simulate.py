@@ -87,7 +87,7 @@ def test_sweep_prints_each_value_and_a_comparison(tmp_path: Path) -> None:
         (["--games", "0"], "--games must be 1 or more"),
         (["--workers", "0"], "--workers must be 1 or more"),
         (["--option", "nosuch=1"], "unknown option 'nosuch'"),
-        (["--sweep", "wins_to=2,abc"], "wins_to takes whole numbers, not 'abc'"),
+        (["--sweep", "wins_to=2,abc"], "option wins_to: 'abc' is not a whole number"),
         (["--sweep", "wins_to=0,2"], "below the smallest allowed value"),
         (["--players", "4", "--bots", "random,random,random,random,random"], "5 bots were listed for 4 players"),
     ],

@@ -149,15 +149,9 @@ def command(*args: Any, **kwargs: Any) -> Callable[[F], F]:
 
 
 def _options(pairs: list[str]) -> dict[str, str]:
-    from ..core.errors import TapeteError
+    from ..rules.options import split_pairs
 
-    result = {}
-    for pair in pairs or []:
-        if "=" not in pair:
-            raise TapeteError(f"--option wants NAME=VALUE, not {pair!r}")
-        k, v = pair.split("=", 1)
-        result[k.strip()] = v.strip()
-    return result
+    return dict(split_pairs(pairs, "--option"))
 
 
 def _version() -> str:

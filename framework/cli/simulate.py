@@ -44,7 +44,8 @@ def simulate(
     from rich.console import Console
 
     from ..core.errors import ErrorList, LocatedError, TapeteError
-    from ..simulation.plan import Simulation, SimulationError, split_pairs
+    from ..rules.options import split_pairs
+    from ..simulation.plan import Simulation, SimulationError
     from ..simulation.plan import simulate as run_simulation
 
     out = Console(highlight=False, soft_wrap=True)
@@ -68,9 +69,7 @@ def simulate(
         options = dict(split_pairs(option or [], "--option"))
         grid: dict[str, list[str]] = {}
         for key, values in split_pairs(sweep or [], "--sweep"):
-            if key in grid:
-                raise TapeteError(f"--sweep {key} is given twice")
-            grid[key] = [v for v in values.split(",") if v.strip()]
+            grid[key] = [v.strip() for v in values.split(",")]  # an empty item is a value too, and is judged as one
         kinds = [b.strip() for b in bots.split(",")] if bots else None
         display = _Display(err, quiet)
         try:

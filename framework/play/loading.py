@@ -31,9 +31,10 @@ from ..core.rng import Random, derive_seed
 from ..game import Game
 from ..plugins.loader import Registry
 from ..plugins.loader import registry as default_registry
+from ..rules.options import resolve as resolve_options
 from ..rules.program import Rules, build_rules, game_of
 from ..rules.syntax import parse_script
-from ..rules.variant_file import VariantSpec, check_value, parse_cli_value, read_variant
+from ..rules.variant_file import VariantSpec, read_variant
 from .deal import Deal, first_dealer, start_deal, state_from_snapshot
 
 
@@ -189,24 +190,8 @@ def load_variant(
         spec = read_variant(path, resolver(reg))
     except LocatedError as exc:
         raise ErrorList([exc]) from None
-    if options is not None and not isinstance(options, dict):
-        raise TapeteError(f"options must map option names to values, not {type(options).__name__}")
-    if options:
-        for key, value in options.items():
-            decl = spec.declarations.get(key)
-            if decl is None:
-                raise TapeteError(
-                    f"unknown option {key!r} for {spec.full_name}; options: {', '.join(spec.declarations)}"
-                )
-            if isinstance(value, str) and decl.type != "str" and decl.type != "choice":
-                try:
-                    value = parse_cli_value(decl, value)
-                except ValueError as exc:
-                    raise TapeteError(f"option {key}: {exc}") from None
-            problem = check_value(decl, value)
-            if problem:
-                raise TapeteError(f"option {key}: {problem}")
-            spec.options[key] = value
+    if options is not None:
+        spec.options.update(resolve_options(spec.declarations, options, spec.full_name))
     variant = compile_variant(spec, reg)
     variant.from_file = Path(str(name_or_path)).suffix in (".yaml", ".yml")
     return variant

@@ -358,27 +358,6 @@ def check_value(decl: OptionDecl, value: Any) -> str | None:
     return None
 
 
-BOOL_WORDS = {"true": True, "yes": True, "on": True, "1": True, "false": False, "no": False, "off": False, "0": False}
-MAX_OPTION_TEXT = 200  # characters in one --option value
-
-
-def parse_cli_value(decl: OptionDecl, text: str) -> Any:
-    """An option value typed on the command line; ValueError says why it is refused."""
-    if len(text) > MAX_OPTION_TEXT:
-        raise ValueError(f"a value longer than {MAX_OPTION_TEXT} characters is refused")
-    if decl.type == "int":
-        digits = text[1:] if text[:1] in "+-" else text
-        if not digits.isascii() or not digits.isdigit():
-            raise ValueError(f"{text!r} is not a whole number")
-        return int(text)
-    if decl.type == "bool":
-        word = text.strip().lower()
-        if word not in BOOL_WORDS:
-            raise ValueError(f"{text!r} is not true or false{_suggest(word, BOOL_WORDS)}")
-        return BOOL_WORDS[word]
-    return text
-
-
 def option_text(value: Any) -> str:
     """An option value as a variant file or the command line would write it."""
     if isinstance(value, bool):

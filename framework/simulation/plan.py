@@ -23,7 +23,7 @@ from typing import Any
 from ..core.errors import TapeteError
 from ..core.rng import derive_seed
 from ..play.loading import Variant, load_variant
-from ..rules.variant_file import OptionDecl, check_value
+from ..rules.options import declaration, option_value
 
 Progress = Callable[[int, int], None]  # (matches done, matches in the run)
 
@@ -131,47 +131,7 @@ def match_seed(seed: object, index: int) -> int:
     return derive_seed(seed, "simulate", index)
 
 
-# -- options and sweeps --------------------------------------------------------------
-_TRUE, _FALSE = {"true", "yes", "on", "1"}, {"false", "no", "off", "0"}
-
-
-def parse_value(decl: OptionDecl, text: str) -> Any:
-    """A command-line option value, strictly: 'abc' is no whole number, 'maybe' no true/false."""
-    text = text.strip()
-    value: Any = text
-    if decl.type == "int":
-        try:
-            value = int(text)
-        except ValueError:
-            raise TapeteError(f"option {decl.name} takes whole numbers, not {text!r}") from None
-    elif decl.type == "bool":
-        if text.lower() not in _TRUE | _FALSE:
-            raise TapeteError(f"option {decl.name} takes true or false, not {text!r}")
-        value = text.lower() in _TRUE
-    problem = check_value(decl, value)
-    if problem:
-        raise TapeteError(f"option {decl.name}: {problem}")
-    return value
-
-
-def _declaration(variant: Variant, key: str) -> OptionDecl:
-    decl = variant.spec.declarations.get(key)
-    if decl is None:
-        known = ", ".join(variant.spec.declarations) or "none"
-        raise TapeteError(f"unknown option {key!r} for {variant.name}; options: {known}")
-    return decl
-
-
-def split_pairs(pairs: Sequence[str], flag: str) -> list[tuple[str, str]]:
-    out = []
-    for pair in pairs:
-        key, eq, value = pair.partition("=")
-        if not eq or not key.strip():
-            raise TapeteError(f"{flag} wants NAME=VALUE, not {pair!r}")
-        out.append((key.strip(), value))
-    return out
-
-
+# -- options and sweeps: read by tapete.rules.options, like every other option value ----------
 def make_plan(
     variant: str | Path,
     games: int,
@@ -190,16 +150,15 @@ def make_plan(
     base = load_variant(name)
     opts: dict[str, Any] = {}
     for key, value in (options or {}).items():
-        decl = _declaration(base, key)
-        opts[key] = parse_value(decl, value) if isinstance(value, str) else value
+        opts[key] = option_value(declaration(base.spec.declarations, key, base.name), value)
     grid: dict[str, list[Any]] = {}
     for key, values in (sweep or {}).items():
-        decl = _declaration(base, key)
+        decl = declaration(base.spec.declarations, key, base.name)
         if key in opts:
             raise TapeteError(f"option {key} is given both as --option and as --sweep")
         if not values:
             raise TapeteError(f"--sweep {key}= needs at least one value")
-        grid[key] = [parse_value(decl, v) if isinstance(v, str) else v for v in values]
+        grid[key] = [option_value(decl, v) for v in values]
     points = [dict(zip(grid, combo, strict=True)) for combo in itertools.product(*grid.values())]
     if not points:
         points = [{}]
