@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 FENCE = re.compile(r"^```(\S*)\n(.*?)^```", re.S | re.M)
 SKIPPED = ("pip install", "python3 -m pip", "python -m pip", "pytest", "ruff", "pre-commit", ".ci/")
-KNOWN = {"python", "sh", "yaml", "rules", "toml"}
+KNOWN = {"python", "sh", "yaml", "rules", "toml", "text"}  # text: a diagram or output, shown as is
 
 
 def blocks(page: Path) -> list[tuple[str, str, int]]:

@@ -261,7 +261,9 @@ def check(files: list[Path] = typer.Argument(..., help="variant YAML files or ru
 def play(
     variant: str = typer.Argument(..., help="registered name or YAML path"),
     players: int | None = typer.Option(None, "--players", "-p"),
-    seed: str = typer.Option("1", "--seed", "-s"),
+    seed: str | None = typer.Option(
+        None, "--seed", "-s", help="replay a match: the seed it printed (default: a new one)"
+    ),
     bots: str | None = typer.Option(
         None,
         "--bots",
@@ -273,21 +275,23 @@ def play(
     option: list[str] = typer.Option(None, "--option", "-o", help="NAME=VALUE"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="print only the result"),
     save: Path | None = typer.Option(None, "--save", help="keep the match saved in this file after every move"),
+    force: bool = typer.Option(False, "--force", help="with --save: replace a file that is not this match's save"),
     watch: bool = typer.Option(False, "--watch", help="print every move as the table sees it"),
     delay: float = typer.Option(0.0, "--delay", min=0.0, help="with --watch: seconds to wait after a bot's move"),
 ) -> None:
     """Play a whole match and print each deal's result and the winner; seat yourself with --bots human,..."""
+    from ..core.rng import fresh_seed, read_seed
     from ..gamelog import LogWriter
     from ..play.loading import load_variant
     from ..play.match import Match
     from ..plugins.botspec import split_bots
 
     v = load_variant(variant, options=_options(option))
-    seed_value: object = int(seed) if seed.lstrip("-").isdigit() else seed
+    seed_value = read_seed(seed) if seed is not None else fresh_seed()
     kinds = split_bots(bots or v.game_class.default_bot)
     match = Match(v, players, seed_value, bots=kinds)
     writer = LogWriter(log) if log else None
-    printer = _Printer(v, quiet)
+    printer = _Printer(v, quiet, drawn_seed=seed is None)  # a new deal every time, its seed told
 
     def emit(event: dict[str, Any]) -> None:
         if writer:
@@ -298,13 +302,15 @@ def play(
         if "human" in kinds or save or watch:
             from ..table.session import play_at_table
 
-            result = play_at_table(variant, v, _options(option), match, printer, save, watch, delay, writer)
+            result = play_at_table(
+                variant, v, _options(option), match, printer, save, watch, delay, writer, force=force
+            )
         else:
             result = match.play(emit)
     finally:
         if writer:
             writer.close()
-    _result(result, match)
+    _result(result, match, seed_told=quiet and seed is None)
 
 
 @command()
@@ -319,7 +325,8 @@ def resume(
     _result(*resume_at_table(file, lambda v: _Printer(v, False), watch, delay, None))
 
 
-def _result(result: MatchResult | int, match: Match) -> None:
+def _result(result: MatchResult | int, match: Match, seed_told: bool = False) -> None:
+    """The last line: the winner and the totals (and, for a quiet match on a drawn seed, the seed)."""
     from rich.text import Text
 
     if isinstance(result, int):
@@ -330,12 +337,13 @@ def _result(result: MatchResult | int, match: Match) -> None:
         headline = Text(f"Winner: seat {result.winner}{with_}", style="bold")
     else:
         headline = Text("Draw", style="bold")
-    console().print(Text.assemble(headline, f" after {result.deals} deal(s); totals {result.totals}"))
+    seed = f"; seed {match.seed}" if seed_told else ""
+    console().print(Text.assemble(headline, f" after {result.deals} deal(s); totals {result.totals}{seed}"))
 
 
 class _Printer:
-    def __init__(self, variant: Variant, quiet: bool) -> None:
-        self.variant, self.quiet = variant, quiet
+    def __init__(self, variant: Variant, quiet: bool, drawn_seed: bool = False) -> None:
+        self.variant, self.quiet, self.drawn_seed = variant, quiet, drawn_seed
 
     def __call__(self, event: dict[str, Any]) -> None:
         if self.quiet:
@@ -350,6 +358,8 @@ class _Printer:
                     f"  players {event['players']}  seed {event['seed']}  bots {','.join(event['bots'])}",
                 )
             )
+            if self.drawn_seed:
+                console().print(f"a new deal: play this match again with --seed {event['seed']}")
         elif kind == "deal":
             console().print(f"-- deal {event['number']}, dealer seat {event['dealer']}")
         elif kind == "action" and event.get("events"):

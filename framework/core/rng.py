@@ -67,3 +67,27 @@ class Random:
         r = cls.__new__(cls)
         r.state, r.inc = int(state[0]), int(state[1])
         return r
+
+
+MAX_SEED_TEXT = 100  # characters in a seed typed by a person
+
+
+def fresh_seed() -> int:
+    """A new match's seed when none is given: drawn from the system's entropy, 9 digits, easy to retype."""
+    import secrets
+
+    return 100_000_000 + secrets.randbelow(900_000_000)
+
+
+def read_seed(text: str) -> int | str:
+    """A seed as typed (``--seed``): a whole number of up to 30 digits is a number, any other
+    short word is a word (``--seed tuesday`` is a fine seed); anything longer is refused."""
+    from .errors import TapeteError
+
+    word = text.strip()
+    if not word or len(word) > MAX_SEED_TEXT or not word.isprintable():
+        raise TapeteError(f"--seed takes a whole number or a word of 1 to {MAX_SEED_TEXT} printable characters")
+    digits = word[1:] if word[:1] == "-" else word
+    if digits.isascii() and digits.isdigit() and len(digits) <= 30:
+        return int(word)
+    return word

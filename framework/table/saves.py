@@ -10,7 +10,8 @@ of silently diverging.
 
 The file is written whole to a temporary file and moved over the old one
 (``os.replace``), so a process killed at any moment leaves the previous or the
-next complete save, never half of one. A checksum over the content refuses a
+next complete save, never half of one; `tapete.table.savefile` says which files
+a match may write and how a save in use is locked. A checksum over the content refuses a
 file edited by hand or damaged; every check names what is wrong, and nothing
 is loaded from a file that fails one.
 """
@@ -19,7 +20,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -34,8 +34,7 @@ from ..formats import SAVE_FORMAT, check_format
 from ..play.loading import Variant, load_variant
 from ..play.match import Match
 from .human import HumanBot
-
-SAVE_TYPE = "tapete-save"
+from .savefile import SAVE_TYPE, SaveFile
 
 
 @dataclass
@@ -78,25 +77,18 @@ def _checksum(body: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def write_save(path: Path, save: Save) -> None:
-    """Write ``save`` to ``path`` atomically: a temporary file in the same folder, then ``os.replace``."""
+def save_text(save: Save) -> str:
+    """The save file's text: the header fields one per line, then one action per line."""
     body = save.body()
     body["checksum"] = _checksum(body)
     lines = json.dumps({k: v for k, v in body.items() if k != "actions"}, ensure_ascii=False, indent=1)
     actions = ",\n".join("  " + json.dumps(a, ensure_ascii=False) for a in body["actions"])
-    text = lines[:-2] + ',\n "actions": [\n' + actions + "\n ]\n}\n"
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except OSError as exc:
-        raise TapeteError(f"{path}: cannot save the match there: {exc.strerror}") from None
-    finally:
-        if tmp.exists():
-            tmp.unlink()
+    return lines[:-2] + ',\n "actions": [\n' + actions + "\n ]\n}\n"
+
+
+def write_save(path: Path, save: Save) -> None:
+    """Write ``save`` to ``path`` atomically (a match at the table writes through its `SaveFile`)."""
+    SaveFile(path).write(save_text(save))
 
 
 def read_save(path: Path) -> Save:

@@ -21,6 +21,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ..core.actions import Action
+from ..core.errors import TapeteError
 from ..core.state import DealState
 from ..design.describe import describe
 from ..game import Game
@@ -30,7 +31,8 @@ from ..play.match import Match, MatchResult
 from ..view import Recorder
 from .human import Host, HumanBot, Quit
 from .render import make_console, tokens_text
-from .saves import Replay, Save, read_save, saved_variant, variant_ref, write_save
+from .savefile import SaveFile, unique
+from .saves import Replay, Save, read_save, save_text, saved_variant, variant_ref
 
 EXIT_STOPPED = 1  # the input ended before the match did
 EXIT_INTERRUPTED = 130  # Ctrl-C
@@ -39,23 +41,44 @@ Emit = Callable[[dict[str, Any]], None]
 
 
 class Saver:
-    """Keeps a match's save: the actions so far, written after each one once a file is named."""
+    """Keeps a match's save: the actions so far, written after each one once a file is claimed.
 
-    def __init__(self, save: Save, path: Path | None, default: Path):
-        self.save, self.path, self.default = save, path, default
+    The file named with ``--save`` (or the save being resumed) is claimed before the first
+    move; without one, ``quit`` claims a fresh default name. A file that is not this match's
+    save is never replaced (``force`` says the person means it; see `tapete.table.savefile`)."""
+
+    def __init__(self, save: Save, path: Path | None, default: Path, ours: bool = False, force: bool = False):
+        self.save, self.default = save, default
+        self.file = SaveFile(path).claim(ours=ours, force=force) if path is not None else None
         self.writing = True  # off while a resumed match replays its saved moves
+        if self.file is not None and not ours:
+            self.file.write(save_text(save))  # the file is this match's from before its first move
+
+    @property
+    def path(self) -> Path | None:
+        return None if self.file is None else self.file.path
 
     def __call__(self, event: dict[str, Any]) -> None:
         if event.get("type") == "action":
             self.save.actions.append((int(event["seat"]), str(event["action"])))
-            if self.path is not None and self.writing:
-                write_save(self.path, self.save)
+            if self.file is not None and self.writing:
+                self.file.write(save_text(self.save))
 
     def write(self, path: Path | None = None) -> Path:
         """Write the save now (to ``path``, the file in use or a default name); later moves go there too."""
-        self.path = path or self.path or self.default
-        write_save(self.path, self.save)
-        return self.path
+        if path is not None and (self.file is None or path.resolve() != self.file.path.resolve()):
+            claimed = SaveFile(path).claim()
+            if self.file is not None:
+                self.file.release()
+            self.file = claimed
+        elif self.file is None:
+            self.file = SaveFile(unique(self.default)).claim()
+        self.file.write(save_text(self.save))
+        return self.file.path
+
+    def close(self) -> None:
+        if self.file is not None:
+            self.file.release()
 
 
 class TableHost(Host):
@@ -69,7 +92,10 @@ class TableHost(Host):
         return describe(self.variant)
 
     def save(self, path: str | None) -> str:
-        where = self.saver.write(Path(path) if path else None)
+        try:
+            where = self.saver.write(Path(path) if path else None)
+        except TapeteError as exc:  # a file that is not this match's save, a folder, a locked save
+            return f"not saved: {exc}"
         return f"saved in {where} (kept up to date after every move); continue later with: tapete resume {where}"
 
 
@@ -120,12 +146,14 @@ class Table:
         delay: float = 0.0,
         log: Emit | None = None,
         console: Console | None = None,
+        resumed: bool = False,
+        force: bool = False,
     ):
         self.variant, self.match, self.printer, self.log = variant, match, printer, log
         self.console = console or make_console()
         game = match.game
         self.layout = layout_for(variant.registry.layouts, game.name)
-        self.saver = Saver(save, save_path, default_save_path(save))
+        self.saver = Saver(save, save_path, default_save_path(save), ours=resumed, force=force)
         self.host = TableHost(game, self.console, self.layout, variant, self.saver)
         people = {s for s, a in enumerate(match.agents) if isinstance(a, HumanBot)}
         self.host.hot_seat = len(people) > 1
@@ -158,6 +186,12 @@ class Table:
         self.console.print(f"resumed {self.replay.path}: {self.replay.done} saved move(s) replayed")
 
     def run(self) -> MatchResult | int:
+        try:
+            return self._run()
+        finally:
+            self.saver.close()
+
+    def _run(self) -> MatchResult | int:
         try:
             return self.match.play(self.emit)
         except Quit as stop:
@@ -203,10 +237,11 @@ def play_at_table(
     watch: bool,
     delay: float,
     log: Emit | None,
+    force: bool = False,
 ) -> MatchResult | int:
     """``tapete play`` with a person seated, a save file or watching."""
     save = new_save(variant_arg, variant, options, match)
-    table = Table(variant, match, save, save_path, printer, watch, delay, log)
+    table = Table(variant, match, save, save_path, printer, watch, delay, log, force=force)
     return table.run()
 
 
@@ -218,7 +253,7 @@ def resume_at_table(
     variant = saved_variant(path, saved)
     match = Match(variant, saved.players, saved.seed, bots=saved.bots)
     save = Save(saved.variant, saved.digest, saved.options, saved.seed, saved.players, saved.bots, [], saved.resolved)
-    table = Table(variant, match, save, path, printer_for(variant), watch, delay, log)
+    table = Table(variant, match, save, path, printer_for(variant), watch, delay, log, resumed=True)
     table.resume_from(path, saved.actions)
     result = table.run()
     if isinstance(result, MatchResult) and table.replay is not None and table.replay.on_live is not None:
