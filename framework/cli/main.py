@@ -404,6 +404,10 @@ from .simulate import simulate  # noqa: E402  (tapete simulate: its own module)
 
 command()(simulate)
 
+from .tournament import tournament  # noqa: E402  (tapete tournament: its own module)
+
+command()(tournament)
+
 
 def main() -> None:  # pragma: no cover
     app()
