@@ -156,8 +156,73 @@ class Client:
             if msg["seq"] > seq:
                 return msg
 
+    async def state_at(self, seq: int) -> dict[str, Any]:
+        """The latest state message at position ``seq`` (already received, or the next to come)."""
+        for msg in reversed(self.received):
+            if msg["type"] == "state" and msg["seq"] == seq:
+                return msg
+        while True:
+            msg = await self.next_of("state")
+            if msg["seq"] == seq:
+                return msg
+            assert msg["seq"] < seq, f"position {seq} was skipped"
+
     async def send(self, obj: Any) -> None:
         await self.ws.send(obj if isinstance(obj, str) else json.dumps(obj))
 
     async def close(self) -> None:
         await self.ws.close()
+
+
+class ProcessServer:
+    """``tapete serve`` as its own process, as a host runs it; `kill` is ``kill -9``."""
+
+    def __init__(self, db: Path, port: int | None = None):
+        self.db, self.port = db, port or free_port()
+        self.proc: Any = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def start(self) -> ProcessServer:
+        import subprocess
+        import sys
+
+        cmd = [sys.executable, "-m", "tapete", "serve", "--port", str(self.port), "--db", str(self.db)]
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        deadline = time.monotonic() + WAIT
+        while True:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server stopped: {self.proc.stdout.read()}")
+            try:
+                if get(self.url + "/")[0] == 200:
+                    return self
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                self.kill()
+                raise RuntimeError("the server did not start")
+            time.sleep(0.05)
+
+    def kill(self) -> None:
+        """SIGKILL: no clean-up of any kind runs in the server."""
+        import signal
+
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(WAIT)
+            self.proc.stdout.close()
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(WAIT)
+            except Exception:
+                self.kill()
+            self.proc.stdout.close()

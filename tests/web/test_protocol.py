@@ -167,7 +167,11 @@ def test_the_lobby_form_is_checked_field_by_field(server: ThreadServer) -> None:
             "variant": "fantan/pagat",
             "options": {"wins_to": "1"},
             "players": 3,
-            "seats": [{"kind": "person"}, {"kind": "bot", "bot": "ismcts:iterations=5"}, {"kind": "bot", "bot": "sensible"}],
+            "seats": [
+                {"kind": "person"},
+                {"kind": "bot", "bot": "ismcts:iterations=5"},
+                {"kind": "bot", "bot": "sensible"},
+            ],
         },
     )
     assert status == 200, reply
