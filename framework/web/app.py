@@ -456,6 +456,9 @@ class Hub:
         seq = table.seq
         view, legal, state = table.decision_input(agent)
         action = await asyncio.to_thread(table.decide, agent, view, legal, state)
+        mover = table.to_move
+        if by == BY_STAND_IN and (mover is None or not table.status[mover].away):
+            return  # the person came back while the stand-in thought: the move is theirs again
         step = table.bot_step(seq, agent, by or default_by, action)
         self.commit(room, step)
 
