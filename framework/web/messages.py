@@ -82,7 +82,12 @@ def public_seats(table: LiveTable, viewer: int) -> list[Json]:
 
 
 def score_sheet(table: LiveTable) -> list[Json]:
-    """Each deal's scores and the running totals (numbers only: they stay true in later deals)."""
+    """Each deal's scores and the running totals (numbers only: they stay true in later deals).
+
+    Built once per new score event, since every message of every seat carries it."""
+    cached = table.sheet_cache
+    if cached is not None and cached[0] == len(table.records):
+        return cached[1]
     sheet: list[Json] = []
     for rec in table.records:
         kind = rec.get("type")
@@ -107,6 +112,7 @@ def score_sheet(table: LiveTable) -> list[Json]:
                     "totals": list(rec["totals"]),
                 }
             )
+    table.sheet_cache = (len(table.records), sheet)
     return sheet
 
 
@@ -147,7 +153,6 @@ def state_message(table: LiveTable, layout: Layout, viewer: int, clock: Json | N
         "hand_rows": [row(view, r) for r in layout.hand(view, legal)] if seated else [],
         "moves": [move(view, layout, a) for a in legal],
         "card_move": layout.card_move_kind(legal),
-        "log": [tokens(view, layout.event(view, e)) for e in view.history if e.kind == "action"],
         "sheet": score_sheet(table),
         "help": list(layout.help(view)),
         "waiting": table.waiting_for(),
@@ -179,6 +184,13 @@ def reveal(table: LiveTable, layout: Layout, view: View) -> Json:
                 lines = [f"the deal is void: {rec.get('reason', '')}", *lines]
             break
     return {"hands": hands, "lines": lines}
+
+
+def log_message(table: LiveTable, layout: Layout, viewer: int) -> Json:
+    """The deal so far as the seat saw it (sent when the page asks: it grows with the deal)."""
+    view = table.view(viewer)
+    lines = [tokens(view, layout.event(view, e)) for e in view.history if e.kind == "action"]
+    return {"type": "log", "seq": table.seq, "deal": table.ledger.deal_number, "lines": lines}
 
 
 def hint_message(table: LiveTable, viewer: int, action: Action, why: str) -> Json:

@@ -183,6 +183,7 @@ class LiveTable:
         self.result: MatchResult | None = None
         self._history: list[dict[str, Any]] = []
         self._legal: tuple[int, list[Action]] | None = None
+        self.sheet_cache: tuple[int, list[dict[str, Any]]] | None = None
         self.deal_actions = 0
         self._deal()
 

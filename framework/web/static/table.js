@@ -13,6 +13,7 @@ let retry = 0;
 let stopped = false;
 let hinted = null;
 let panels = { rules: false, sheet: false, log: false };
+let logLines = [];
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -105,6 +106,9 @@ function onMessage(msg) {
     }
     if (msg.code !== "already-played") notice(msg.message, "refused");
     enable(true);
+  } else if (msg.type === "log") {
+    logLines = msg.lines;
+    renderLog();
   } else if (msg.type === "hint") {
     hinted = msg.move;
     notice(`hint: ${msg.move} — ${msg.why}`, "hint");
@@ -258,7 +262,7 @@ function render() {
 
   $("help").replaceChildren(...s.help.map((line) => el("div", "", line)));
   renderSheet();
-  renderLog();
+  if (panels.log) send({ type: "log" });
   enable(true);
   for (const b of document.querySelectorAll("#hand-cards button")) b.disabled = !s.moves.length;
 }
@@ -286,7 +290,7 @@ function renderLog() {
   const box = $("log");
   box.classList.toggle("hidden", !panels.log);
   if (!panels.log || !state) return;
-  box.replaceChildren(...state.log.map((line) => { const li = el("li"); li.append(tokensEl(line)); return li; }));
+  box.replaceChildren(...logLines.map((line) => { const li = el("li"); li.append(tokensEl(line)); return li; }));
 }
 
 async function toggleRules() {
@@ -304,7 +308,7 @@ document.addEventListener("DOMContentLoaded", () => {
   $("hint").onclick = () => send({ type: "hint" });
   $("show-rules").onclick = toggleRules;
   $("show-sheet").onclick = () => { panels.sheet = !panels.sheet; renderSheet(); };
-  $("show-log").onclick = () => { panels.log = !panels.log; renderLog(); };
+  $("show-log").onclick = () => { panels.log = !panels.log; if (panels.log) send({ type: "log" }); renderLog(); };
   $("next").onclick = () => { $("next").disabled = true; send({ type: "next", seq: state.seq }); };
   connect();
 });
