@@ -231,7 +231,7 @@ def show(
     option: list[str] = typer.Option(None, "--option", "-o", help="NAME=VALUE"),
 ) -> None:
     """Show a variant's resolved options and rules in plain words."""
-    from ..design.describe import describe
+    from ..play.describe import describe
     from ..play.loading import load_variant
 
     v = load_variant(variant, options=_options(option))
