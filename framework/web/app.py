@@ -36,14 +36,15 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..describe import describe
-from ..engine import Variant, load_variant
-from ..errors import TapeteError
+from ..core.errors import TapeteError
+from ..core.rng import Random
 from ..layout import Layout, layout_for
-from ..plugins import Registry
-from ..plugins import registry as default_registry
-from ..rng import Random
-from ..variants import option_text
+from ..play.describe import describe
+from ..play.loading import Variant, load_variant
+from ..plugins.loader import Registry
+from ..plugins.loader import registry as default_registry
+from ..rules.options import option_value
+from ..rules.variant_file import option_text
 from . import messages
 from .store import Store
 from .tables import (
@@ -206,7 +207,7 @@ class Hub:
             if text == messages_default(base, key):
                 continue  # the declared value: nothing to parse
             try:
-                self.variant(name, {key: text})  # the very parser and checks of 'tapete play --option'
+                option_value(base.spec.declarations[key], text)  # the one reader of '--option' values
             except TapeteError as exc:
                 errors[f"options.{key}"] = _strip_prefix(str(exc), f"option {key}: ")
                 continue

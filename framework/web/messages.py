@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ..actions import Action
+from ..core.actions import Action
 from ..layout import Layout, Row, Token, recap, seat_name, since_last_move
 from ..view import View
 from .tables import DEAL_OVER, MATCH_OVER, SPECTATOR, LiveTable

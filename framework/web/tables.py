@@ -21,15 +21,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..actions import Action
 from ..bots import LegacyBot, observes
-from ..engine import Variant
-from ..errors import TapeteError
+from ..core.actions import Action
+from ..core.errors import TapeteError
+from ..core.ledger import Ledger
+from ..core.rng import Random, derive_seed
+from ..core.state import DealState
 from ..game import Game
-from ..ledger import Ledger
-from ..match import MAX_ACTIONS_PER_DEAL, Match, MatchResult
-from ..rng import Random, derive_seed
-from ..state import DealState
+from ..play.loading import Variant
+from ..play.match import MAX_ACTIONS_PER_DEAL, Match, MatchResult
 from ..view import Recorder, View, zone_mode
 
 PERSON = "person"
