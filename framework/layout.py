@@ -15,6 +15,7 @@ zone in words, hands sorted by suit and rank.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -152,6 +153,24 @@ class Layout:
 
     def hand(self, view: View, legal: Sequence[Action]) -> list[Row]:
         return [Row("your hand", tuple(self.sorted_hand(view)), marked=self.playable(view, legal))]
+
+    def menu(self, view: View, legal: Sequence[Action]) -> list[Action]:
+        """The legal moves in the order a person reads them: by kind, then cards as the hand is held.
+
+        Every front-end lists moves in this order (the terminal's numbered menu, the web
+        table's buttons), so a move has the same place wherever a person plays."""
+        first_seen: dict[str, int] = {}
+        for a in legal:
+            first_seen.setdefault(a.kind, len(first_seen))
+        return sorted(legal, key=lambda a: (first_seen[a.kind], [self.sort_key(view, c) for c in a.cards]))
+
+    def card_move_kind(self, legal: Sequence[Action]) -> str:
+        """The kind of move a card chosen alone makes when no legal move starts with it.
+
+        The commonest kind among the legal moves that name cards, else ``card_move``: the
+        game is then asked about that move and says why it is refused in its own words."""
+        counts = Counter(a.kind for a in legal if a.cards)
+        return counts.most_common(1)[0][0] if counts else self.card_move
 
     def help(self, view: View) -> list[str]:
         """The rules a person needs to move, with their rule ids (shown by ``help``)."""

@@ -35,7 +35,6 @@ FLOORS = {
 }
 # the few sideways steps between front-ends that are part of the design, each with its reason
 ALLOWED_SIDEWAYS = {
-    ("table", "design"),  # the table's `rules` command prints what the designer's tools write of the rules
     ("table", "gamelog"),  # the terminal table writes the match log as it plays
     ("testing", "gamelog"),  # check_replay replays a log
 }

@@ -231,7 +231,7 @@ def show(
     option: list[str] = typer.Option(None, "--option", "-o", help="NAME=VALUE"),
 ) -> None:
     """Show a variant's resolved options and rules in plain words."""
-    from ..design.describe import describe
+    from ..play.describe import describe
     from ..play.loading import load_variant
 
     v = load_variant(variant, options=_options(option))
@@ -394,6 +394,24 @@ def replay(log: Path = typer.Argument(..., help="a log written by 'tapete play -
     console().print(
         f"{log}: reproduced {report.events} events over {report.deals} deal(s); winner seat {report.winner}"
     )
+
+
+@command()
+def serve(
+    host: str = typer.Option("127.0.0.1", "--host", help="the address to listen on (beyond this machine: a warning)"),
+    port: int = typer.Option(8000, "--port", help="the port to listen on"),
+    db: Path = typer.Option(Path("tapete-tables.db"), "--db", help="the SQLite file that keeps every table"),
+) -> None:
+    """Host tables in the browser: a lobby, one private link per seat; the server holds the cards."""
+    from ..core.errors import TapeteError
+
+    try:
+        from ..web.app import serve as run_server
+    except ImportError as exc:
+        raise TapeteError(
+            f"tapete serve needs the web extra ({exc.name or exc} is missing): pip install 'tapete[web]'"
+        ) from None
+    run_server(host, port, db)
 
 
 from .new import new_app  # noqa: E402  (tapete new variant / plugin)

@@ -144,15 +144,8 @@ class HumanBot:
 
     # -- the turn -----------------------------------------------------------------------
     def menu(self, view: View, legal: Sequence[Action]) -> list[Action]:
-        """The legal moves in the order a person reads them: by kind, then cards as the hand is held."""
-        first_seen: dict[str, int] = {}
-        for a in legal:
-            first_seen.setdefault(a.kind, len(first_seen))
-        layout = self.host.layout
-        return sorted(
-            legal,
-            key=lambda a: (first_seen[a.kind], [layout.sort_key(view, c) for c in a.cards]),
-        )
+        """The legal moves in the order a person reads them (`Layout.menu`)."""
+        return self.host.layout.menu(view, legal)
 
     def choose(self, view: View, legal: list[Action]) -> Action:
         host, deck = self.host, view.deck

@@ -23,9 +23,9 @@ from rich.text import Text
 from ..core.actions import Action
 from ..core.errors import TapeteError
 from ..core.state import DealState
-from ..design.describe import describe
 from ..game import Game
 from ..layout import Layout, layout_for
+from ..play.describe import describe
 from ..play.loading import Variant
 from ..play.match import Match, MatchResult
 from ..view import Recorder

@@ -29,6 +29,19 @@ class ChineseTenLayout(Layout):
         rows.append(self.others(view))
         return rows
 
+    def scores(self, view: View) -> list[str]:
+        """The totals, and in partnerships (Scopone, SC-V3) each team's total, which is what wins."""
+        lines = super().scores(view)
+        teams = view.facts.teams if "teams" in view.facts else 0
+        if teams:
+            parts = []
+            for t in range(teams):
+                seats = list(range(t, view.players, teams))
+                who = " and ".join(seat_name(view, s) for s in seats)
+                parts.append(f"{who} {view.totals[seats[0]] if seats[0] < len(view.totals) else 0}")
+            lines.append("teams: " + ", ".join(parts))
+        return lines
+
     def hand(self, view: View, legal: Sequence[Action]) -> list[Row]:
         hand = self.sorted_hand(view)
         rows = [Row("your hand", tuple(hand))]

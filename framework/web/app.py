@@ -1,0 +1,787 @@
+"""``tapete serve``: the web table, on Starlette and uvicorn, over WebSockets.
+
+The server is one more front-end: it plays matches through `tapete.web.tables`,
+keeps them in `tapete.web.store`, and sends each connection what its seat's
+view shows (`tapete.web.messages`). A connection proves its seat with the link
+token in its first message (the token lives in the link's ``#fragment``, so it
+never reaches a server log or a Referer header) and is bound to that seat for
+good: it can move only for that seat, only in turn, only answering the position
+it was shown (the sequence number), and a message that fails any check is
+answered with a refusal and changes nothing.
+
+Everything that changes a table runs on the event loop, one step at a time; a
+bot's thinking runs in a worker thread on a copy (its view), and its choice is
+dropped if the table moved on meanwhile (a person came back to their seat).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import math
+import secrets
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ..core.errors import TapeteError
+from ..core.rng import Random
+from ..layout import Layout, layout_for
+from ..play.describe import describe
+from ..play.loading import Variant, load_variant
+from ..plugins.loader import Registry
+from ..plugins.loader import registry as default_registry
+from ..rules.options import option_value
+from ..rules.variant_file import option_text
+from . import messages
+from .store import Store
+from .tables import (
+    BY_CLOCK,
+    BY_STAND_IN,
+    DEAL_OVER,
+    PLAY,
+    SPECTATOR,
+    Created,
+    LiveTable,
+    Refusal,
+    SeatPlan,
+    Step,
+    TableConfig,
+    new_seed,
+    new_token,
+)
+
+MAX_MESSAGE = 4096  # characters in one message from a client; a longer one is refused unread
+MAX_FRAME = 65536  # bytes in one WebSocket frame; the protocol closes a connection that sends more
+MAX_MOVE_TEXT = 200
+HELLO_TIMEOUT = 10.0  # seconds a new connection has to name its token
+MAX_LIVE_TABLES = 2000  # tables held in memory at once; creating more is refused until some finish
+MAX_PACE = 10.0
+MAX_WAIT = 24 * 3600.0
+QUICK_BOT = 0.002  # a bot whose last decision took less (seconds) decides on the event loop
+QUEUE_LIMIT = 64  # messages waiting for one slow connection before it is dropped
+
+Json = dict[str, Any]
+log = logging.getLogger("tapete.web")
+
+
+@dataclass(eq=False)
+class Connection:
+    """One open page: bound to one seat of one table, with its own queue of outgoing messages."""
+
+    ws: WebSocket
+    table_id: str
+    seat: int
+    queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    last_state_seq: int = -1
+
+    def send(self, msg: Json) -> None:
+        if self.queue.qsize() >= QUEUE_LIMIT:
+            self.queue.put_nowait(None)  # the page cannot keep up: close it (it reconnects and gets the latest)
+            return
+        self.queue.put_nowait(json.dumps(msg, ensure_ascii=False, separators=(",", ":")))
+
+
+@dataclass
+class Room:
+    """A live table with its connections and the timing the driver needs."""
+
+    table: LiveTable
+    layout: Layout
+    conns: set[Connection] = field(default_factory=set)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    since: float = field(default_factory=time.monotonic)  # when the present position was reached
+    gone: dict[int, float] = field(default_factory=dict)  # seat -> when its last page closed
+    driver: asyncio.Task[None] | None = None
+    cache: dict[int, tuple[Any, Json]] = field(default_factory=dict)  # seat -> (position and presence, message)
+
+
+class Hub:
+    """Every live table of the server, its connections, and the store behind them."""
+
+    def __init__(self, store: Store, registry: Registry | None = None):
+        self.store = store
+        self.registry = registry or default_registry()
+        self.rooms: dict[str, Room] = {}
+        self._variants: dict[tuple[str, tuple[tuple[str, str], ...]], Variant] = {}
+        self._catalogue: list[Json] | None = None
+        self.steps_played = 0
+        self.quick: dict[int, float] = {}  # id(agent) -> seconds its last decision took
+
+    # -- variants ---------------------------------------------------------------------------
+    def variant(self, name: str, options: dict[str, str] | None = None) -> Variant:
+        """A loaded variant, shared by every table with the same options (its game's caches stay warm)."""
+        key = (name, tuple(sorted((options or {}).items())))
+        v = self._variants.get(key)
+        if v is None:
+            v = load_variant(name, self.registry, options=dict(options or {}))
+            self._variants[key] = v
+        return v
+
+    def catalogue(self) -> list[Json]:
+        """Every registered variant with what the lobby's form needs (loaded once)."""
+        if self._catalogue is None:
+            out = []
+            for name in sorted(self.registry.variants()):
+                try:
+                    v = self.variant(name)
+                except TapeteError:
+                    continue  # a broken variant file is reported by 'tapete variants', not offered here
+                spec = v.spec
+                lo, hi = v.player_range()
+                game = v.new_game()
+                out.append(
+                    {
+                        "name": name,
+                        "game": spec.game,
+                        "summary": spec.summary or game.summary,
+                        "players": [lo, hi],
+                        "default_players": v.default_players(),
+                        "teams": game.teams,
+                        "options": [
+                            {
+                                "name": d.name,
+                                "type": d.type,
+                                "default": v.options.get(d.name, d.default),
+                                "min": d.min,
+                                "max": d.max,
+                                "choices": list(d.choices),
+                                "doc": d.doc,
+                            }
+                            for d in spec.declarations.values()
+                        ],
+                        "bots": [b for b in self.registry.bot_names(spec.game) if b != "human"],
+                        "default_bot": _stand_in_name(game.default_bot),
+                    }
+                )
+            self._catalogue = out
+        return self._catalogue
+
+    def rules(self, name: str) -> list[str]:
+        return describe(self.variant(name))
+
+    # -- tables -----------------------------------------------------------------------------
+    def create(self, request: Json) -> Created:
+        """A new table from the lobby's form; `FormErrors` names every field that is wrong."""
+        config, variant = self.check_form(request)
+        live = sum(1 for r in self.rooms.values() if r.table.phase in (PLAY, DEAL_OVER))
+        if live >= MAX_LIVE_TABLES:
+            raise FormErrors({"": f"the server already holds {live} tables in play; try again later"})
+        table_id = secrets.token_hex(8)
+        tokens = {s: new_token() for s, plan in enumerate(config.seats) if plan.person}
+        tokens[SPECTATOR] = new_token()
+        table = LiveTable(table_id, config, variant)
+        self.store.create(table_id, config, variant.digest, tokens)
+        self._open(table)
+        created = Created(table_id, {s: t for s, t in tokens.items() if s != SPECTATOR}, tokens[SPECTATOR])
+        return created
+
+    def check_form(self, req: Json) -> tuple[TableConfig, Variant]:
+        errors: dict[str, str] = {}
+        name = req.get("variant")
+        known = self.registry.variants()
+        if not isinstance(name, str) or name not in known:
+            raise FormErrors({"variant": "choose one of the registered variants"})
+        base = self.variant(name)
+        options: dict[str, str] = {}
+        raw = req.get("options") or {}
+        if not isinstance(raw, dict):
+            raise FormErrors({"options": "options must map names to values"})
+        for key, value in raw.items():
+            if key not in base.spec.declarations:
+                errors[f"options.{key}"] = f"{name} has no option {key!r}"
+                continue
+            text = _text(value)
+            if text == messages_default(base, key):
+                continue  # the declared value: nothing to parse
+            try:
+                option_value(base.spec.declarations[key], text)  # the one reader of '--option' values
+            except TapeteError as exc:
+                errors[f"options.{key}"] = _strip_prefix(str(exc), f"option {key}: ")
+                continue
+            options[key] = text
+        if errors:
+            raise FormErrors(errors)
+        try:
+            variant = self.variant(name, options)
+        except TapeteError as exc:
+            raise FormErrors({"options": str(exc)}) from None
+        players = req.get("players", variant.default_players())
+        if isinstance(players, str) and players.strip().isdigit():
+            players = int(players)
+        try:
+            if not isinstance(players, int) or isinstance(players, bool):
+                raise TapeteError(f"the number of players must be a whole number, not {players!r}")
+            variant.check_players(players)
+        except TapeteError as exc:
+            raise FormErrors({"players": str(exc)}) from None
+        seats_raw = req.get("seats") or []
+        if not isinstance(seats_raw, list):
+            raise FormErrors({"seats": "seats must be a list"})
+        seats: list[SeatPlan] = []
+        game = variant.new_game()
+        for s in range(players):
+            item = seats_raw[s] if s < len(seats_raw) and isinstance(seats_raw[s], dict) else {"kind": "person"}
+            if item.get("kind", "person") == "person":
+                seats.append(SeatPlan())
+                continue
+            spec = _text(item.get("bot", "")).strip()
+            if not spec or spec.split(":", 1)[0].strip() == "human":
+                errors[f"seats.{s}"] = "choose a bot, or make the seat a person's"
+                continue
+            try:
+                entry = self.registry.bot(variant.spec.game, spec)
+                entry.factory(game, s, Random(0))  # parameters are checked by building the bot once
+            except TapeteError as exc:
+                errors[f"seats.{s}"] = str(exc)
+                continue
+            except (TypeError, ValueError) as exc:
+                errors[f"seats.{s}"] = f"bot {spec!r}: {exc}"
+                continue
+            seats.append(SeatPlan(spec))
+        timings: dict[str, float] = {}
+        for key, default, top in (("away_after", 60.0, MAX_WAIT), ("clock", 0.0, MAX_WAIT), ("pace", 0.5, MAX_PACE)):
+            value = req.get(key, default)
+            try:
+                number = float(value)
+            except (TypeError, ValueError):
+                errors[key] = f"a number of seconds, not {value!r}"
+                continue
+            if not math.isfinite(number) or not 0 <= number <= top:
+                errors[key] = f"between 0 and {top:g} seconds"
+                continue
+            timings[key] = number
+        seed = req.get("seed")
+        if seed is not None and (not isinstance(seed, (str, int)) or isinstance(seed, bool) or len(str(seed)) > 64):
+            errors["seed"] = "a seed is a word or a number"
+        if errors:
+            raise FormErrors(errors)
+        config = TableConfig(
+            variant=name,
+            options=options,
+            players=players,
+            seed=str(seed) if seed is not None else new_seed(),
+            seats=seats,
+            **timings,
+        )
+        return config, variant
+
+    def _open(self, table: LiveTable) -> Room:
+        room = Room(table, layout_for(self.registry.layouts, table.game.name))
+        self.rooms[table.id] = room
+        if table.phase in (PLAY, DEAL_OVER):
+            room.driver = asyncio.get_running_loop().create_task(self._drive(room))
+        return room
+
+    def room(self, table_id: str) -> Room | None:
+        """The live table, loaded from the store (its steps replayed) the first time it is asked for."""
+        room = self.rooms.get(table_id)
+        if room is None:
+            table = self.restore(table_id)
+            if table is None:
+                return None
+            room = self._open(table)
+        return room
+
+    def restore(self, table_id: str) -> LiveTable | None:
+        """Rebuild a table from its stored steps: the same deals, the same position, the bots' dice."""
+        stored = self.store.load(table_id)
+        if stored is None:
+            return None
+        config = stored.config
+        variant = self.variant(config.variant, config.options)
+        table = LiveTable(table_id, config, variant)
+        if variant.digest != stored.digest:
+            table.fail(
+                f"the files of {variant.name} changed since this table was made "
+                f"(digest {variant.digest}, the table's {stored.digest}); its moves are not replayed on other rules"
+            )
+            return table
+        try:
+            for step in stored.steps:
+                table.apply(step)
+        except TapeteError as exc:
+            table.fail(f"step {table.seq} does not replay: {exc}")
+            return table
+        table.restore_dice()
+        return table
+
+    async def start(self) -> None:
+        """Open every table that was in play when the server stopped; their bots play on."""
+        for table_id in self.store.table_ids(unfinished_only=True):
+            self.room(table_id)
+
+    async def stop(self) -> None:
+        for room in self.rooms.values():
+            if room.driver is not None:
+                room.driver.cancel()
+        for room in self.rooms.values():
+            if room.driver is not None:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await room.driver
+
+    # -- changing a table -----------------------------------------------------------------------
+    def commit(self, room: Room, step: Step, by: Connection | None = None) -> None:
+        """Store the step, then apply it, then acknowledge it to ``by`` and tell every connection.
+
+        Nothing is acknowledged or shown before it is in the store."""
+        table = room.table
+        self.store.append(table.id, step)
+        table.apply(step)
+        if by is not None:
+            by.send({"type": "ack", "seq": step.seq})
+        self.steps_played += 1
+        if table.phase not in (PLAY, DEAL_OVER):
+            self.store.mark_finished(table.id)
+        room.since = time.monotonic()
+        self.broadcast(room)
+        room.wake.set()
+
+    def broadcast(self, room: Room) -> None:
+        for conn in list(room.conns):
+            conn.send(self.state_for(room, conn.seat))
+
+    def state_for(self, room: Room, seat: int) -> Json:
+        """The state message of a seat at the present position (built once for several pages of it)."""
+        table = room.table
+        hit = room.cache.get(seat)
+        key = (table.seq, tuple((s.connections > 0, s.away, s.ready) for s in table.status))
+        if hit is not None and hit[0] == key:
+            return hit[1]
+        msg = messages.state_message(table, room.layout, seat, self.clock_of(room))
+        room.cache[seat] = (key, msg)
+        return msg
+
+    def clock_of(self, room: Room) -> Json | None:
+        table = room.table
+        clock = table.config.clock
+        if clock <= 0 or table.phase not in (PLAY, DEAL_OVER):
+            return None
+        return {"seconds": clock, "left": max(0.0, clock - (time.monotonic() - room.since))}
+
+    async def _drive(self, room: Room) -> None:
+        """The table's own player: bots, stand-ins, the clock and the next deal, each at its time."""
+        table = room.table
+        while table.phase in (PLAY, DEAL_OVER):
+            when, act = self._next_action(room)
+            if act is None:
+                room.wake.clear()
+                await room.wake.wait()
+                continue
+            delay = when - time.monotonic()
+            if delay > 0:
+                room.wake.clear()
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(room.wake.wait(), delay)
+                    continue  # something changed: look again
+            try:
+                await act()
+            except Refusal:
+                continue  # the table moved on while a bot thought: look again
+            except TapeteError as exc:
+                table.fail(str(exc))
+                self.store.mark_finished(table.id)
+                self.broadcast(room)
+            except Exception as exc:  # a bot that crashes stops its table, not the server
+                table.fail(f"{type(exc).__name__}: {exc}")
+                self.store.mark_finished(table.id)
+                self.broadcast(room)
+
+    def _next_action(self, room: Room) -> tuple[float, Callable[[], Awaitable[None]] | None]:
+        table, cfg, now = room.table, room.table.config, time.monotonic()
+        pace = cfg.pace
+        if table.phase == DEAL_OVER:
+            waiting = table.waiting_for()
+            if not waiting:
+                return room.since + pace, lambda: self._next_deal(room)
+            if cfg.clock > 0:
+                return room.since + cfg.clock, lambda: self._next_deal(room)
+            return self._away_deadline(room, waiting)
+        mover = table.to_move
+        if mover is None:
+            return now, None
+        status = table.status[mover]
+        if not status.person:
+            return room.since + pace, lambda: self._bot_move(room, False, "")
+        if status.away:
+            return room.since + pace, lambda: self._bot_move(room, True, BY_STAND_IN)
+        when, act = self._away_deadline(room, [mover])
+        if cfg.clock > 0 and (act is None or room.since + cfg.clock < when):
+            return room.since + cfg.clock, lambda: self._bot_move(room, True, BY_CLOCK)
+        return when, act
+
+    def _away_deadline(self, room: Room, seats: list[int]) -> tuple[float, Callable[[], Awaitable[None]] | None]:
+        """When the first of ``seats`` with no page open counts as away (``away_after`` after it left)."""
+        table, wait = room.table, room.table.config.away_after
+        if wait <= 0:
+            return 0.0, None
+        best: tuple[float, int] | None = None
+        for s in seats:
+            if table.status[s].connections:
+                continue
+            at = max(room.since, room.gone.get(s, room.since)) + wait
+            if best is None or at < best[0]:
+                best = (at, s)
+        if best is None:
+            return 0.0, None
+        seat = best[1]
+        return best[0], lambda: self._go_away(room, seat)
+
+    async def _go_away(self, room: Room, seat: int) -> None:
+        st = room.table.status[seat]
+        if st.connections == 0 and not st.away:
+            st.away = True
+            self.broadcast(room)
+
+    async def _next_deal(self, room: Room) -> None:
+        table = room.table
+        if table.phase == DEAL_OVER:
+            self.commit(room, table.next_step())
+
+    async def _bot_move(self, room: Room, stand_in: bool, by: str) -> None:
+        table = room.table
+        got = table.agent_to_move(stand_in)
+        if got is None:
+            return
+        agent, default_by = got
+        seq = table.seq
+        view, legal, state = table.decision_input(agent)
+        if self.quick.get(id(agent), 1.0) < QUICK_BOT:
+            # A bot that decides in a blink is asked here: a worker thread would cost more than it saves.
+            started = time.perf_counter()
+            action = table.decide(agent, view, legal, state)
+        else:
+            started = time.perf_counter()
+            action = await asyncio.to_thread(table.decide, agent, view, legal, state)
+        self.quick[id(agent)] = time.perf_counter() - started
+        mover = table.to_move
+        if by == BY_STAND_IN and (mover is None or not table.status[mover].away):
+            return  # the person came back while the stand-in thought: the move is theirs again
+        step = table.bot_step(seq, agent, by or default_by, action)
+        self.commit(room, step)
+
+    # -- connections ------------------------------------------------------------------------------
+    async def serve_socket(self, ws: WebSocket) -> None:
+        await ws.accept()
+        conn = await self._hello(ws)
+        if conn is None:
+            return
+        room = self.rooms[conn.table_id]
+        writer = asyncio.get_running_loop().create_task(_writer(conn))
+        try:
+            self._join(room, conn)
+            while True:
+                try:
+                    message = await ws.receive()
+                except (WebSocketDisconnect, RuntimeError):
+                    break
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                if text is None:  # a binary frame
+                    conn.send(messages.refusal_message("malformed", "messages are JSON text", room.table.seq))
+                    continue
+                await self.handle(room, conn, text)
+        finally:
+            self._leave(room, conn)
+            conn.queue.put_nowait(None)
+            with contextlib.suppress(Exception):
+                await writer
+
+    async def _hello(self, ws: WebSocket) -> Connection | None:
+        """The first message names the link token; a wrong or missing one closes the connection."""
+        try:
+            text = await asyncio.wait_for(ws.receive_text(), HELLO_TIMEOUT)
+        except (asyncio.TimeoutError, WebSocketDisconnect, RuntimeError, KeyError):
+            await _close(ws, "bad-token", "no link token was sent")
+            return None
+        token = None
+        if len(text) <= MAX_MESSAGE:
+            with contextlib.suppress(ValueError):
+                obj = json.loads(text)
+                if isinstance(obj, dict) and obj.get("type") == "hello" and isinstance(obj.get("token"), str):
+                    token = obj["token"]
+        found = self.store.seat_of(token) if token and len(token) <= 100 else None
+        room = self.room(found[0]) if found else None
+        if found is None or room is None:
+            await _close(ws, "bad-token", "this link opens no seat: ask the table's host for your link")
+            return None
+        return Connection(ws, found[0], found[1])
+
+    def _join(self, room: Room, conn: Connection) -> None:
+        room.conns.add(conn)
+        if conn.seat != SPECTATOR:
+            st = room.table.status[conn.seat]
+            st.connections += 1
+            st.away = False  # the person takes the seat back from the stand-in
+            room.wake.set()
+        conn.send(
+            {
+                "type": "welcome",
+                "seat": conn.seat,
+                "table": room.table.id,
+                "variant": room.table.variant.name,
+                "players": room.table.players,
+            }
+        )
+        if conn.seat == SPECTATOR:
+            conn.send(self.state_for(room, conn.seat))
+        else:
+            self.broadcast(room)  # the others see the person arrive
+
+    def _leave(self, room: Room, conn: Connection) -> None:
+        room.conns.discard(conn)
+        if conn.seat != SPECTATOR:
+            st = room.table.status[conn.seat]
+            st.connections = max(0, st.connections - 1)
+            if not st.connections:
+                room.gone[conn.seat] = time.monotonic()
+            self.broadcast(room)
+            room.wake.set()
+
+    async def handle(self, room: Room, conn: Connection, text: str) -> None:
+        """One message from a page: a move, "next deal", a hint, a ping; anything else is refused."""
+        table = room.table
+        try:
+            obj = _parse(text)
+            kind = obj.get("type")
+            if kind == "ping":
+                conn.send({"type": "pong", "seq": table.seq})
+                return
+            if "seat" in obj and obj["seat"] != conn.seat:
+                raise Refusal(
+                    "wrong-seat",
+                    f"this page holds the link of {_seat_words(conn.seat)}: it cannot act for seat {obj['seat']!r}",
+                    table.seq,
+                )
+            if kind == "hint":
+                await self._hint(room, conn)
+                return
+            if kind == "log":
+                conn.send(messages.log_message(table, room.layout, conn.seat))
+                return
+            if kind not in ("move", "next"):
+                raise Refusal("malformed", f"unknown message type {kind!r}", table.seq)
+            if conn.seat == SPECTATOR:
+                raise Refusal("spectator", "a spectator's link watches the table: it cannot move", table.seq)
+            seq = obj.get("seq")
+            if not isinstance(seq, int) or isinstance(seq, bool):
+                raise Refusal("malformed", "a move must say which position it answers (seq)", table.seq)
+            if kind == "next":
+                table.check_next(conn.seat, seq)
+                table.status[conn.seat].ready = True
+                self.broadcast(room)
+                room.wake.set()
+                conn.send({"type": "ack", "seq": seq})
+                return
+            move = obj.get("move")
+            if not isinstance(move, str) or not move.strip() or len(move) > MAX_MOVE_TEXT:
+                raise Refusal("malformed", "a move is text such as 'play 7♥'", table.seq)
+            action = table.check_move(conn.seat, seq, move)
+            self.commit(room, table.person_step(conn.seat, action), conn)
+        except Refusal as r:
+            conn.send(messages.refusal_message(r.code, r.message, r.seq if r.seq is not None else table.seq))
+        except Exception as exc:  # a fault of the server or a game: this message fails, the table goes on
+            log.exception("table %s: a message from seat %s failed", table.id, conn.seat)
+            conn.send(
+                messages.refusal_message("server", f"the server could not handle that: {type(exc).__name__}", table.seq)
+            )
+
+    async def _hint(self, room: Room, conn: Connection) -> None:
+        """What the game's best bot would do in this seat, from the seat's view."""
+        table = room.table
+        seat = conn.seat
+        legal = table.legal_for(seat) if seat != SPECTATOR else []
+        if not legal:
+            raise Refusal("no-hint", "there is no move to hint at: it is not your turn", table.seq)
+        name = _stand_in_name(table.game.default_bot)
+        entry = self.registry.bot(table.variant.spec.game, name)
+        view = table.view(seat)
+        seq = table.seq
+        bot = entry.factory(table.game, view.seat, Random(0, "hint"))
+
+        def think() -> tuple[Any, str]:
+            action = bot.choose(view if getattr(bot, "observes", True) else None, list(legal))
+            explain = getattr(bot, "explain", None)
+            why = str(explain(view, list(legal), action)) if explain is not None else f"what the {name} bot would do"
+            return action, why
+
+        action, why = await asyncio.to_thread(think)
+        if table.seq == seq:
+            conn.send(messages.hint_message(table, seat, action, why))
+
+
+class FormErrors(TapeteError):
+    """The lobby form's problems, field by field (``options.wins_to``, ``seats.2``, ...)."""
+
+    def __init__(self, errors: dict[str, str]):
+        super().__init__("; ".join(f"{k}: {v}" for k, v in errors.items()))
+        self.errors = errors
+
+
+def messages_default(variant: Variant, key: str) -> str:
+    return option_text(variant.options.get(key))
+
+
+def _stand_in_name(name: str) -> str:
+    return "random" if name == "human" else name
+
+
+def _strip_prefix(text: str, prefix: str) -> str:
+    return text[len(prefix) :] if text.startswith(prefix) else text
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _seat_words(seat: int) -> str:
+    return "the spectators" if seat == SPECTATOR else f"seat {seat}"
+
+
+def _parse(text: str) -> Json:
+    if len(text) > MAX_MESSAGE:
+        raise Refusal("too-large", f"a message longer than {MAX_MESSAGE} characters is refused unread")
+    try:
+        obj = json.loads(text)
+    except (ValueError, RecursionError):
+        raise Refusal("malformed", 'a message is a JSON object such as {"type": "move", ...}') from None
+    if not isinstance(obj, dict):
+        raise Refusal("malformed", 'a message is a JSON object such as {"type": "move", ...}')
+    return obj
+
+
+async def _writer(conn: Connection) -> None:
+    """Sends a connection's queued messages in order; a slow or closed page ends here."""
+    while True:
+        text = await conn.queue.get()
+        if text is None:
+            with contextlib.suppress(Exception):
+                await conn.ws.close()
+            return
+        try:
+            await conn.ws.send_text(text)
+        except Exception:
+            return
+
+
+async def _close(ws: WebSocket, code: str, message: str) -> None:
+    with contextlib.suppress(Exception):
+        await ws.send_text(json.dumps({"type": "error", "code": code, "message": message}))
+        await ws.close(code=4401)
+
+
+# -- the HTTP side -------------------------------------------------------------------------------
+def _static() -> Path:
+    return Path(str(resources.files("tapete.web") / "static"))
+
+
+SECURITY_HEADERS = {
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Content-Security-Policy": "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; "
+    "style-src 'self'; script-src 'self'; frame-ancestors 'none'",
+}
+
+
+def make_app(db: Path | str, registry: Registry | None = None, durable: bool = False) -> Starlette:
+    """The Starlette application of ``tapete serve`` over the database file ``db``."""
+    store = Store(db, durable=durable)
+    hub = Hub(store, registry)
+
+    def page(name: str) -> Callable[[Request], Awaitable[Response]]:
+        async def handler(request: Request) -> Response:
+            return FileResponse(_static() / name, headers=SECURITY_HEADERS)
+
+        return handler
+
+    async def variants(request: Request) -> Response:
+        return JSONResponse(await asyncio.to_thread(hub.catalogue))
+
+    async def rules(request: Request) -> Response:
+        name = f"{request.path_params['game']}/{request.path_params['name']}"
+        if name not in hub.registry.variants():
+            return JSONResponse({"error": f"no variant {name}"}, status_code=404)
+        return JSONResponse({"variant": name, "lines": hub.rules(name)})
+
+    async def create(request: Request) -> Response:
+        if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+            return JSONResponse({"errors": {"": "send the form as application/json"}}, status_code=415)
+        body = await request.body()
+        if len(body) > 16384:
+            return JSONResponse({"errors": {"": "the form is too large"}}, status_code=413)
+        try:
+            req = json.loads(body)
+        except ValueError:
+            return JSONResponse({"errors": {"": "the form is not JSON"}}, status_code=400)
+        if not isinstance(req, dict):
+            return JSONResponse({"errors": {"": "the form is not a JSON object"}}, status_code=400)
+        try:
+            created = hub.create(req)
+        except FormErrors as exc:
+            return JSONResponse({"errors": exc.errors}, status_code=400)
+        return JSONResponse(
+            {
+                "table": created.table_id,
+                "seats": [{"seat": s, "link": f"/play#{t}"} for s, t in sorted(created.seat_tokens.items())],
+                "spectator": f"/play#{created.spectator_token}",
+            },
+            headers={"Cache-Control": "no-store"},
+        )
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await hub.start()
+        try:
+            yield
+        finally:
+            await hub.stop()
+            store.close()
+
+    routes = [
+        Route("/", page("lobby.html")),
+        Route("/play", page("table.html")),
+        Route("/api/variants", variants),
+        Route("/api/rules/{game}/{name}", rules),
+        Route("/api/tables", create, methods=["POST"]),
+        WebSocketRoute("/ws", hub.serve_socket),
+        Mount("/static", StaticFiles(directory=str(_static())), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.hub = hub
+    return app
+
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, db: Path | str = "tapete-tables.db", quiet: bool = False) -> None:
+    """Run the server until interrupted (``tapete serve``)."""
+    import uvicorn
+
+    app = make_app(db)
+    shown = f"[{host}]" if ":" in host else host
+    if not quiet:
+        print(f"tapete serve: the lobby is at http://{shown}:{port}/ (tables in {db}; Ctrl-C stops)", flush=True)
+        if host not in LOOPBACK and not host.startswith("127."):
+            print(
+                f"warning: listening on {host}, beyond this machine: anyone who can reach it can open tables; "
+                "the seat links are the only keys, and the connection is not encrypted (see docs/web.md)",
+                flush=True,
+            )
+    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False, ws_max_size=MAX_FRAME)

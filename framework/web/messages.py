@@ -1,0 +1,204 @@
+"""What a connection is sent: a seat's table, built from that seat's `View` and nothing else.
+
+Every message about the cards is made here, from the view the engine builds for the
+seat (the very object a bot at that seat is handed), the legal moves when the seat is
+to move, and the table's public facts (who sits where, who is connected, the scores).
+The game's layout (`tapete.layout`) draws the view as it does at the terminal; this
+module only turns the layout's rows into JSON. So the web shows exactly what the
+seat may know: a card the view does not hold cannot be named, and the spectators'
+view is the public one (seat -1: what every seat sees).
+
+The one thing taken from beyond the view is the deal's closing account (the game's
+``describe_deal`` lines kept in the match's score event), and only once the deal is
+over, when the view shows every card anyway.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from ..core.actions import Action
+from ..layout import Layout, Row, Token, recap, seat_name, since_last_move
+from ..view import View
+from .tables import DEAL_OVER, MATCH_OVER, SPECTATOR, LiveTable
+
+Json = dict[str, Any]
+
+
+def card(view: View, c: int) -> Json:
+    """A card as the page draws it: its name and whether its suit is red."""
+    deck = view.deck
+    return {"c": deck.names[c], "r": 1 if deck.is_red(c) else 0}
+
+
+def tokens(view: View, items: Iterable[Token]) -> list[Any]:
+    """A layout's tokens: cards as `card`, words as strings, an empty place as null."""
+    out: list[Any] = []
+    for t in items:
+        out.append(card(view, t) if isinstance(t, int) else t)
+    return out
+
+
+def row(view: View, r: Row) -> Json:
+    names = view.deck.names
+    return {
+        "label": r.label,
+        "cards": tokens(view, r.cards),
+        "note": r.note,
+        "marked": [names[c] for c in sorted(r.marked)],
+        "grid": r.width > 0,
+    }
+
+
+def move(view: View, layout: Layout, a: Action) -> Json:
+    """A legal move as a button: its text (what the client sends back), its cards, what to confirm."""
+    deck = view.deck
+    out: Json = {"text": a.text(deck), "kind": a.kind, "cards": [deck.names[c] for c in a.cards], "detail": a.detail}
+    confirm = layout.confirm(view, a)
+    if confirm:
+        out["confirm"] = list(confirm)
+    return out
+
+
+def public_seats(table: LiveTable, viewer: int) -> list[Json]:
+    """Who sits where: a person (here or not, away with the stand-in playing) or a bot, by match seat."""
+    out = []
+    for s, st in enumerate(table.status):
+        who = "person" if st.person else st.bot
+        out.append(
+            {
+                "seat": s,
+                "who": who,
+                "here": st.connections > 0,
+                "away": st.away,
+                "stand_in": table.stand_in_name if st.away else "",
+                "ready": st.ready,
+                "you": s == viewer,
+                "out": bool(table.ledger.out[s]),
+            }
+        )
+    return out
+
+
+def score_sheet(table: LiveTable) -> list[Json]:
+    """Each deal's scores and the running totals (numbers only: they stay true in later deals).
+
+    Built once per new score event, since every message of every seat carries it."""
+    cached = table.sheet_cache
+    if cached is not None and cached[0] == len(table.records):
+        return cached[1]
+    sheet: list[Json] = []
+    for rec in table.records:
+        kind = rec.get("type")
+        if kind == "score":
+            scores = rec.get("scores", {})
+            sheet.append(
+                {
+                    "deal": rec["number"],
+                    "scores": [scores.get(str(s)) for s in range(table.players)],
+                    "totals": list(rec["totals"]),
+                    "won": list(rec.get("won", [])),
+                }
+            )
+        elif kind == "void":
+            sheet.append({"deal": rec["number"], "void": True})
+        elif kind == "bonus":
+            scores = rec.get("scores", {})
+            sheet.append(
+                {
+                    "deal": "bonus",
+                    "scores": [scores.get(str(s)) for s in range(table.players)],
+                    "totals": list(rec["totals"]),
+                }
+            )
+    table.sheet_cache = (len(table.records), sheet)
+    return sheet
+
+
+def title(table: LiveTable, view: View, viewer: int) -> str:
+    number = table.ledger.deal_number
+    if table.phase == MATCH_OVER and table.result is not None:
+        w = table.result.winner
+        who = "a draw" if w < 0 else ("you win" if w == viewer else f"seat {w} wins")
+        return f"the match is over after {table.result.deals} deals: {who}"
+    if table.phase == DEAL_OVER:
+        return f"deal {number} is over"
+    if table.phase not in ("play",):
+        return f"the table stopped: {table.broken}"
+    mover = table.to_move
+    whose = "your move" if mover == viewer else f"seat {mover} to move"
+    return f"deal {number}, seat {table.seats[view.dealer]} dealt; {whose}"
+
+
+def state_message(table: LiveTable, layout: Layout, viewer: int, clock: Json | None = None) -> Json:
+    """The whole table as ``viewer`` (a match seat, or `SPECTATOR`) may see it now."""
+    view = table.view(viewer)
+    seated = viewer != SPECTATOR and table.deal_seat(viewer) is not None
+    legal = layout.menu(view, table.legal_for(viewer)) if seated else []
+    msg: Json = {
+        "type": "state",
+        "seq": table.seq,
+        "phase": table.phase,
+        "seat": viewer,
+        "variant": table.variant.name,
+        "deal": table.ledger.deal_number,
+        "to_move": table.to_move,
+        "title": title(table, view, viewer),
+        "seats": public_seats(table, viewer),
+        "scores": list(layout.scores(view)),
+        "recap": [tokens(view, line) for line in recap(layout, view, since_last_move(view))] if seated else [],
+        "table": [row(view, r) for r in layout.table(view)],
+        "hand": [card(view, c) for c in layout.sorted_hand(view)] if seated else [],
+        "hand_rows": [row(view, r) for r in layout.hand(view, legal)] if seated else [],
+        "moves": [move(view, layout, a) for a in legal],
+        "card_move": layout.card_move_kind(legal),
+        "sheet": score_sheet(table),
+        "help": list(layout.help(view)),
+        "waiting": table.waiting_for(),
+        "clock": clock,
+    }
+    if view.over:
+        msg["reveal"] = reveal(table, layout, view)
+    if table.phase == MATCH_OVER and table.result is not None:
+        msg["result"] = {"winner": table.result.winner, "totals": list(table.result.totals)}
+    if table.broken:
+        msg["broken"] = table.broken
+    return msg
+
+
+def reveal(table: LiveTable, layout: Layout, view: View) -> Json:
+    """The deal's end, every card shown: each hand, and the game's account of the deal."""
+    assert view.over
+    hands = []
+    for s in range(view.players):
+        zone = f"hand.{s}"
+        if zone in view.zones:
+            cards = sorted(view.cards(zone), key=lambda c: layout.sort_key(view, c))
+            hands.append({"label": seat_name(view, s), "cards": [card(view, c) for c in cards]})
+    lines: list[str] = []
+    for rec in reversed(table.records):
+        if rec.get("type") in ("score", "void"):
+            lines = [str(x) for x in rec.get("lines", [])]
+            if rec.get("type") == "void":
+                lines = [f"the deal is void: {rec.get('reason', '')}", *lines]
+            break
+    return {"hands": hands, "lines": lines}
+
+
+def log_message(table: LiveTable, layout: Layout, viewer: int) -> Json:
+    """The deal so far as the seat saw it (sent when the page asks: it grows with the deal)."""
+    view = table.view(viewer)
+    lines = [tokens(view, layout.event(view, e)) for e in view.history if e.kind == "action"]
+    return {"type": "log", "seq": table.seq, "deal": table.ledger.deal_number, "lines": lines}
+
+
+def hint_message(table: LiveTable, viewer: int, action: Action, why: str) -> Json:
+    view = table.view(viewer)
+    return {"type": "hint", "seq": table.seq, "move": action.text(view.deck), "why": why}
+
+
+def refusal_message(code: str, message: str, seq: int | None) -> Json:
+    """A message refused, and why; it never repeats the move (which might name a card the seat cannot see)."""
+    kind = "refused" if code == "refused" else "error"
+    return {"type": kind, "code": code, "message": message, "seq": seq}

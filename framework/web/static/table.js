@@ -1,0 +1,315 @@
+// tapete's table page: draws what the server sends for this seat and sends back the moves clicked.
+// The page knows nothing the server did not send it: every card, move and word comes from the
+// seat's own view. The link's #fragment is the seat's token; it never leaves this page but to
+// open the connection.
+"use strict";
+
+const token = decodeURIComponent(location.hash.slice(1));
+const $ = (id) => document.getElementById(id);
+let ws = null;
+let state = null;
+let seat = null;
+let retry = 0;
+let stopped = false;
+let hinted = null;
+let panels = { rules: false, sheet: false, log: false };
+let logLines = [];
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function cardEl(card, tag) {
+  const e = el(tag || "span", "card" + (card.r ? " red" : ""), card.c);
+  e.dataset.card = card.c;
+  return e;
+}
+
+function tokensEl(tokens, marked, grid) {
+  const frag = document.createDocumentFragment();
+  for (const t of tokens) {
+    if (t === null) frag.append(el("span", "slot", "·"));
+    else if (typeof t === "string") frag.append(el("span", grid ? "rank" : "word", grid ? t.trim() : t));
+    else {
+      const c = cardEl(t);
+      if (marked && marked.includes(t.c)) c.classList.add("marked");
+      frag.append(c);
+    }
+  }
+  return frag;
+}
+
+function rowEl(row) {
+  const r = el("div", "row" + (row.grid ? " grid" : ""));
+  r.append(el("span", "label", row.label || ""));
+  r.append(tokensEl(row.cards, row.marked, row.grid));
+  if (row.note) r.append(el("span", "note", row.note));
+  return r;
+}
+
+function setStatus(text, live) {
+  const s = $("status");
+  s.textContent = text;
+  s.className = live ? "live" : "";
+}
+
+function notice(text, kind) {
+  const n = $("notice");
+  n.textContent = text || "";
+  n.className = kind || "";
+}
+
+function connect() {
+  if (!token) {
+    $("title").textContent = "this page needs a seat's link (…/play#token)";
+    return;
+  }
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  ws = new WebSocket(`${proto}//${location.host}/ws`);
+  setStatus("connecting");
+  ws.onopen = () => {
+    retry = 0;
+    ws.send(JSON.stringify({ type: "hello", token }));
+  };
+  ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
+  ws.onclose = () => {
+    setStatus("disconnected: reconnecting");
+    if (stopped) return;
+    retry = Math.min(retry + 1, 6);
+    setTimeout(connect, 250 * retry);
+  };
+}
+
+function send(obj) {
+  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(obj));
+}
+
+function onMessage(msg) {
+  if (msg.type === "welcome") {
+    seat = msg.seat;
+    setStatus(seat < 0 ? "watching" : `seat ${seat}`, true);
+  } else if (msg.type === "state") {
+    state = msg;
+    render();
+  } else if (msg.type === "refused") {
+    notice("refused: " + msg.message, "refused");
+    enable(true);
+  } else if (msg.type === "error") {
+    if (msg.code === "bad-token") {
+      stopped = true;
+      $("title").textContent = msg.message;
+      setStatus("no seat");
+      return;
+    }
+    if (msg.code !== "already-played") notice(msg.message, "refused");
+    enable(true);
+  } else if (msg.type === "log") {
+    logLines = msg.lines;
+    renderLog();
+  } else if (msg.type === "hint") {
+    hinted = msg.move;
+    notice(`hint: ${msg.move} — ${msg.why}`, "hint");
+    markHint();
+  }
+}
+
+function enable(on) {
+  for (const b of document.querySelectorAll("#hand button, #moves button, #chooser button")) b.disabled = !on;
+}
+
+function play(move) {
+  const m = state && state.moves.find((x) => x.text === move);
+  if (m && m.confirm && m.confirm.length) return askConfirm(m);
+  sendMove(move);
+}
+
+function sendMove(move) {
+  $("chooser").classList.add("hidden");
+  $("confirm").classList.add("hidden");
+  notice("");
+  enable(false);
+  send({ type: "move", seq: state.seq, move });
+}
+
+function askConfirm(m) {
+  const box = $("confirm");
+  box.replaceChildren();
+  for (const line of m.confirm) box.append(el("div", "", line));
+  const yes = el("button", "primary", m.text);
+  yes.dataset.confirm = m.text;
+  yes.onclick = () => sendMove(m.text);
+  const no = el("button", "", "not now");
+  no.onclick = () => box.classList.add("hidden");
+  box.append(yes, no);
+  box.classList.remove("hidden");
+}
+
+// A card clicked: the one legal move it starts, a choice among several, or (none) the move the
+// game will refuse in its own words.
+function clickCard(name) {
+  if (!state) return;
+  const starting = state.moves.filter((m) => m.cards[0] === name);
+  const plain = starting.filter((m) => m.kind === "play" || m.kind === "discard");
+  if (starting.length === 1) return play(starting[0].text);
+  if (starting.length > 1 && plain.length === 1 && starting.every((m) => m.cards.length === 1)) return play(plain[0].text);
+  if (starting.length > 1) {
+    const box = $("chooser");
+    box.replaceChildren(el("span", "muted", `${name}: `));
+    for (const m of starting) {
+      const b = el("button", "", m.text);
+      b.dataset.move = m.text;
+      b.onclick = () => play(m.text);
+      box.append(b);
+    }
+    box.classList.remove("hidden");
+    return;
+  }
+  sendMove(`${state.card_move} ${name}`);
+}
+
+function markHint() {
+  for (const c of document.querySelectorAll(".hinted")) c.classList.remove("hinted");
+  if (!hinted) return;
+  for (const b of document.querySelectorAll("#moves button")) if (b.dataset.move === hinted) b.classList.add("hinted");
+  const first = state.moves.find((m) => m.text === hinted);
+  if (first && first.cards[0])
+    for (const c of document.querySelectorAll("#hand-cards .card")) if (c.dataset.card === first.cards[0]) c.classList.add("hinted");
+}
+
+function render() {
+  const s = state;
+  document.body.dataset.phase = s.phase;
+  document.body.dataset.seq = s.seq;
+  document.body.dataset.turn = s.moves.length ? "yours" : "";
+  document.title = `tapete · ${s.variant} · ${s.title}`;
+  $("title").textContent = s.title;
+  hinted = null;
+
+  const seats = $("seats");
+  seats.replaceChildren();
+  for (const p of s.seats) {
+    let who = p.who === "person" ? "person" : `${p.who} bot`;
+    if (p.away) who = `away: the ${p.stand_in} bot plays`;
+    else if (p.who === "person" && !p.here) who = "person, not here";
+    const e = el("span", "seat" + (p.seat === s.to_move ? " turn" : "") + (p.you ? " you" : ""),
+      `seat ${p.seat}${p.you ? " (you)" : ""}: ${who}${p.out ? ", out" : ""}${s.phase === "deal-over" && p.ready ? ", ready" : ""}`);
+    e.dataset.seat = p.seat;
+    seats.append(e);
+  }
+  $("scores").replaceChildren(...s.scores.map((line) => el("div", "", line)));
+
+  const recap = $("recap");
+  recap.replaceChildren(...s.recap.map((line) => { const li = el("li"); li.append(tokensEl(line)); return li; }));
+  $("recap-panel").classList.toggle("hidden", s.seat < 0 || !s.recap.length);
+
+  // A words-only row over a grid (Fan Tan's ranks over its suit rows) lines up with the grid.
+  $("table").replaceChildren(...s.table.map((r, i) => {
+    const next = s.table[i + 1];
+    const header = !r.grid && next && next.grid && r.cards.length && r.cards.every((t) => typeof t === "string");
+    return rowEl(header ? { ...r, grid: true } : r);
+  }));
+
+  const hand = $("hand-cards");
+  hand.replaceChildren();
+  const marked = s.hand_rows.length ? s.hand_rows[0].marked : [];
+  for (const c of s.hand) {
+    const b = cardEl(c, "button");
+    if (marked.includes(c.c)) b.classList.add("marked");
+    b.onclick = () => clickCard(c.c);
+    b.disabled = !s.moves.length;
+    hand.append(b);
+  }
+  $("hand").classList.toggle("hidden", s.seat < 0);
+  const rows = $("hand-rows");
+  rows.replaceChildren();
+  s.hand_rows.forEach((r, i) => {
+    if (i === 0) { if (r.note) rows.append(el("div", "muted", r.note)); return; }
+    rows.append(rowEl(r));
+  });
+  $("chooser").classList.add("hidden");
+  $("confirm").classList.add("hidden");
+
+  const moves = $("moves");
+  moves.replaceChildren();
+  for (const m of s.moves) {
+    const b = el("button", m.cards.length ? "" : "primary", m.text);
+    b.dataset.move = m.text;
+    b.onclick = () => play(m.text);
+    moves.append(b);
+  }
+  if (s.moves.length) notice("your move: click a card or a move", "");
+  else if (s.phase === "play" && s.seat >= 0) notice(`waiting for seat ${s.to_move}`, "");
+  else if (s.phase !== "play") notice("", "");
+
+  const rev = $("reveal-panel");
+  rev.classList.toggle("hidden", !s.reveal);
+  if (s.reveal) {
+    $("reveal").replaceChildren(...s.reveal.hands.map((h) => rowEl({ label: h.label, cards: h.cards, marked: [], note: h.cards.length ? "" : "no cards left" })));
+    $("lines").replaceChildren(...s.reveal.lines.map((l) => el("li", "", l)));
+    const me = s.seats.find((p) => p.you);
+    const next = $("next");
+    next.classList.toggle("hidden", !(s.phase === "deal-over" && me && !me.ready));
+    next.disabled = false;
+    $("waiting").textContent = s.phase === "deal-over" && s.waiting.length ? `waiting for seat ${s.waiting.join(", ")} to be ready` : "";
+  }
+  const res = $("result");
+  res.classList.toggle("hidden", !s.result);
+  if (s.result) res.textContent = `${s.title}. Totals: ${s.result.totals.join(", ")}`;
+  if (s.broken) notice(s.broken, "refused");
+
+  $("help").replaceChildren(...s.help.map((line) => el("div", "", line)));
+  renderSheet();
+  if (panels.log) send({ type: "log" });
+  enable(true);
+  for (const b of document.querySelectorAll("#hand-cards button")) b.disabled = !s.moves.length;
+}
+
+function renderSheet() {
+  const box = $("sheet");
+  box.classList.toggle("hidden", !panels.sheet);
+  if (!panels.sheet || !state) return;
+  const t = el("table", "sheet");
+  const head = el("tr");
+  head.append(el("th", "", "deal"));
+  state.seats.forEach((p) => head.append(el("th", "", p.you ? "you" : `seat ${p.seat}`)));
+  t.append(head);
+  for (const r of state.sheet) {
+    const tr = el("tr");
+    tr.append(el("td", "", String(r.deal)));
+    if (r.void) { const td = el("td", "", "void"); td.colSpan = state.seats.length; tr.append(td); }
+    else r.scores.forEach((v, i) => tr.append(el("td", "", v === null || v === undefined ? "–" : `${v} (${r.totals[i]})`)));
+    t.append(tr);
+  }
+  box.replaceChildren(state.sheet.length ? t : el("div", "muted", "no deal scored yet"));
+}
+
+function renderLog() {
+  const box = $("log");
+  box.classList.toggle("hidden", !panels.log);
+  if (!panels.log || !state) return;
+  box.replaceChildren(...logLines.map((line) => { const li = el("li"); li.append(tokensEl(line)); return li; }));
+}
+
+async function toggleRules() {
+  panels.rules = !panels.rules;
+  const box = $("rules");
+  box.classList.toggle("hidden", !panels.rules);
+  if (panels.rules && state && !box.textContent) {
+    const [game, name] = state.variant.split("/");
+    const r = await fetch(`/api/rules/${encodeURIComponent(game)}/${encodeURIComponent(name)}`);
+    box.textContent = (await r.json()).lines.join("\n");
+  }
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  $("hint").onclick = () => send({ type: "hint" });
+  $("show-rules").onclick = toggleRules;
+  $("show-sheet").onclick = () => { panels.sheet = !panels.sheet; renderSheet(); };
+  $("show-log").onclick = () => { panels.log = !panels.log; if (panels.log) send({ type: "log" }); renderLog(); };
+  $("next").onclick = () => { $("next").disabled = true; send({ type: "next", seq: state.seq }); };
+  connect();
+});
+window.addEventListener("hashchange", () => location.reload());

@@ -1,0 +1,228 @@
+"""A real server on a free loopback port for each test, and clients that speak to it over sockets.
+
+The server runs in a thread of the test process (uvicorn, as ``tapete serve`` runs it) so
+that a test can also read what it stored; the clients connect over real TCP sockets with
+the ``websockets`` library, exactly as a browser's page does. Every wait is bounded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+pytest.importorskip("websockets")
+
+import uvicorn
+from websockets.asyncio.client import ClientConnection, connect
+
+from tapete.web.app import MAX_FRAME, make_app
+
+WAIT = 30.0  # seconds any single wait for the server may take before the test fails
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class ThreadServer:
+    """``tapete serve`` in a thread: start, stop, and the hub for looking inside."""
+
+    def __init__(self, db: Path):
+        self.db = db
+        self.port = free_port()
+        self.app = make_app(db)
+        config = uvicorn.Config(
+            self.app, host="127.0.0.1", port=self.port, log_level="warning", access_log=False, ws_max_size=MAX_FRAME
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    @property
+    def hub(self) -> Any:
+        return self.app.state.hub
+
+    def start(self) -> ThreadServer:
+        self.thread.start()
+        deadline = time.monotonic() + WAIT
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the server did not start")
+            time.sleep(0.01)
+        return self
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(WAIT)
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ThreadServer]:
+    srv = ThreadServer(tmp_path / "tables.db").start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+def post(url: str, body: Any, content_type: str = "application/json") -> tuple[int, Any]:
+    data = body if isinstance(body, bytes) else json.dumps(body).encode()
+    req = urllib.request.Request(url, data=data, headers={"Content-Type": content_type}, method="POST")
+    try:
+        with urllib.request.urlopen(req, timeout=WAIT) as resp:
+            return resp.status, json.loads(resp.read())
+    except urllib.error.HTTPError as err:
+        return err.code, json.loads(err.read())
+
+
+def get(url: str) -> tuple[int, bytes]:
+    try:
+        with urllib.request.urlopen(url, timeout=WAIT) as resp:
+            return resp.status, resp.read()
+    except urllib.error.HTTPError as err:
+        return err.code, err.read()
+
+
+def create(base: str, variant: str, seats: list[str], **form: Any) -> dict[str, Any]:
+    """A table with ``seats`` ("person" or a bot spec), bots moving at once; its links, by seat."""
+    body = {
+        "variant": variant,
+        "players": len(seats),
+        "seats": [{"kind": "person"} if s == "person" else {"kind": "bot", "bot": s} for s in seats],
+        "pace": 0,
+        **form,
+    }
+    status, reply = post(base + "/api/tables", body)
+    assert status == 200, reply
+    return dict(reply)
+
+
+def token(link: str) -> str:
+    return link.split("#", 1)[1]
+
+
+class Client:
+    """One page's connection: every message it received, in order, and helpers to wait for some."""
+
+    def __init__(self, ws: ClientConnection, seat: int):
+        self.ws, self.seat = ws, seat
+        self.received: list[dict[str, Any]] = []
+
+    @classmethod
+    async def open(cls, ws_url: str, tok: str) -> Client:
+        ws = await connect(ws_url, open_timeout=WAIT, max_size=None)
+        await ws.send(json.dumps({"type": "hello", "token": tok}))
+        client = cls(ws, -2)
+        welcome = await client.next_of("welcome")
+        client.seat = welcome["seat"]
+        return client
+
+    async def recv(self) -> dict[str, Any]:
+        msg = json.loads(await asyncio.wait_for(self.ws.recv(), WAIT))
+        self.received.append(msg)
+        return dict(msg)
+
+    async def next_of(self, *types: str) -> dict[str, Any]:
+        while True:
+            msg = await self.recv()
+            if msg["type"] in types:
+                return msg
+
+    async def state_after(self, seq: int) -> dict[str, Any]:
+        """The first state message at a position later than ``seq``."""
+        while True:
+            msg = await self.next_of("state")
+            if msg["seq"] > seq:
+                return msg
+
+    async def state_at(self, seq: int) -> dict[str, Any]:
+        """The latest state message at position ``seq`` (already received, or the next to come)."""
+        for msg in reversed(self.received):
+            if msg["type"] == "state" and msg["seq"] == seq:
+                return msg
+        while True:
+            msg = await self.next_of("state")
+            if msg["seq"] == seq:
+                return msg
+            assert msg["seq"] < seq, f"position {seq} was skipped"
+
+    async def send(self, obj: Any) -> None:
+        await self.ws.send(obj if isinstance(obj, str) else json.dumps(obj))
+
+    async def close(self) -> None:
+        await self.ws.close()
+
+
+class ProcessServer:
+    """``tapete serve`` as its own process, as a host runs it; `kill` is ``kill -9``."""
+
+    def __init__(self, db: Path, port: int | None = None):
+        self.db, self.port = db, port or free_port()
+        self.proc: Any = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def start(self) -> ProcessServer:
+        import subprocess
+        import sys
+
+        cmd = [sys.executable, "-m", "tapete", "serve", "--port", str(self.port), "--db", str(self.db)]
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        deadline = time.monotonic() + WAIT
+        while True:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server stopped: {self.proc.stdout.read()}")
+            try:
+                if get(self.url + "/")[0] == 200:
+                    return self
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                self.kill()
+                raise RuntimeError("the server did not start")
+            time.sleep(0.05)
+
+    def kill(self) -> None:
+        """SIGKILL: no clean-up of any kind runs in the server."""
+        import signal
+
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(WAIT)
+            self.proc.stdout.close()
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(WAIT)
+            except Exception:
+                self.kill()
+            self.proc.stdout.close()

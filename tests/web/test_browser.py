@@ -1,0 +1,165 @@
+"""The web table in a real browser: headless Chromium (Debian's package) through Playwright.
+
+People click: two browser contexts play a whole two-player Chinchón match against each
+other while a spectator page follows along; one person plays Fan Tan against three bots
+to the end, closing the page in the middle and opening the link again. Every wait is
+bounded; nothing depends on timing but the bounds.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from .conftest import ThreadServer, create
+
+sync_api = pytest.importorskip("playwright.sync_api")
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium package (.ci/run installs it)")
+STEP = 15_000  # milliseconds a page may take to show the next position
+MATCH = 240.0  # seconds a whole match may take
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def body(page: Any, key: str) -> str:
+    return str(page.get_attribute("body", f"data-{key}") or "")
+
+
+def wait_moved(page: Any, seq: str) -> None:
+    page.wait_for_function(
+        "s => document.body.dataset.seq !== s || document.body.dataset.phase === 'match-over'", arg=seq, timeout=STEP
+    )
+
+
+def act(page: Any, choose: Any) -> bool:
+    """One thing this page's person does now, by clicking; False when there is nothing to do."""
+    phase, seq = body(page, "phase"), body(page, "seq")
+    if phase == "deal-over":
+        nxt = page.locator("#next")
+        if nxt.is_visible() and nxt.is_enabled():
+            nxt.click()
+            page.wait_for_function(
+                "() => document.body.dataset.phase !== 'deal-over' || "
+                "document.getElementById('next').classList.contains('hidden')",
+                timeout=STEP,
+            )
+            return True
+        return False
+    if phase != "play" or body(page, "turn") != "yours":
+        return False
+    choose(page, int(seq))
+    wait_moved(page, seq)
+    return True
+
+
+def chinchon_person(page: Any, seq: int) -> None:
+    """Closes now and then when a close is offered, draws from the stock, discards by clicking a card."""
+    moves = page.locator("#moves button").all_inner_texts()
+    closes = [m for m in moves if m.startswith("close")]
+    if closes and seq % 5 == 0:
+        page.locator(f"#moves button[data-move='{closes[0]}']").click()
+        page.locator("#confirm button.primary").click()  # the close shows its melds and points first (CH-4.3)
+    elif "draw stock" in moves:
+        page.locator("#moves button[data-move='draw stock']").click()
+    else:
+        page.locator("#hand-cards button.card").first.click()
+        chooser = page.locator("#chooser")
+        if chooser.is_visible():  # the card may be discarded or closed with: discard it
+            chooser.locator("button", has_text="discard").first.click()
+
+
+def fantan_person(page: Any, seq: int) -> None:
+    """Plays a card that fits (the table marks them), by clicking it; else passes."""
+    marked = page.locator("#hand-cards button.card.marked")
+    if marked.count():
+        marked.first.click()
+    else:
+        page.locator("#moves button").first.click()
+
+
+def test_two_people_play_chinchon_to_the_end_while_a_spectator_watches(server: ThreadServer, browser: Any) -> None:
+    made = create(
+        server.url,
+        "chinchon/fournier",
+        ["person", "person"],
+        seed="browser",
+        options={"close_limit": "100", "bust": "60"},
+    )
+    pages = []
+    for link in [s["link"] for s in made["seats"]] + [made["spectator"]]:
+        page = browser.new_context(viewport={"width": 900, "height": 900}).new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e, errors=errors: errors.append(str(e)))
+        page.goto(server.url + link)
+        pages.append((page, errors))
+    people, (watcher, watcher_errors) = pages[:2], pages[2]
+    deadline = time.monotonic() + MATCH
+    clicks = 0
+    while body(people[0][0], "phase") != "match-over":
+        assert time.monotonic() < deadline, "the match did not end in time"
+        moved = False
+        for page, _ in people:
+            moved = act(page, chinchon_person) or moved
+        clicks += moved
+        if not moved:
+            people[0][0].wait_for_timeout(50)
+    for page, errors in people:
+        page.wait_for_selector("body[data-phase='match-over']", timeout=STEP)
+        assert page.locator("#result").is_visible() and "the match is over" in page.inner_text("#title")
+        assert not errors
+    watcher.wait_for_selector("body[data-phase='match-over']", timeout=STEP)
+    assert watcher.locator("#hand").is_hidden()  # a spectator holds no hand
+    assert "the match is over" in watcher.inner_text("#title") and not watcher_errors
+    assert clicks > 5
+    sheet = people[0][0]
+    sheet.click("#show-sheet")
+    assert sheet.locator("table.sheet tr").count() >= 2  # a header and at least one deal
+
+
+def test_one_person_plays_fan_tan_against_three_bots_and_comes_back(server: ThreadServer, browser: Any) -> None:
+    made = create(
+        server.url,
+        "fantan/pagat",
+        ["person", "sensible", "sensible", "ismcts:iterations=10"],
+        seed="fan tan",
+        options={"wins_to": "2"},
+    )
+    link = server.url + made["seats"][0]["link"]
+    context = browser.new_context(viewport={"width": 390, "height": 844})  # a phone-sized screen
+    page = context.new_page()
+    page.goto(link)
+    deadline = time.monotonic() + MATCH
+    moves = 0
+    reopened = False
+    while body(page, "phase") != "match-over":
+        assert time.monotonic() < deadline, "the match did not end in time"
+        if act(page, fantan_person):
+            moves += 1
+        else:
+            page.wait_for_timeout(50)
+        if moves == 4 and not reopened:  # close the page mid-deal and open the link again
+            seq = body(page, "seq")
+            page.close()
+            page = context.new_page()
+            page.goto(link)
+            page.wait_for_function("s => Number(document.body.dataset.seq) >= Number(s)", arg=seq, timeout=STEP)
+            assert page.locator("#hand-cards button.card").count() > 0
+            reopened = True
+    assert reopened and moves > 4
+    assert "the match is over" in page.inner_text("#title")
+    steps = server.hub.store.steps(made["table"])
+    assert any(s["kind"] == "next" for s in steps)  # a second deal was started by clicking "next deal"
+    assert [s["by"] for s in steps if s["seat"] == 0] == ["person"] * sum(1 for s in steps if s["seat"] == 0)
