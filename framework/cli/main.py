@@ -213,10 +213,11 @@ def plugins() -> None:
 
     reg = registry()
     table = Table(show_header=True, header_style="bold")
-    for col in ("plugin", "package", "version", "hooks"):
-        table.add_column(col)
+    for col in ("plugin", "package", "version"):
+        table.add_column(col, overflow="fold")
+    table.add_column("hooks", no_wrap=True)  # one per line, whole: a hook name is what a person looks up
     for row in reg.plugin_info():
-        hooks = "BROKEN: not loaded (see below)" if row["broken"] else ", ".join(row["hooks"])
+        hooks = "BROKEN: not loaded (see below)" if row["broken"] else "\n".join(row["hooks"])
         table.add_row(row["name"], row["package"], row["version"], hooks)
     console().print(table)
     console().print(f"games: {', '.join(sorted(reg.games))}")
