@@ -17,8 +17,10 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .bots import Bot, RandomBot
     from .core.actions import Action
-    from .core.cards import Deck
+    from .core.cards import SUIT_LETTERS, SUIT_NAMES, Deck, face_value
     from .core.errors import ErrorList, IllegalAction, ScriptError, SnapshotError, TapeteError, VariantError
+    from .core.ledger import Ledger
+    from .core.limits import MAX_PLAYERS
     from .core.problems import ERROR, WARNING, DesignProblem
     from .core.rng import Random
     from .core.state import DealState
@@ -29,7 +31,9 @@ if TYPE_CHECKING:
     from .play.loading import Variant, load_variant
     from .play.match import Match, MatchResult
     from .plugins.loader import build_registry, registry
+    from .rules.compiler import Compiled, Env, constant
     from .rules.program import Rules
+    from .rules.tree import Expr, Pos, Statement, Word
     from .rules.vocabulary import (
         AT_DEAL_START,
         CARD,
@@ -63,6 +67,7 @@ __all__ = [
     "Bot",
     "CARD",
     "CONSTANT",
+    "Compiled",
     "Ctx",
     "DEAL",
     "DEAL_ONLY",
@@ -75,20 +80,25 @@ __all__ = [
     "View",
     "Deck",
     "DesignProblem",
+    "Env",
     "ErrorList",
+    "Expr",
     "Function",
     "Game",
     "IN_TABLE",
     "IllegalAction",
     "Layout",
+    "Ledger",
     "Row",
     "MATCH",
+    "MAX_PLAYERS",
     "MATCH_WIDE",
     "Match",
     "MatchRecord",
     "MatchResult",
     "PER_SEAT",
     "PLAY",
+    "Pos",
     "Quantity",
     "Random",
     "RandomBot",
@@ -96,15 +106,21 @@ __all__ = [
     "SEAT",
     "SEAT_IN_DEAL",
     "SEAT_IN_MATCH",
+    "SUIT_LETTERS",
+    "SUIT_NAMES",
     "ScriptError",
     "Simulation",
     "SimulationError",
     "SnapshotError",
+    "Statement",
     "StatementSpec",
     "TapeteError",
     "Variant",
     "VariantError",
+    "Word",
     "build_registry",
+    "constant",
+    "face_value",
     "hookimpl",
     "load_variant",
     "registry",
@@ -117,7 +133,9 @@ __all__ = [
 _MODULES: dict[str, tuple[str, ...]] = {
     ".core.actions": ("Action",),
     ".bots": ("Bot", "RandomBot"),
-    ".core.cards": ("Deck",),
+    ".core.cards": ("Deck", "SUIT_LETTERS", "SUIT_NAMES", "face_value"),
+    ".core.ledger": ("Ledger",),
+    ".core.limits": ("MAX_PLAYERS",),
     ".core.problems": ("DesignProblem", "ERROR", "WARNING"),
     ".play.deal": ("Deal",),
     ".play.loading": ("Variant", "load_variant"),
@@ -128,7 +146,9 @@ _MODULES: dict[str, tuple[str, ...]] = {
     ".play.match": ("Match", "MatchResult"),
     ".plugins.loader": ("build_registry", "registry"),
     ".core.rng": ("Random",),
+    ".rules.compiler": ("Compiled", "Env", "constant"),
     ".rules.program": ("Rules",),
+    ".rules.tree": ("Expr", "Pos", "Statement", "Word"),
     ".rules.vocabulary": (
         "AT_DEAL_START",
         "CARD",

@@ -14,12 +14,14 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from .core.actions import Action
 from .core.cards import Deck
+from .core.deprecation import warn
 from .core.rng import Random
 from .core.state import DealState
 from .rules.program import Rules
 from .rules.vocabulary import Ctx, Function, Quantity, StatementSpec
 
 if TYPE_CHECKING:
+    from .core.ledger import Ledger
     from .core.problems import DesignProblem
     from .view import View
 
@@ -33,6 +35,9 @@ class Game:
     zone_kinds: ClassVar[tuple[str, ...]] = ("hand",)
     default_bot: ClassVar[str] = "random"  # what `tapete play` seats when no --bots is given
     seat_zones: ClassVar[tuple[str, ...]] = ("hand",)  # zone kinds with one zone per seat: hand.0, hand.1, ...
+    # the family's statement of how many cards each hand is dealt (``"hand_size"``), if it has one:
+    # `largest_hand` allows one card more than it says
+    hand_size_word: ClassVar[str | None] = None
 
     def __init__(self, rules: Rules):
         self.rules = rules
@@ -129,16 +134,68 @@ class Game:
         return problems
 
     def largest_hand(self, state: DealState) -> int:
-        """The most cards a hand may hold: the script's ``hand_size`` + 1, else a fair share of the deck + 1."""
-        from .rules.vocabulary import Ctx
+        """The most cards a hand may hold: one more than the `hand_size_word` statement says, else a fair share + 1.
 
-        size = self.rules.expr("hand_size") if self.rules.has("hand_size") else None
+        The core knows no family's words: a family whose script states the hand size names
+        that statement in ``hand_size_word``; a family whose hands have no limit (a shedding
+        game's draws) overrides this method."""
+        key = self.hand_size_word
+        size = self.rules.expr(key) if key is not None and self.rules.has(key) else None
         if size is not None:
             try:
                 return int(size(Ctx(game=self, state=state))) + 1
             except Exception:  # a hand size that needs more than the state: fall back to the share
                 pass
         return -(-len(self.deck) // max(state.players, 1)) + 1
+
+    # -- how a deal and a match end (the match loop asks; defaults: a plain end) ---------------
+    def deal_void(self, state: DealState) -> str | None:
+        """Why the finished deal is void, or None: it has a result (the default).
+
+        A void deal scores nothing and wins nobody a deal; the log records a ``void`` event with
+        this reason and the same dealer deals again (Gin Rummy's short stock, GR-5.3). The match
+        asks once the deal is over, and a search or a learning environment asks of any state it
+        scores, so the answer must come from the state alone (typically a ``state.data`` entry
+        the game set when it ended the deal). Setting ``state.data["void"]`` without overriding
+        this method still works in 0.2, with a DeprecationWarning."""
+        reason = state.data.get("void")
+        if reason is None:
+            return None
+        warn(
+            f'{type(self).__name__} marking a void deal with state.data["void"]',
+            since="0.2.0",
+            instead=f"{type(self).__name__}.deal_void(state)",
+        )
+        return str(reason)
+
+    def deal_stalled(self, state: DealState) -> str | None:
+        """Why the finished deal stalled, or None (the default): the game saw it could never end.
+
+        The variant's ``stall`` statement decides what follows: ``stall = error`` (the default)
+        stops the match with an error naming the variant, the seed and the deal; ``stall =
+        annul`` makes the deal void (``"stalled: REASON"``) and the same dealer deals again.
+        Chinchón's deal stalls when no hand changes across two stock rebuilds (CH-4.4). As with
+        `deal_void`, the answer comes from the state; the old ``state.data["stalled"]`` entry
+        still works in 0.2, with a DeprecationWarning."""
+        reason = state.data.get("stalled")
+        if reason is None:
+            return None
+        warn(
+            f'{type(self).__name__} marking a stalled deal with state.data["stalled"]',
+            since="0.2.0",
+            instead=f"{type(self).__name__}.deal_stalled(state)",
+        )
+        return str(reason)
+
+    def going_out(self, going: list[int], ledger: Ledger) -> list[int]:
+        """Who of ``going`` really goes out of the match after this deal (default: all of them).
+
+        ``going`` are the seats still in whose ``out`` condition holds, in seat order; the
+        ledger has the deal's scores added. The family may keep some in (Chinchón's CH-6.5:
+        when everyone left would go out together, the lowest total plays on). Re-entry
+        (``rejoin``) is decided afterwards, for the seats this returns. If it returns every
+        seat still in, the match ends there as a draw."""
+        return going
 
     def describe_deal(self, state: DealState) -> list[str]:
         """Lines a person reads at the end of a deal."""

@@ -7,6 +7,7 @@ editor can jump to it and a terminal user can see it at once.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from os import PathLike
 
@@ -101,3 +102,18 @@ def display_path(file: str | PathLike[str]) -> str:
         return str(Path(file).resolve().relative_to(Path.cwd().resolve()))
     except ValueError:
         return str(file)
+
+
+def suggest(word: str, known: Iterable[str], *, most: int = 1, quote: bool = True) -> str:
+    """`` (did you mean 'x'?)``, naming up to ``most`` close matches of ``word`` in ``known``, or ``""``.
+
+    Every did-you-mean tapete prints comes from here (an unknown name in a script, a key of a
+    variant file, a plugin's hook, a variant name), so a slip is answered the same way
+    everywhere. Names are quoted as Python quotes them unless ``quote=False`` (variant names,
+    which read like paths: ``fantan/pagat``)."""
+    import difflib  # only when something is misspelt: the command line's start-up stays cheap
+
+    close = difflib.get_close_matches(word, list(known), n=most, cutoff=0.6)
+    if not close:
+        return ""
+    return f" (did you mean {', '.join(repr(c) if quote else c for c in close)}?)"

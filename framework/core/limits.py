@@ -22,6 +22,7 @@ MAX_NESTING = 32  # brackets '(' '{' in a script; lists and mappings in YAML and
 MAX_OPERATORS_PER_LINE = 100  # operators in one line of a script (each one nests an expression)
 MAX_YAML_VALUES = 10_000  # values in a variant file once its aliases are expanded
 MAX_ERRORS = 200  # problems collected from one load before the rest are skipped
+MAX_PLAYERS = 16  # seats at one table: a variant's ``players`` and its file's default count
 
 _SCRIPT_TOKENS = re.compile(r'"[^"\n]*"|#[^\n]*|\b(?:and|or|not)\b|[-+*/%]|[<>=!]=?|[(){}]|\n')
 

@@ -24,9 +24,10 @@ from ..core.errors import (
     VariantError,
     display_path,
     line_of,
+    suggest,
 )
 from ..core.ledger import Ledger
-from ..core.limits import MAX_SCRIPT_BYTES, read_source
+from ..core.limits import MAX_PLAYERS, MAX_SCRIPT_BYTES, read_source
 from ..core.rng import Random, derive_seed
 from ..game import Game
 from ..plugins.loader import Registry
@@ -173,10 +174,7 @@ def find_variant_file(name_or_path: str, reg: Registry) -> Path:
     matches = [n for n in known if n.split("/", 1)[0] == name_or_path]
     if len(matches) == 1:
         return known[matches[0]]
-    import difflib
-
-    close = difflib.get_close_matches(name_or_path, list(known), n=3)
-    hint = f" (did you mean {', '.join(close)}?)" if close else ""
+    hint = suggest(name_or_path, known, most=3, quote=False)
     raise TapeteError(f"no variant {name_or_path!r}{hint}; 'tapete variants' lists them")
 
 
@@ -253,11 +251,10 @@ def compile_variant(spec: VariantSpec, reg: Registry) -> Variant:
 
 
 _display_path = display_path
-MAX_PLAYERS = 16
 
 
 def _check_players(spec: VariantSpec, rules: Rules, sources: dict[str, str]) -> None:
-    """The script's ``players`` is a count or a range within 1..16, and the file's default is in it."""
+    """The script's ``players`` is a count or a range within 1..MAX_PLAYERS, and the file's default is in it."""
     item = rules.statement("players")
     value = rules.constant("players") if rules.expr("players") is not None else None
     lo_hi: Any = (value, value) if isinstance(value, int) and not isinstance(value, bool) else value

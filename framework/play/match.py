@@ -346,9 +346,9 @@ class Match:
         return agent.decide(self.game, state, legal)
 
     def _void_reason(self, state: DealState) -> str | None:
-        """Why a finished deal is void, or None; a stall follows the variant's ``stall`` statement."""
-        data = state.data
-        stalled = data.get("stalled")
+        """Why a finished deal is void (`Game.deal_void`), or None; a stall (`Game.deal_stalled`)
+        follows the variant's ``stall`` statement."""
+        stalled = self.game.deal_stalled(state)
         if stalled is not None:
             policy = self.rules.parsed_words("stall", default="error")
             if policy != "annul":
@@ -358,8 +358,7 @@ class Match:
                     "and the same dealer deals again"
                 )
             return f"stalled: {stalled}"
-        void = data.get("void")
-        return None if void is None else str(void)
+        return self.game.deal_void(state)
 
     def _match_bonus(self, winner: int, emit: Callable[[dict[str, Any]], None]) -> None:
         """End-of-match bonuses (``match_bonus``, e.g. Gin Rummy's game, line and shutout bonuses)."""
@@ -384,28 +383,30 @@ class Match:
         return seat
 
     def _after_deal(self) -> int | None:
-        """Elimination (with the all-out tie rule, CH-6.5), then the match end; the winner or None."""
-        rules, ledger = self.rules, self.ledger
-        ctx = Ctx(game=self.game, ledger=ledger)
+        """Elimination (the family has the last word on who goes: `Game.going_out`), then the match end.
+
+        The winner, or None while the match goes on; -1 (a draw) when everyone left goes out at once."""
+        rules, ledger, game = self.rules, self.ledger, self.game
+        everyone = Ctx(game=game, ledger=ledger)  # the match-wide rules: no seat
         out_cond = rules.condition("out")
         if out_cond is not None:
+            ctx = Ctx(game=game, ledger=ledger)
             going = []
             for s in ledger.active:
                 ctx.seat = s
                 if out_cond(ctx):
                     going.append(s)
-            if going and len(going) == len(ledger.active):
-                # CH-6.5: everyone left would go out together: the lowest total(s) play on.
-                low = min(ledger.totals[s] for s in going)
-                going = [s for s in going if ledger.totals[s] != low]
+            if going:
+                going = list(game.going_out(going, ledger))
             rejoin, rejoin_total = rules.condition("rejoin"), rules.expr("rejoin_total")
             staying = [s for s in ledger.active if s not in going]
             if rejoin is not None and staying:
                 # Re-entry: the restart total is taken before anyone rejoins.
                 keep_active = ledger.active
                 ledger.active = staying
-                ctx.seat = None  # type: ignore[assignment]
-                restart = int(rejoin_total(ctx)) if rejoin_total is not None else max(ledger.totals[s] for s in staying)
+                restart = (
+                    int(rejoin_total(everyone)) if rejoin_total is not None else max(ledger.totals[s] for s in staying)
+                )
                 ledger.active = keep_active
                 for s in list(going):
                     ctx.seat = s
@@ -418,9 +419,10 @@ class Match:
             ledger.refresh()
             if len(ledger.active) == 1:
                 return ledger.active[0]
-        ctx.seat = None  # type: ignore[assignment]
+            if not ledger.active:
+                return -1
         ends = rules.condition("match_ends")
-        if ends is not None and ends(ctx):
+        if ends is not None and ends(everyone):
             w = rules.expr("winner")
-            return int(w(ctx)) if w is not None else -1
+            return int(w(everyone)) if w is not None else -1
         return None

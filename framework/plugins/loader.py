@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import pluggy
 
 from .. import hookspecs
-from ..core.errors import TapeteError
+from ..core.errors import TapeteError, suggest
 from ..rules.corewords import core_vocabulary
 from ..rules.vocabulary import Function, Quantity, StatementSpec, Vocabulary
 
@@ -154,15 +154,12 @@ class PluginProblem:
 
 def unknown_hooks(pm: pluggy.PluginManager, plugin: object) -> list[str]:
     """Hook implementations of ``plugin`` that match no hook, each with a did-you-mean."""
-    import difflib
-
     known = [n for n in dir(hookspecs) if n.startswith("tapete_")]
     found = []
     for name in dir(plugin):
         if name.startswith("_") or pm.parse_hookimpl_opts(plugin, name) is None or name in known:
             continue
-        close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
-        found.append(f"unknown hook {name!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
+        found.append(f"unknown hook {name!r}{suggest(name, known)}")
     return found
 
 

@@ -8,14 +8,13 @@ are all constant is evaluated on the spot. What comes out is a closure taking a
 
 from __future__ import annotations
 
-import difflib
 import operator
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..core.cards import RED_SUITS, SUIT_NAMES, Deck, face_value
-from ..core.errors import Location, ScriptError, line_of
+from ..core.errors import Location, ScriptError, line_of, suggest
 from . import tree as t
 from .vocabulary import CARD, MATCH, SEAT, Ctx, Vocabulary
 
@@ -56,21 +55,51 @@ class Env:
 
 
 class Compiled:
-    """A checked expression: a constant, or a closure over a `Ctx`."""
+    """A checked expression: a constant, or a closure over a `Ctx`.
 
-    __slots__ = ("const", "value", "fn")
+    Call it with a `Ctx`; ``const`` says it was folded at load time (then ``value`` holds
+    it). `bound` answers, without showing the expression, whether a condition is a plain
+    limit on one quantity, so a family can take a short cut that needs only the number.
+    """
 
-    def __init__(self, fn: Callable[[Ctx], Any] | None = None, value: Any = None, const: bool = False):
+    __slots__ = ("const", "value", "fn", "_limit")
+
+    def __init__(
+        self,
+        fn: Callable[[Ctx], Any] | None = None,
+        value: Any = None,
+        const: bool = False,
+        limit: tuple[str, int] | None = None,
+    ):
         self.const, self.value = const, value
         self.fn = fn if fn is not None else (lambda ctx, _v=value: _v)
+        self._limit = limit
 
     def __call__(self, ctx: Ctx) -> Any:
         return self.fn(ctx)
 
+    def bound(self, quantity: str) -> int | None:
+        """N when this condition reads exactly ``QUANTITY <= N``, else None.
 
-def _suggest(name: str, known: Iterable[str]) -> str:
-    close = difflib.get_close_matches(name, list(known), n=3, cutoff=0.6)
-    return f" (did you mean {', '.join(repr(c) for c in close)}?)" if close else ""
+        N is a whole number known when the variant loads (a number, an option, a symbol,
+        or an expression of them). Chinchón's ``close when unmatched <= close_limit`` is
+        answered by the number alone, so judging a turn's closes evaluates no rule per
+        card; any other shape of the same rule (``unmatched < 6``, an ``and``) says None,
+        and the family evaluates it as written."""
+        limit = self._limit
+        return limit[1] if limit is not None and limit[0] == quantity else None
+
+
+def constant(expr: t.Expr, env: Env) -> Any:
+    """The value of ``expr`` folded now, at load time; a located `ScriptError` if it is not a constant.
+
+    A statement's ``check`` reads its ``= value`` with it: ``size = constant(statement.value,
+    env)``. Numbers, options, symbols and pure functions of them fold; a quantity (known only
+    during play) is refused at its place with the reason."""
+    compiled = compile_expr(expr, env, frozenset())
+    if not compiled.const:
+        raise env.error(expr.pos, "this must be known when the variant loads (numbers, options, symbols), not in play")
+    return compiled.value
 
 
 def compile_expr(node: t.Expr, env: Env, scope: frozenset[str]) -> Compiled:
@@ -121,7 +150,10 @@ def _name(node: t.Name, env: Env, scope: frozenset[str]) -> Compiled:
         raise env.error(
             node.pos,
             f"unknown name {name!r}: not an option, a symbol or a quantity of this game"
-            + (_suggest(name, known) or "; to make it an option, declare it under 'declare:' in the variant file"),
+            + (
+                suggest(name, known, most=3)
+                or "; to make it an option, declare it under 'declare:' in the variant file"
+            ),
         )
     missing = q.needs - scope
     if missing:
@@ -161,7 +193,10 @@ def _binary(node: t.Binary, env: Env, scope: frozenset[str]) -> Compiled:
         return _division(op, lf, rf, env, node)
     if right.const:
         rv = right.value
-        return Compiled(lambda ctx: op(lf(ctx), rv))
+        limit = None
+        if node.op == "<=" and isinstance(node.left, t.Name) and isinstance(rv, int) and not isinstance(rv, bool):
+            limit = (node.left.name, rv)  # QUANTITY <= N: the left side is not constant, so a quantity
+        return Compiled(lambda ctx: op(lf(ctx), rv), limit=limit)
     return Compiled(lambda ctx: op(lf(ctx), rf(ctx)))
 
 
@@ -198,7 +233,7 @@ def _call(node: t.Call, env: Env, scope: frozenset[str]) -> Compiled:
     fn = env.vocab.functions.get(name)
     if fn is None:
         known = {*env.vocab.functions, "if", "total", *AGGREGATES, *COMPARISONS}
-        raise env.error(node.pos, f"unknown function {name!r}{_suggest(name, known)}")
+        raise env.error(node.pos, f"unknown function {name!r}{suggest(name, known, most=3)}")
     lo, hi = fn.arity
     if not lo <= len(args) <= hi:
         want = str(lo) if lo == hi else f"{lo} to {hi}"

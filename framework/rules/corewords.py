@@ -44,14 +44,14 @@ STALL_POLICIES = ("error", "annul")
 
 
 def _check_stall(item: t.Statement, env: Env) -> str:
-    from .compiler import compile_expr
+    from .compiler import constant
 
     expr = item.value
     assert expr is not None  # needs_value: checked before this runs
-    value: str = compile_expr(expr, env, CONSTANT).value
+    value = constant(expr, env)
     if value not in STALL_POLICIES:
         raise env.error(expr.pos, f"stall must be one of {', '.join(STALL_POLICIES)}, not {value!r}")
-    return value
+    return str(value)
 
 
 def _check_game(item: t.Statement, env: Env) -> str:

@@ -15,21 +15,14 @@ no ``1e3``, no ``5.5``), true/false is one of a few words, and no value is longe
 
 from __future__ import annotations
 
-import difflib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..core.errors import TapeteError
+from ..core.errors import TapeteError, suggest
 from .variant_file import OptionDecl, check_value
 
 BOOL_WORDS = {"true": True, "yes": True, "on": True, "1": True, "false": False, "no": False, "off": False, "0": False}
 MAX_OPTION_TEXT = 200  # characters in one option value given as text
-
-
-def suggestion(word: str, known: Iterable[str]) -> str:
-    """`` (did you mean 'x'?)`` for a near miss, else nothing."""
-    close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
-    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def parse_text(decl: OptionDecl, text: str) -> Any:
@@ -45,7 +38,7 @@ def parse_text(decl: OptionDecl, text: str) -> Any:
     if decl.type == "bool":
         word = text.strip().lower()
         if word not in BOOL_WORDS:
-            raise ValueError(f"{text!r} is not true or false{suggestion(word, BOOL_WORDS)}")
+            raise ValueError(f"{text!r} is not true or false{suggest(word, BOOL_WORDS)}")
         return BOOL_WORDS[word]
     return text
 
@@ -69,7 +62,7 @@ def declaration(declarations: Mapping[str, OptionDecl], key: str, variant: str) 
     decl = declarations.get(key)
     if decl is None:
         known = ", ".join(declarations) or "none"
-        raise TapeteError(f"unknown option {key!r} for {variant}{suggestion(key, declarations)}; options: {known}")
+        raise TapeteError(f"unknown option {key!r} for {variant}{suggest(key, declarations)}; options: {known}")
     return decl
 
 

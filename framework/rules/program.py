@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.cards import NAMED_DECKS, SUIT_NAMES, Deck
-from ..core.errors import ErrorList, LocatedError, Location, ScriptError, line_of
+from ..core.errors import ErrorList, LocatedError, Location, ScriptError, line_of, suggest
 from . import tree as t
-from .compiler import Compiled, Env, _suggest, card_quantities, compile_expr, compile_table
+from .compiler import Compiled, Env, card_quantities, compile_expr, compile_table
 from .vocabulary import StatementSpec, Vocabulary
 
 OPTION_SCOPE: frozenset[str] = frozenset()
@@ -131,7 +131,8 @@ def build_rules(
         if spec is None:
             errors.append(
                 env.error(
-                    item.pos, f"unknown statement {item.key!r} for game {game!r}{_suggest(item.key, vocab.statements)}"
+                    item.pos,
+                    f"unknown statement {item.key!r} for game {game!r}{suggest(item.key, vocab.statements, most=3)}",
                 )
             )
             continue
@@ -227,7 +228,7 @@ def _check_statement(
             rules.compiled[(item.key, first, "condition")] = cond
         elif spec.needs_condition:
             raise env.error(item.pos, f"{item.key!r} needs 'when condition'")
-    if spec.check is not None:
+    if spec.check is not None and isinstance(item, t.Statement):  # a table is checked by its arms
         rules.parsed[(item.key, first)] = spec.check(item, env)
 
 

@@ -9,7 +9,6 @@ Every error names the file, the key path and the line.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,8 +16,8 @@ from typing import Any
 
 import yaml
 
-from ..core.errors import ErrorList, LocatedError, Location, VariantError, display_path, line_of
-from ..core.limits import MAX_NESTING, MAX_VARIANT_BYTES, MAX_YAML_VALUES, read_source
+from ..core.errors import ErrorList, LocatedError, Location, VariantError, display_path, line_of, suggest
+from ..core.limits import MAX_NESTING, MAX_PLAYERS, MAX_VARIANT_BYTES, MAX_YAML_VALUES, read_source
 
 KeyPath = tuple[str | int, ...]  # where a value sits in a YAML document: keys and list indexes
 
@@ -165,11 +164,6 @@ _OPENING = (
 _CLOSING = (yaml.BlockEndToken, yaml.FlowMappingEndToken, yaml.FlowSequenceEndToken)
 
 
-def _suggest(word: str, known: Iterable[str]) -> str:
-    close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
-    return f" (did you mean {close[0]!r}?)" if close else ""
-
-
 def _type_name(v: Any) -> str:
     return {
         bool: "true/false",
@@ -200,7 +194,7 @@ def read_variant(
     for key in data:
         if key not in TOP_KEYS:
             errors.append(
-                doc.error((key,), f"unknown key{_suggest(str(key), TOP_KEYS)}; known keys: {', '.join(TOP_KEYS)}")
+                doc.error((key,), f"unknown key{suggest(str(key), TOP_KEYS)}; known keys: {', '.join(TOP_KEYS)}")
             )
 
     parent: VariantSpec | None = None
@@ -291,7 +285,7 @@ def read_variant(
             errors.append(
                 doc.error(
                     ("options", opt),
-                    f"unknown option{_suggest(str(opt), spec.declarations)}"
+                    f"unknown option{suggest(str(opt), spec.declarations)}"
                     f"; declared options: {', '.join(spec.declarations) or 'none'}",
                 )
             )
@@ -304,8 +298,8 @@ def read_variant(
 
     if "players" in data:
         p = data["players"]
-        if isinstance(p, bool) or not isinstance(p, int) or not 1 <= p <= 16:
-            errors.append(doc.error(("players",), f"must be a whole number from 1 to 16, not {p!r}"))
+        if isinstance(p, bool) or not isinstance(p, int) or not 1 <= p <= MAX_PLAYERS:
+            errors.append(doc.error(("players",), f"must be a whole number from 1 to {MAX_PLAYERS}, not {p!r}"))
         else:
             spec.players, spec.players_at = p, doc.at(("players",))
     if errors:
@@ -320,7 +314,7 @@ def _declaration(doc: _Doc, opt: str, d: Any) -> OptionDecl:
     for k in d:
         if k not in DECL_KEYS:
             raise doc.error(
-                where + (k,), f"unknown key{_suggest(str(k), DECL_KEYS)}; use {', '.join(sorted(DECL_KEYS))}"
+                where + (k,), f"unknown key{suggest(str(k), DECL_KEYS)}; use {', '.join(sorted(DECL_KEYS))}"
             )
     typ = d.get("type")
     if typ not in TYPES:

@@ -18,12 +18,24 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic
 
 if TYPE_CHECKING:
+    from typing_extensions import TypeVar
+
     from ..core.ledger import Ledger
     from ..core.state import DealState
     from ..game import Game
+    from .compiler import Env
+    from .tree import Statement
+
+    G = TypeVar("G", bound="Game", default="Game", covariant=True)  # the family a Ctx serves
+    T = TypeVar("T", default=Any)  # what a statement's check makes of its words
+else:  # the defaults are for type checkers (PEP 696); typing.TypeVar takes none before Python 3.13
+    from typing import TypeVar
+
+    G = TypeVar("G", covariant=True)
+    T = TypeVar("T")
 
 CARD, SEAT, DEAL, MATCH = "card", "seat", "deal", "match"
 PLAY = "play"  # present in every scope that runs during a match (not at load time)
@@ -45,7 +57,7 @@ IN_TABLE = scopes(CARD)  # inside a card table arm: one card
 
 
 @dataclass(frozen=True)
-class StatementSpec:
+class StatementSpec(Generic[T]):
     """A statement key a script may use, and the shape it must have.
 
     ``name`` is the key (``hand_size``); ``doc`` is the sentence ``tapete show``
@@ -59,7 +71,10 @@ class StatementSpec:
     overlay replaces only the one it repeats. ``required`` makes every variant of
     the game state it. ``check(statement, env)`` validates the words at load time
     and returns their parsed form (``rules.parsed_words(key, first)``); it raises
-    ``env.error(word.pos, message)`` to report a problem at its place.
+    ``env.error(word.pos, message)`` to report a problem at its place. It is handed
+    the `Statement` as written (a card table's statement is checked by its arms,
+    never by ``check``) and the `Env` of the variant being loaded; `constant` folds
+    its ``= value`` when that must be known at load time.
     """
 
     name: str
@@ -72,7 +87,7 @@ class StatementSpec:
     needs_condition: bool = False
     multi: bool = False
     required: bool = False
-    check: Callable[[Any, Any], Any] | None = None
+    check: Callable[[Statement, Env], T] | None = None
     identity: Callable[[tuple[Any, ...]], str] | None = None
 
 
@@ -135,7 +150,7 @@ class Vocabulary:
         )
 
 
-class Ctx:
+class Ctx(Generic[G]):
     """What a compiled expression reads when it runs.
 
     One object is reused along the hot path (its fields are reassigned), so
@@ -145,10 +160,14 @@ class Ctx:
     rule, no ``card`` outside a card table). The scope check at load time makes
     sure a word reads only the fields its scopes set, so the fields are declared
     without None: a word's getter reads ``ctx.state.zones`` without a check.
+
+    ``Ctx[Chinchon]`` is a context whose ``game`` is that family's class, which is
+    how a family's getters read its own attributes typed (a bare ``Ctx`` serves
+    any `Game`).
     """
 
     __slots__ = ("game", "state", "seat", "ledger", "card", "extra")
-    game: Game
+    game: G
     state: DealState
     seat: int
     ledger: Ledger
@@ -157,7 +176,7 @@ class Ctx:
 
     def __init__(
         self,
-        game: Game | None = None,
+        game: G | None = None,
         state: DealState | None = None,
         seat: int | None = None,
         ledger: Ledger | None = None,
@@ -171,5 +190,27 @@ class Ctx:
         self.card = card  # type: ignore[assignment]
         self.extra = extra if extra is not None else {}
 
-    def for_seat(self, seat: int) -> Ctx:
+    def for_seat(self, seat: int) -> Ctx[G]:
         return Ctx(self.game, self.state, seat, self.ledger, self.card, self.extra)
+
+    def bound(self, state: DealState, seat: int | None = None, extra: dict[str, Any] | None = None) -> Ctx[G]:
+        """This context pointed at a deal (a seat, extra values) for a ``with`` block that forgets them.
+
+        ``with self._ctx.bound(state, seat): allowed = rule(self._ctx)`` evaluates a rule for
+        one seat of a deal (``seat=None``: a deal-wide rule). Leaving the block drops the
+        state, the seat and the extra values, so a game that keeps one context for speed
+        keeps no reference to a deal after its method returns (bots and views rely on it)."""
+        self.state = state
+        self.seat = seat  # type: ignore[assignment]  # None: a deal-wide rule
+        if extra is not None:
+            self.extra = extra
+        return self
+
+    def __enter__(self) -> Ctx[G]:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.state = None  # type: ignore[assignment]  # the fields are None outside their scopes
+        self.seat = None  # type: ignore[assignment]
+        if self.extra:
+            self.extra = {}

@@ -23,9 +23,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from tapete import WARNING, Action, Ctx, DealState, DesignProblem, Game, Random, Rules
-from tapete.rules.compiler import Compiled
-from tapete.rules.tree import Binary, Literal, Name
+from tapete import (
+    MAX_PLAYERS,
+    WARNING,
+    Action,
+    Compiled,
+    Ctx,
+    DealState,
+    DesignProblem,
+    Game,
+    Ledger,
+    Random,
+    Rules,
+)
 
 from .melds import Meld
 from .showing import Table, show_and_lay_off
@@ -45,6 +55,7 @@ class Chinchon(Game):
     summary = "Chinchón: Spanish rummy - draw, discard, close with melds and few loose points"
     words = WORDS
     zone_kinds = ("hand", "stock", "discard", "facedown", "meld")
+    hand_size_word = "hand_size"  # CH-2.2: a hand holds at most hand_size + 1 cards (after drawing)
 
     def __init__(self, rules: Rules) -> None:
         super().__init__(rules)
@@ -62,13 +73,15 @@ class Chinchon(Game):
         self.big_gin = rules.parsed_words("big_gin", default=False)
         self.closer_lays_off = rules.parsed_words("closer_lays_off", default=True)
         self.void_rule = rules.condition("void")
-        self.close_limit = _plain_limit(rules, "close", "unmatched")
-        self.void_stock = _plain_limit(rules, "void", "stock_cards")  # 'void when stock_cards <= N'
-        self._hand_keys = [f"hand.{s}" for s in range(16)]
-        self._turn_keys = [f"turns.{s}" for s in range(16)]
+        # 'close when unmatched <= N' (Chinchón's close_limit, Gin Rummy's knock_card) and 'void when
+        # stock_cards <= N' (GR-5.3) are answered by the number alone: no rule is evaluated per card
+        self.close_limit = self.close_rule.bound("unmatched")
+        self.void_stock = self.void_rule.bound("stock_cards") if self.void_rule is not None else None
+        self._hand_keys = [f"hand.{s}" for s in range(MAX_PLAYERS)]
+        self._turn_keys = [f"turns.{s}" for s in range(MAX_PLAYERS)]
         self._discards = [Action("discard", (c,)) for c in self.deck.ids]
         self._closings = [Action(self.close_kind, (c,)) for c in self.deck.ids]
-        self._ctx = Ctx(game=self)
+        self._ctx: Ctx[Chinchon] = Ctx(game=self)
 
     def facts(self) -> dict[str, Any]:
         """What a Chinchón bot may know without seeing a deal: card values and the meld solver."""
@@ -130,8 +143,7 @@ class Chinchon(Game):
                 if penalty is not None and card != kept:
                     allowed[card] = Shown(tables, penalty=penalty, hand=cards, without=card)
             return allowed
-        ctx.state, ctx.seat = state, seat
-        try:
+        with ctx.bound(state, seat):  # the game keeps no reference to the deal afterwards
             for card, penalty in zip(cards, self.solver.penalties_without(cards), strict=True):
                 if card == kept:
                     continue
@@ -139,9 +151,6 @@ class Chinchon(Game):
                 extra["shown"] = shown
                 if rule(ctx):
                     allowed[card] = shown
-        finally:
-            extra.pop("shown", None)
-            ctx.state = None  # type: ignore[assignment]  # the game keeps no reference to a deal
         return allowed
 
     def big_gin_shown(self, state: DealState, seat: int) -> Shown | None:
@@ -161,14 +170,8 @@ class Chinchon(Game):
         return hand[-1]
 
     def _judge(self, state: DealState, seat: int, shown: Shown, rule: Compiled | None = None) -> bool:
-        ctx = self._ctx
-        ctx.state, ctx.seat = state, seat
-        ctx.extra["shown"] = shown
-        try:
+        with self._ctx.bound(state, seat, {"shown": shown}) as ctx:  # no reference to the deal kept
             return bool((rule or self.close_rule)(ctx))
-        finally:
-            del ctx.extra["shown"]
-            ctx.state = None  # type: ignore[assignment]  # a game keeps no reference to a deal (views rely on it)
 
     # -- moves (CH-4) -------------------------------------------------------------------
     def legal_actions(self, state: DealState) -> list[Action]:
@@ -303,12 +306,9 @@ class Chinchon(Game):
         return events
 
     def _judge_void(self, state: DealState) -> bool:
-        ctx = self._ctx
-        ctx.state, ctx.seat = state, None  # type: ignore[assignment]  # a deal-wide rule: no seat
-        try:
-            return bool(self.void_rule(ctx))  # type: ignore[misc]  # called only when the variant has 'void'
-        finally:
-            ctx.state = None  # type: ignore[assignment]  # the game keeps no reference to a deal
+        assert self.void_rule is not None  # called only when the variant has 'void'
+        with self._ctx.bound(state) as ctx:  # a deal-wide rule: no seat
+            return bool(self.void_rule(ctx))
 
     def _void(self, state: DealState) -> bool:
         """End the deal without scores (the match deals again, same dealer)."""
@@ -417,6 +417,28 @@ class Chinchon(Game):
             state.counters[f"loose.{s}"] = len(left)
             state.counters[f"wilds.{s}"] = wilds_by[s]
 
+    # -- how a deal and a match end ---------------------------------------------------------
+    def deal_void(self, state: DealState) -> str | None:
+        """GR-5.3: the stock ran short (``void when ...``) and nobody closed; ``_void`` wrote why."""
+        reason = state.data.get("void")
+        return None if reason is None else str(reason)
+
+    def deal_stalled(self, state: DealState) -> str | None:
+        """CH-4.4 reshuffles without end: no hand changed across two rebuilds (``_stalled``)."""
+        reason = state.data.get("stalled")
+        return None if reason is None else str(reason)
+
+    def going_out(self, going: list[int], ledger: Ledger) -> list[int]:
+        """CH-6.3 leaves who the script's ``out`` names; CH-6.5 keeps the lowest in when that is everyone.
+
+        If every remaining player would go out in the same deal, the lowest total wins; if
+        several share it, only they play on until the totals differ (so nobody goes out now
+        when all the totals are equal)."""
+        if len(going) == len(ledger.active):
+            low = min(ledger.totals[s] for s in going)
+            return [s for s in going if ledger.totals[s] != low]
+        return going
+
     # -- reading a finished deal ----------------------------------------------------------
     def design_problems(self, players: int) -> list[DesignProblem]:
         """A deal the deck cannot hold (CH-2.2), and melds the deck cannot complete (CH-3)."""
@@ -492,25 +514,3 @@ class Chinchon(Game):
             )
             lines.append(line)
         return lines
-
-
-def _plain_limit(rules: Any, key: str, quantity: str) -> int | None:
-    """N when the rule ``key`` reads exactly ``QUANTITY <= N`` (N an option or a number), else None.
-
-    Such a rule (Chinchón's ``close when unmatched <= close_limit``, Gin Rummy's ``knock_card``
-    and ``void when stock_cards <= 2``) is answered by a number alone, so judging a turn's
-    closes needs no rule evaluation per card."""
-    statement = rules.statement(key)
-    cond = getattr(statement, "condition", None)
-    if not (isinstance(cond, Binary) and cond.op == "<=" and isinstance(cond.left, Name)):
-        return None
-    if cond.left.name != quantity or cond.left.name in rules.options:
-        return None
-    right = cond.right
-    if isinstance(right, Literal) and right.kind == "int":
-        value = right.value
-    elif isinstance(right, Name) and right.name in rules.options:
-        value = rules.options[right.name]
-    else:
-        return None
-    return value if isinstance(value, int) and not isinstance(value, bool) else None

@@ -11,20 +11,16 @@ player has left once every lay-off is made.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
-from tapete import DEAL, SEAT, Quantity, StatementSpec
-from tapete.rules.compiler import Env, compile_expr
-from tapete.rules.tree import Expr, Statement
+from tapete import CONSTANT, DEAL_ONLY, SEAT_IN_DEAL, Ctx, Env, Expr, Quantity, Statement, StatementSpec, constant
+
+if TYPE_CHECKING:
+    from .game import Chinchon
 
 # A getter's Ctx carries the Chinchón Game (its meld tables) and, while a close is judged,
-# the arrangement shown in ``extra``; the core's Ctx declares the base Game, so getters take Any.
-RummyCtx = Any
-
-PLAY = "play"
-CONSTANT: frozenset[str] = frozenset()
-SEAT_IN_DEAL = frozenset({PLAY, SEAT, DEAL})
-DEAL_ONLY = frozenset({PLAY, DEAL})
+# the arrangement shown in ``extra``.
+RummyCtx: TypeAlias = "Ctx[Chinchon]"
 
 
 def _value(item: Statement) -> Expr:
@@ -33,7 +29,7 @@ def _value(item: Statement) -> Expr:
 
 
 def _constant(item: Statement, env: Env) -> Any:
-    return compile_expr(_value(item), env, CONSTANT).value
+    return constant(_value(item), env)
 
 
 def _whole(lo: int, hi: int | None = None) -> Callable[[Statement, Env], int]:

@@ -9,24 +9,7 @@ all`` (the whole table, SC-V4).
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from tapete import ErrorList, Rules, ScriptError
-from tapete.core.cards import face_value
-from tapete.core.errors import Location, line_of
-
-
-def located(rules: Rules, key: str, first: str, message: str) -> ErrorList:
-    """A load-time error at the statement it concerns, for problems no single word shows."""
-    item = rules.statement(key, first)
-    if item is None:
-        return ErrorList([ScriptError(Location("<rules>"), message)])
-    pos = item.pos
-    try:
-        source = line_of(Path(pos.path).read_text(encoding="utf-8"), pos.line)
-    except OSError:
-        source = None
-    return ErrorList([ScriptError(Location(pos.path, pos.line, pos.column, source), message)])
+from tapete import Rules, face_value
 
 
 def card_pips(rules: Rules) -> list[int]:
@@ -43,8 +26,7 @@ def capture_partners(rules: Rules) -> list[frozenset[int]]:
     by_value = set(rules.parsed_words("capture", "value", ()))
     both = sorted(by_sum & by_rank, key=deck.ranks.index)
     if both:
-        raise located(
-            rules,
+        raise rules.error(
             "capture",
             "rank",
             f"rank(s) {' '.join(both)} capture both by sum and by rank; list each rank in one capture rule only",
@@ -52,8 +34,7 @@ def capture_partners(rules: Rules) -> list[frozenset[int]]:
     for other, kind in ((by_sum, "sum"), (by_rank, "rank")):
         both = sorted(by_value & other, key=deck.ranks.index)
         if both:
-            raise located(
-                rules,
+            raise rules.error(
                 "capture",
                 "value",
                 f"rank(s) {' '.join(both)} are in 'capture value' and 'capture {kind}'; "
@@ -61,7 +42,7 @@ def capture_partners(rules: Rules) -> list[frozenset[int]]:
             )
     total = rules.constant("capture", None, first="sum") if by_sum else None
     if by_sum and (isinstance(total, bool) or not isinstance(total, int)):
-        raise located(rules, "capture", "sum", f"the capture total must be a whole number, not {total!r}")
+        raise rules.error("capture", "sum", f"the capture total must be a whole number, not {total!r}")
     pips = card_pips(rules)
     takes: list[frozenset[int]] = []
     for c in deck.ids:
@@ -92,8 +73,7 @@ def fallback_ranks(rules: Rules) -> tuple[frozenset[str], frozenset[str]]:
     ):
         both = sorted(ranks & other, key=deck.ranks.index)
         if both:
-            raise located(
-                rules,
+            raise rules.error(
                 "capture",
                 kind,
                 f"rank(s) {' '.join(both)} are in 'capture {kind}' and 'capture {other_kind}'; "

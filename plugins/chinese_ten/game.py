@@ -15,11 +15,21 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from tapete import WARNING, Action, Ctx, DealState, DesignProblem, Game, Random, Rules, TapeteError
-from tapete.core.ledger import Ledger
-from tapete.rules.compiler import Compiled
+from tapete import (
+    WARNING,
+    Action,
+    Compiled,
+    Ctx,
+    DealState,
+    DesignProblem,
+    Game,
+    Ledger,
+    Random,
+    Rules,
+    TapeteError,
+)
 
-from .captures import capture_partners, card_pips, fallback_ranks, located, sum_sets
+from .captures import capture_partners, card_pips, fallback_ranks, sum_sets
 from .opening import apply_specials, crowded_ranks
 from .words import WORDS
 from .words import primiera as words_primiera
@@ -66,14 +76,14 @@ class ChineseTen(Game):
             (first, rules.expr("bonus", first), rules.condition("bonus", first))  # type: ignore[misc]
             for first, _ in rules.each("bonus")
         ]
-        self._ctx = Ctx(game=self)
+        self._ctx: Ctx[ChineseTen] = Ctx(game=self)
         players = rules.constant("players")
         refill_const = self.refill is None or self.refill.const
         if isinstance(players, int) and all(size.const for size in self.sizes) and refill_const:
             refill = self.refill.value if self.refill is not None else None
             problem = self.size_problem(*(size.value for size in self.sizes), players, refill)  # type: ignore[call-arg]
             if problem:  # found at load time when nothing depends on the deal
-                raise located(rules, "hand_size", "", problem)
+                raise rules.error("hand_size", "", problem)
 
     def facts(self) -> dict[str, Any]:
         """What a fishing bot may know without seeing a deal: card points, who takes whom, sums, sweeps."""
@@ -316,47 +326,41 @@ class ChineseTen(Game):
         """SC-3.6 a capture that empties the table is a sweep when the script's condition holds."""
         zones = state.zones
         last = not zones.get("stock") and not any(zones[f"hand.{s}"] for s in range(state.players))
-        ctx = self._ctx
-        ctx.state, ctx.seat = state, seat
-        ctx.extra = {
+        extra = {
             "took": (card, *taken),
             "last_play": last,
             "whole_table": self.rank_of[card] in self.all_ranks and not self.takes[card] & set(taken),
         }
-        if self.sweep(ctx):  # type: ignore[misc]  # called only when the variant has a sweep rule
+        assert self.sweep is not None  # called only when the variant has a sweep rule
+        with self._ctx.bound(state, seat, extra) as ctx:  # a game keeps no reference to a deal
+            swept = self.sweep(ctx)
+        if swept:
             key = f"sweeps.{seat}"
             state.counters[key] = state.counters.get(key, 0) + 1
             events.append({"say": f"sweep (scopa) by seat {seat}", "sweep": seat})
-        ctx.extra = {}
-        ctx.state = None  # type: ignore[assignment]  # a game keeps no reference to a deal
 
     def _bonuses(self, state: DealState, seat: int, cards: tuple[int, ...], events: list[dict[str, Any]]) -> None:
         """Event rules (CT-V3): every other player pays the capturer the bonus's value."""
-        ctx = self._ctx
-        ctx.state, ctx.seat, ctx.extra = state, seat, {"took": cards}
         counters = state.counters
-        for name, value, condition in self.bonuses:
-            if condition(ctx):
-                amount = int(value(ctx))
-                for s in range(state.players):
-                    if s != seat:
-                        counters[f"bonus.{s}"] = counters.get(f"bonus.{s}", 0) - amount
-                        counters[f"bonus.{seat}"] = counters.get(f"bonus.{seat}", 0) + amount
-                events.append(
-                    {"say": f"bonus {name}: {amount} from each other player", "bonus": name, "amount": amount}
-                )
-        ctx.extra = {}
-        ctx.state = None  # type: ignore[assignment]  # a game keeps no reference to a deal (views rely on it)
+        with self._ctx.bound(state, seat, {"took": cards}) as ctx:  # a game keeps no reference to a deal
+            for name, value, condition in self.bonuses:
+                if condition(ctx):
+                    amount = int(value(ctx))
+                    for s in range(state.players):
+                        if s != seat:
+                            counters[f"bonus.{s}"] = counters.get(f"bonus.{s}", 0) - amount
+                            counters[f"bonus.{seat}"] = counters.get(f"bonus.{seat}", 0) + amount
+                    events.append(
+                        {"say": f"bonus {name}: {amount} from each other player", "bonus": name, "amount": amount}
+                    )
 
     def _end_turn(self, state: DealState, seat: int, events: list[dict[str, Any]]) -> None:
         hands = [state.zones[f"hand.{s}"] for s in range(state.players)]
         if not any(hands):
             stock = state.zones.get("stock")
             if self.refill is not None and stock:  # SC-2.2 the same dealer deals again, none to the table
-                ctx = self._ctx
-                ctx.state = state
-                per_hand = min(int(self.refill(ctx)), len(stock) // state.players)
-                ctx.state = None  # type: ignore[assignment]
+                with self._ctx.bound(state) as ctx:
+                    per_hand = min(int(self.refill(ctx)), len(stock) // state.players)
                 self.deal_round_robin(state, stock, per_hand, self.next_seat(state, state.dealer))
                 events.append({"say": f"the dealer deals {per_hand} more to each", "refill": per_hand})
                 hands = [state.zones[f"hand.{s}"] for s in range(state.players)]
@@ -424,7 +428,7 @@ class ChineseTen(Game):
             lines.append(f"redealt {state.counters['redeals']} time(s) for a crowded opening table")
         for rank in state.data.get("quads", ()):
             lines.append(f"the opening table held four {rank}s: the dealer (seat {state.dealer}) took them")
-        ctx = Ctx(game=self, state=state)
+        ctx: Ctx[ChineseTen] = Ctx(game=self, state=state)
         if self.rules.table("points") is None:
             return lines + self._describe_count(state, ctx)
         for s in range(state.players):
@@ -442,7 +446,7 @@ class ChineseTen(Game):
             )
         return lines
 
-    def _describe_count(self, state: DealState, ctx: Ctx) -> list[str]:
+    def _describe_count(self, state: DealState, ctx: Ctx[ChineseTen]) -> list[str]:
         """A deal scored by prizes and sweeps (SC-4): one line per player, or per partnership."""
         lines = []
         for s in range(self.teams or state.players):

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tapete import Action, Layout, Row, View
+from tapete import Action, Event, Layout, Row, View
 from tapete.layout import Token, cards_words, seat_name
-from tapete.view import Event
 
 
 class ChineseTenLayout(Layout):

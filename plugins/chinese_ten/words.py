@@ -12,22 +12,33 @@ says once ``order A 2 ... K`` (or ``ace = low``) is given.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, TypeAlias
 
-from tapete import DEAL, MATCH, SEAT, Function, Quantity, StatementSpec
-from tapete.rules.compiler import Env
-from tapete.rules.tree import Statement, Word
+from tapete import (
+    AT_DEAL_START,
+    DEAL,
+    DEAL_ONLY,
+    PLAY,
+    SEAT,
+    SEAT_IN_DEAL,
+    Ctx,
+    Env,
+    Function,
+    Quantity,
+    Statement,
+    StatementSpec,
+    Word,
+    scopes,
+)
 
-# A getter's Ctx carries this family's Game subclass (teams, point tables, prizes), which the
-# core's Ctx declares as the base Game: the getters take it as FishingCtx.
-FishingCtx = Any
+if TYPE_CHECKING:
+    from .game import ChineseTen
 
-PLAY = "play"
-CAPTURE = "capture"  # scope of an event rule: a capture has just been made
-AT_DEAL = frozenset({PLAY, DEAL, MATCH})
-SEAT_IN_DEAL = frozenset({PLAY, SEAT, DEAL})
-DEAL_ONLY = frozenset({PLAY, DEAL})
-ON_CAPTURE = frozenset({PLAY, SEAT, DEAL, CAPTURE})
+# A getter's Ctx carries this family's Game subclass (teams, point tables, prizes).
+FishingCtx: TypeAlias = "Ctx[ChineseTen]"
+
+CAPTURE = "capture"  # the family's own scope, of an event rule: a capture has just been made
+ON_CAPTURE = scopes(PLAY, SEAT, DEAL, CAPTURE)
 OPENING_MODES = ("specials", "redeal", "none")
 CAPTURE_KINDS = ("sum", "rank", "value", "set", "all")
 LEFTOVER_MODES = ("last_capturer", "table")
@@ -170,12 +181,12 @@ def _took(c: FishingCtx, card: int) -> bool:
 
 WORDS = (
     StatementSpec(
-        "hand_size", "cards dealt to each player (CT-1.3, SC-2.2)", value=AT_DEAL, needs_value=True, required=True
+        "hand_size", "cards dealt to each player (CT-1.3, SC-2.2)", value=AT_DEAL_START, needs_value=True, required=True
     ),
     StatementSpec(
         "table_size",
         "cards turned face up to open the table (CT-1.3, SC-2.2)",
-        value=AT_DEAL,
+        value=AT_DEAL_START,
         needs_value=True,
         required=True,
     ),
@@ -183,7 +194,7 @@ WORDS = (
         "stock_size",
         "cards left face down as the stock: one per hand card when stock cards are turned (CT-1.3, CT-3.4), "
         "whole rounds of hands with refill (SC-2.2)",
-        value=AT_DEAL,
+        value=AT_DEAL_START,
         needs_value=True,
         required=True,
     ),
@@ -203,7 +214,7 @@ WORDS = (
         "refill",
         "when every hand is empty, the dealer deals this many more cards to each player from the stock, "
         "and no stock card is turned during play (SC-2.2)",
-        value=AT_DEAL,
+        value=AT_DEAL_START,
         needs_value=True,
     ),
     StatementSpec("pips", "what a card counts towards a capture sum (default: face value, ace 1)", table=True),

@@ -86,15 +86,12 @@ class FanTan(Game):
         for s in range(state.players):
             state.counters[f"dealt.{s}"] = len(state.zones[f"hand.{s}"])
         if self.ante is not None:  # FT-V3: everyone antes
-            ctx.state = state
             pool = 0
             for s in range(state.players):
-                ctx.seat = s
-                chips = int(self.ante(ctx))
+                chips = int(self.ante(ctx.for_seat(s)))
                 state.counters[f"paid.{s}"] = chips
                 pool += chips
             state.counters["pool"] = pool
-            ctx.seat = None  # type: ignore[assignment]
 
     # -- moves (FT-3) -------------------------------------------------------------
     def can_play(self, state: DealState, card: int) -> bool:
@@ -117,12 +114,8 @@ class FanTan(Game):
     def _pass_allowed(self, state: DealState, playable: list[int]) -> bool:
         if self.may_pass is None:
             return not playable  # FT-3.4 / FT-3.5
-        ctx = self._ctx
-        ctx.state, ctx.seat = state, state.to_move
-        try:
+        with self._ctx.bound(state, state.to_move) as ctx:  # a game keeps no reference to a deal
             return bool(self.may_pass(ctx))
-        finally:
-            ctx.state = None  # type: ignore[assignment]  # a game keeps no reference to a deal (views rely on it)
 
     def legal_actions(self, state: DealState) -> list[Action]:
         # FT-3.1: a move is exactly one card (or a pass); FT-5 is the worked example of this.
@@ -177,10 +170,8 @@ class FanTan(Game):
         if action.kind == "pass":
             state.counters[f"passes.{seat}"] = state.counters.get(f"passes.{seat}", 0) + 1
             if self.pass_cost is not None:  # FT-V3: a pass pays into the pool
-                ctx = self._ctx
-                ctx.state, ctx.seat = state, seat
-                chips = int(self.pass_cost(ctx))
-                ctx.state = None  # type: ignore[assignment]
+                with self._ctx.bound(state, seat) as ctx:
+                    chips = int(self.pass_cost(ctx))
                 state.counters[f"paid.{seat}"] = state.counters.get(f"paid.{seat}", 0) + chips
                 state.counters["pool"] = state.counters.get("pool", 0) + chips
         else:

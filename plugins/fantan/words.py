@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
-from tapete import DEAL_ONLY, SEAT_IN_DEAL, Ctx, Function, Quantity, ScriptError, StatementSpec
-from tapete.core.cards import SUIT_NAMES
-from tapete.rules.compiler import Env
-from tapete.rules.tree import Statement, Word
+from tapete import (
+    DEAL_ONLY,
+    SEAT_IN_DEAL,
+    SUIT_NAMES,
+    Ctx,
+    Env,
+    Function,
+    Quantity,
+    ScriptError,
+    Statement,
+    StatementSpec,
+    Word,
+)
 
 
 def _rank(word: Word, env: Env) -> str:

@@ -3,7 +3,8 @@
 The script decides the deck, the hand size, which ranks are wild, how drawing works,
 the card points and the scoring; this module only knows what a shedding turn is.
 Zones: ``hand.N`` (own), ``stock`` (face down, top = last), ``discard`` (face up,
-top = last). ``data["suit"]`` is the suit to follow after a wild card; counter
+top = last). ``data["suit"]`` is the suit to follow after a wild card, and
+``data["blocked"]`` says why a deal ended without a winner (`deal_void`); counter
 ``drawn`` counts the cards drawn in the current turn, ``stuck`` the turns in a row
 on which nobody could play or draw.
 """
@@ -12,8 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tapete import Action, Ctx, DealState, DesignProblem, Game, Random, Rules
-from tapete.core.cards import SUIT_LETTERS, SUIT_NAMES
+from tapete import SUIT_LETTERS, SUIT_NAMES, Action, Ctx, DealState, DesignProblem, Game, Random, Rules
 
 from .words import WORDS
 
@@ -31,7 +31,9 @@ class Eights(Game):
     def __init__(self, rules: Rules):
         super().__init__(rules)
         deck = self.deck
-        self.hand_size = rules.expr("hand_size")
+        hand_size = rules.expr("hand_size")
+        assert hand_size is not None  # a required statement: the loader refuses a script without it
+        self.hand_size = hand_size
         wild = set(rules.parsed_words("wild", default=()))
         self.is_wild = [deck.rank_of[c] in wild for c in deck.ids]
         self.until_playable = bool(rules.constant("draw_until_playable", False))
@@ -130,7 +132,7 @@ class Eights(Game):
             self._next_turn(state, seat)
             if state.counters["stuck"] >= state.players:
                 state.over = True  # nobody can play or draw: no winner
-                state.data["void"] = "blocked: nobody can play or draw"
+                state.data["blocked"] = "nobody can play or draw"
             return [{"say": "passes"}]
         card = action.cards[0]
         state.zones[f"hand.{seat}"].remove(card)
@@ -158,6 +160,11 @@ class Eights(Game):
             rng.shuffle(stock)
             state.rng = rng.getstate()
         state.zones[f"hand.{seat}"].append(stock.pop())
+
+    def deal_void(self, state: DealState) -> str | None:
+        """A blocked deal (nobody can play or draw) has no winner: nobody scores, the dealer deals again."""
+        blocked = state.data.get("blocked")
+        return f"blocked: {blocked}" if blocked else None
 
     def largest_hand(self, state: DealState) -> int:
         """A shedding hand has no limit: a player who cannot follow draws, and a penalty adds more."""

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
-from tapete import AT_DEAL_START, CONSTANT, DEAL_ONLY, SEAT_IN_DEAL, Ctx, Quantity, StatementSpec
+from tapete import AT_DEAL_START, CONSTANT, DEAL_ONLY, SEAT_IN_DEAL, Ctx, Env, Quantity, Statement, StatementSpec
+
+if TYPE_CHECKING:
+    from .game import Eights
 
 
-def _check_wild(item: Any, env: Any) -> tuple[str, ...]:
+def _check_wild(item: Statement, env: Env) -> tuple[str, ...]:
     """``wild 8`` or ``wild 8 2``: ranks of this deck, each once."""
+    assert env.deck is not None  # statements are checked once the deck is known
     ranks: list[str] = []
     for word in item.words:
         rank = str(word.value)
@@ -25,12 +29,12 @@ def _hand(c: Ctx, seat: int | None = None) -> list[int]:
     return hand
 
 
-def _hand_points(c: Ctx, seat: int | None = None) -> int:
+def _hand_points(c: Ctx[Eights], seat: int | None = None) -> int:
     points = c.game.point_of
     return sum(points[card] for card in _hand(c, seat))
 
 
-def _others_points(c: Ctx) -> int:
+def _others_points(c: Ctx[Eights]) -> int:
     return sum(_hand_points(c, s) for s in range(c.state.players) if s != c.seat)
 
 
