@@ -216,6 +216,7 @@ class <<CLASS>>(Game):
     default_bot = "high"
     words = WORDS
     zone_kinds = ("hand", "table", "stock")
+    hand_size_word = "hand_size"  # a hand holds at most hand_size + 1 cards (what snapshots are checked against)
 
     def __init__(self, rules: Rules):
         super().__init__(rules)

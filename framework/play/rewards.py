@@ -36,7 +36,7 @@ class DealRewards:
 
     def of(self, state: DealState, ledger: Ledger, seat: int) -> float:
         """``seat``'s reward for ``state``."""
-        if state.data.get("void") is not None or state.data.get("stalled") is not None:
+        if self._void(state):
             return 0.0
         ctx = Ctx(game=self.game, state=state, ledger=ledger)
         ctx.seat = seat
@@ -45,7 +45,7 @@ class DealRewards:
     def every_seat(self, state: DealState, ledger: Ledger) -> list[float]:
         """Every seat's reward for ``state``, seat by seat."""
         n = state.players
-        if state.data.get("void") is not None or state.data.get("stalled") is not None:
+        if self._void(state):
             return [0.0] * n
         ctx = Ctx(game=self.game, state=state, ledger=ledger)
         out: list[float] = []
@@ -53,6 +53,11 @@ class DealRewards:
             ctx.seat = s
             out.append(self._read(ctx))
         return out
+
+    def _void(self, state: DealState) -> bool:
+        """A void or stalled deal (`Game.deal_void`, `Game.deal_stalled`) is worth nothing."""
+        game = self.game
+        return game.deal_void(state) is not None or game.deal_stalled(state) is not None
 
     def _read(self, ctx: Ctx) -> float:
         try:

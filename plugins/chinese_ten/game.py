@@ -43,6 +43,7 @@ class ChineseTen(Game):
     summary = "Chinese Ten (Jiǎn Hóng Diǎn): capture pairs making ten, score the red cards"
     words = WORDS
     zone_kinds = ("hand", "table", "stock", "turned", "captures")
+    hand_size_word = "hand_size"  # CT-1.3, SC-2.2: a snapshot's hand holds at most hand_size + 1 cards
 
     def __init__(self, rules: Rules) -> None:
         super().__init__(rules)

@@ -2,7 +2,9 @@
 
 ``tests/test_wheel.py`` runs ``mypy --strict`` on this file against the installed wheel
 (so it sees exactly the types a plugin's own type checker sees) and loads it to play.
-It provides a bot for every game, a rule-script word, a house rule and a game family.
+It provides a bot for every game, a rule-script word, a house rule and a game family whose
+words use the kit (a checked statement folded with ``constant``, a getter typed
+``Ctx[TopCard]``, a context bound to a deal) and whose deals may end void.
 """
 
 from __future__ import annotations
@@ -10,17 +12,24 @@ from __future__ import annotations
 from typing import Any
 
 from tapete import (
+    CONSTANT,
+    DEAL_ONLY,
     SEAT_IN_DEAL,
     Action,
     Ctx,
     DealState,
+    Env,
     Game,
+    Ledger,
     Match,
     MatchResult,
     Quantity,
     Random,
     Rules,
+    Statement,
+    StatementSpec,
     View,
+    constant,
     hookimpl,
 )
 from tapete.hookspecs import RegisterBot, RegisterGame, RegisterWord
@@ -43,16 +52,45 @@ def _cards_held(ctx: Ctx) -> int:
     return len(ctx.state.zones.get(f"hand.{ctx.seat}", ()))
 
 
+def _highest_played(ctx: Ctx[TopCard]) -> int:
+    return max((ctx.game.pos[card] for card in ctx.state.zones.get("table", ())), default=-1)
+
+
+def _check_ties(statement: Statement, env: Env) -> int:
+    assert statement.value is not None  # needs_value
+    ties = constant(statement.value, env)
+    if not isinstance(ties, int) or isinstance(ties, bool) or ties < 0:
+        raise env.error(statement.value.pos, f"ties must be a whole number, not {ties!r}")
+    return ties
+
+
 class TopCard(Game):
     """Each player plays one card; the highest scores a point (a family never registered as a variant here)."""
 
     name = "top-card"
     summary = "everyone plays a card; the highest wins"
-    words = (Quantity("cards_held", "cards in the player's hand", SEAT_IN_DEAL, _cards_held),)
+    words = (
+        Quantity("cards_held", "cards in the player's hand", SEAT_IN_DEAL, _cards_held),
+        Quantity("highest_played", "the place in the order of the highest card played", DEAL_ONLY, _highest_played),
+        StatementSpec("ties", "deals in a row that may end void", value=CONSTANT, needs_value=True, check=_check_ties),
+    )
+    hand_size_word = None  # one card each, whatever the script says
 
     def __init__(self, rules: Rules) -> None:
         super().__init__(rules)
         self.pos: list[int] = list(rules.order_pos)
+        self.ties: int = rules.parsed_words("ties", default=0)
+        self._ctx: Ctx[TopCard] = Ctx(game=self)
+
+    def highest(self, state: DealState) -> int:
+        with self._ctx.bound(state) as ctx:
+            return _highest_played(ctx)
+
+    def deal_void(self, state: DealState) -> str | None:
+        return "a tie for the top" if state.data.get("tie") else None
+
+    def going_out(self, going: list[int], ledger: Ledger) -> list[int]:
+        return going if len(going) < len(ledger.active) else []
 
     def facts(self) -> dict[str, Any]:
         return {"pos": tuple(self.pos)}

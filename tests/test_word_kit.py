@@ -1,0 +1,162 @@
+"""The word author's kit: `constant`, `Compiled.bound`, `Ctx.bound`, `suggest`.
+
+A family writes its rule words with what ``tapete`` exports: a ``check`` reads its
+statement's words and folds its value with `constant`; a fast path asks the compiled rule
+for a plain limit (`Compiled.bound`) instead of reading the rule's syntax tree; a game that
+keeps one `Ctx` for speed points it at a deal for a ``with`` block and keeps nothing after.
+"""
+
+from __future__ import annotations
+
+import gc
+from pathlib import Path
+
+import pytest
+
+from tapete import (
+    CONSTANT,
+    SEAT_IN_DEAL,
+    Ctx,
+    DealState,
+    Env,
+    ErrorList,
+    Random,
+    Statement,
+    StatementSpec,
+    build_registry,
+    constant,
+    hookimpl,
+    load_variant,
+)
+from tapete.core.errors import suggest
+from tapete.testing import variant_names
+
+
+def child(tmp_path: Path, parent: str, lines: str, registry=None):
+    """``parent`` with a few script lines added, loaded."""
+    (tmp_path / "extra.rules").write_text(lines + "\n", encoding="utf-8")
+    path = tmp_path / "extra.yaml"
+    path.write_text(f"extends: {parent}\nname: extra\nscripts: [extra.rules]\n", encoding="utf-8")
+    return load_variant(path, registry)
+
+
+# -- Compiled.bound: a condition that is a plain limit ----------------------------------------
+@pytest.mark.parametrize(
+    ("rule", "unmatched", "loose"),
+    [
+        ("close when unmatched <= close_limit", 5, None),  # an option: CH-4.3's 5 points
+        ("close when unmatched <= 2 + 1", 3, None),  # folded at load time
+        ("close when loose_cards <= 1", None, 1),
+        ("close when unmatched < 6", None, None),  # another shape says nothing
+        ("close when unmatched <= close_limit and turn_number > 1", None, None),  # CH-V8's rule
+        ("close when unmatched <= loose_cards", None, None),  # not a number known at load time
+    ],
+)
+def test_a_condition_reading_quantity_at_most_n_gives_n(tmp_path, rule, unmatched, loose):
+    variant = child(tmp_path, "chinchon/fournier", rule)
+    close = variant.rules.condition("close")
+    assert close is not None
+    assert (close.bound("unmatched"), close.bound("loose_cards")) == (unmatched, loose)
+    assert variant.new_game().close_limit == unmatched  # Chinchón's fast path takes what the rule says
+
+
+@pytest.mark.parametrize("name", variant_names("chinchon") + variant_names("gin"))
+def test_the_closes_of_a_turn_are_the_cards_the_close_rule_allows_one_by_one(name):
+    """CH-4.3: ``closes()`` (a plain limit answered by the penalties alone, or the rule per card)
+    allows exactly the closing discards the rule allows when judged card by card."""
+    variant = load_variant(name)
+    game, rng, turns = variant.new_game(), Random(7), 0
+    for seed in range(3):
+        deal = variant.new_deal(players=variant.default_players(), seed=seed, record=False)
+        for _ in range(150):
+            if deal.over:
+                break
+            state, seat = deal.state, deal.state.to_move
+            if state.counters.get("drawn", 0) == 1:
+                turns += 1
+                one_by_one = {c for c in state.zones[f"hand.{seat}"] if game.close_shown(state, seat, c) is not None}
+                assert set(game.closes(state, seat)) == one_by_one
+            legal = [a for a in deal.legal_actions() if a.kind != game.close_kind] or deal.legal_actions()
+            deal.play(legal[rng.below(len(legal))])
+    assert turns > 50
+
+
+# -- constant: folding a statement's value in a check -------------------------------------------
+def _bonus_cards(statement: Statement, env: Env) -> int:
+    assert statement.value is not None
+    value = constant(statement.value, env)
+    if not isinstance(value, int):
+        raise env.error(statement.value.pos, f"bonus_cards must be a whole number, not {value!r}")
+    return value
+
+
+class BonusCards:
+    """A word another plugin adds to Fan Tan, checked with the kit alone."""
+
+    @hookimpl
+    def tapete_register_vocabulary(self, register):
+        register(
+            "fantan",
+            StatementSpec("bonus_cards", "a number known at load time", value=SEAT_IN_DEAL, check=_bonus_cards),
+        )
+        register("fantan", StatementSpec("fixed_cards", "a constant", value=CONSTANT, check=_bonus_cards))
+
+
+def test_constant_folds_numbers_options_and_their_expressions(tmp_path):
+    variant = child(tmp_path, "fantan/pagat", "bonus_cards = wins_to * 2 + 1", build_registry([BonusCards()]))
+    assert variant.rules.parsed_words("bonus_cards") == 7  # wins_to is 3
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        (
+            "bonus_cards = cards_left",
+            "'cards_left' is known only during play; here only options and symbols may be used",
+        ),
+        ("fixed_cards = max(3)", "this must be known when the variant loads (numbers, options, symbols), not in play"),
+    ],
+)
+def test_constant_refuses_what_is_known_only_in_play_at_its_place(tmp_path, line, message):
+    with pytest.raises(ErrorList) as info:
+        child(tmp_path, "fantan/pagat", line, build_registry([BonusCards()]))
+    [error] = info.value.errors
+    assert (error.location.line, error.location.column, error.message) == (1, 15, message)
+
+
+# -- Ctx.bound: a kept context forgets the deal -------------------------------------------------
+def test_a_bound_context_reads_the_deal_inside_the_block_and_forgets_it_after():
+    state = DealState(players=2, dealer=0)
+    ctx = Ctx()
+    with ctx.bound(state, 1, {"shown": "x"}) as inside:
+        assert inside is ctx and (ctx.state, ctx.seat, ctx.extra) == (state, 1, {"shown": "x"})
+    assert (ctx.state, ctx.seat, ctx.extra) == (None, None, {})
+    with pytest.raises(ZeroDivisionError), ctx.bound(state):
+        ctx.extra["ratio"] = 1 // 0
+    assert ctx.state is None  # an error in the rule leaves no reference either
+
+
+@pytest.mark.parametrize("name", variant_names())
+def test_no_context_of_the_game_holds_the_deal_after_a_move(name):
+    """docs/plugins.md: a game never keeps a reference to a state after a method returns."""
+    variant = load_variant(name)
+    deal = variant.new_deal(players=variant.default_players(), seed=2, record=False)
+    rng = Random(2)
+    for _ in range(60):
+        if deal.over:
+            break
+        legal = deal.legal_actions()
+        deal.play(legal[rng.below(len(legal))])
+        if not deal.over:
+            deal.game.refusal(deal.state, legal[0])  # the checks a person's move goes through
+    holders = [r for r in gc.get_referrers(deal.state) if isinstance(r, Ctx)]
+    assert holders == []
+
+
+# -- suggest: one did-you-mean ---------------------------------------------------------------
+def test_suggest_names_the_close_matches_the_way_each_message_did():
+    known = ["hand_size", "hand_cards", "stock_cards"]
+    assert suggest("hand_sise", known) == " (did you mean 'hand_size'?)"
+    assert suggest("hand_sise", known, most=3) == " (did you mean 'hand_size', 'hand_cards'?)"
+    assert suggest("fantan/pagt", ["fantan/pagat"], quote=False) == " (did you mean fantan/pagat?)"
+    assert suggest("zzz", known) == ""
