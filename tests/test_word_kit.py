@@ -134,6 +134,9 @@ def test_a_bound_context_reads_the_deal_inside_the_block_and_forgets_it_after():
     with pytest.raises(ZeroDivisionError), ctx.bound(state):
         ctx.extra["ratio"] = 1 // 0
     assert ctx.state is None  # an error in the rule leaves no reference either
+    ctx.state, ctx.seat = state, 0  # by hand, for a rule judged many times a move
+    ctx.release()
+    assert (ctx.state, ctx.seat) == (None, None)
 
 
 @pytest.mark.parametrize("name", variant_names())

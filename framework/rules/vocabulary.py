@@ -206,11 +206,18 @@ class Ctx(Generic[G]):
             self.extra = extra
         return self
 
-    def __enter__(self) -> Ctx[G]:
-        return self
+    def release(self) -> None:
+        """Forget the deal, the seat and the extra values: what leaving a ``bound`` block does.
 
-    def __exit__(self, *exc: object) -> None:
+        For a rule evaluated many times a move, where ``ctx.state, ctx.seat = state, seat``
+        then ``try: ... finally: ctx.release()`` saves the ``with`` statement's calls."""
         self.state = None  # type: ignore[assignment]  # the fields are None outside their scopes
         self.seat = None  # type: ignore[assignment]
         if self.extra:
             self.extra = {}
+
+    def __enter__(self) -> Ctx[G]:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()

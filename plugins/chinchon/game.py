@@ -170,8 +170,14 @@ class Chinchon(Game):
         return hand[-1]
 
     def _judge(self, state: DealState, seat: int, shown: Shown, rule: Compiled | None = None) -> bool:
-        with self._ctx.bound(state, seat, {"shown": shown}) as ctx:  # no reference to the deal kept
+        ctx = self._ctx  # judged once per card of a turn: bound by hand, without a with block
+        ctx.state, ctx.seat = state, seat
+        ctx.extra["shown"] = shown
+        try:
             return bool((rule or self.close_rule)(ctx))
+        finally:
+            del ctx.extra["shown"]
+            ctx.release()  # the game keeps no reference to the deal (views rely on it)
 
     # -- moves (CH-4) -------------------------------------------------------------------
     def legal_actions(self, state: DealState) -> list[Action]:
