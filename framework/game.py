@@ -158,15 +158,7 @@ class Game:
         scores, so the answer must come from the state alone (typically a ``state.data`` entry
         the game set when it ended the deal). Setting ``state.data["void"]`` without overriding
         this method still works in 0.2, with a DeprecationWarning."""
-        reason = state.data.get("void")
-        if reason is None:
-            return None
-        warn(
-            f'{type(self).__name__} marking a void deal with state.data["void"]',
-            since="0.2.0",
-            instead=f"{type(self).__name__}.deal_void(state)",
-        )
-        return str(reason)
+        return self._marked_the_old_way(state, "void", "deal_void")
 
     def deal_stalled(self, state: DealState) -> str | None:
         """Why the finished deal stalled, or None (the default): the game saw it could never end.
@@ -177,14 +169,15 @@ class Game:
         Chinchón's deal stalls when no hand changes across two stock rebuilds (CH-4.4). As with
         `deal_void`, the answer comes from the state; the old ``state.data["stalled"]`` entry
         still works in 0.2, with a DeprecationWarning."""
-        reason = state.data.get("stalled")
+        return self._marked_the_old_way(state, "stalled", "deal_stalled")
+
+    def _marked_the_old_way(self, state: DealState, key: str, hook: str) -> str | None:
+        """The 0.1 protocol, ``state.data["void"]`` / ``["stalled"]``, read with a DeprecationWarning."""
+        reason = state.data.get(key)
         if reason is None:
             return None
-        warn(
-            f'{type(self).__name__} marking a stalled deal with state.data["stalled"]',
-            since="0.2.0",
-            instead=f"{type(self).__name__}.deal_stalled(state)",
-        )
+        name = type(self).__name__
+        warn(f'{name} marking a {key} deal with state.data["{key}"]', since="0.2.0", instead=f"{name}.{hook}(state)")
         return str(reason)
 
     def going_out(self, going: list[int], ledger: Ledger) -> list[int]:
