@@ -244,10 +244,20 @@ def picture_lines(cards: Deck | Faces, picture: Picture, width: int | None = Non
             lines += event_lines(faces, recap, width)
     rows = picture.table + picture.hand
     label = max((len(r.label) for r in rows), default=0)
+    grid = [r for r in rows if r.width]
+    if grid and width is not None and any(_grid_width(r, label) > width for r in grid):
+        grid_label = max(len(r.label) for r in grid)  # a grid keeps its columns: its labels alone set their width
+    else:
+        grid_label = label
     for r in rows:
         shown = Row(r.label, _spoken(faces, r.cards), faces.words(r.note), r.marked, r.width)
-        lines += row_lines(faces, shown, label, width)
+        lines += row_lines(faces, shown, grid_label if r.width else label, width)
     return lines
+
+
+def _grid_width(row: Row, label: int) -> int:
+    """How wide a row of places ``row.width`` wide each is, under labels ``label`` wide."""
+    return 2 + label + 2 + len(row.cards) * (row.width + 1) - 1
 
 
 def event_lines(cards: Deck | Faces, tokens: Sequence[Token], width: int | None = None, indent: int = 2) -> list[Text]:

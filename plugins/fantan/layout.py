@@ -26,7 +26,8 @@ class FanTanLayout(Layout):
         high = max(pos[c] for c in deck.ids)
         width = max(len(n) for n in deck.names)
         rank_at = {pos[c]: deck.rank_of[c] for c in deck.ids}
-        rows: list[Row] = [Row("", tuple(rank_at.get(p, "").ljust(width) for p in range(low, high + 1)))]
+        ranks = tuple(rank_at.get(p, "").ljust(width) for p in range(low, high + 1))
+        rows: list[Row] = [Row("", ranks, width=width)]  # the ranks over the grid's columns
         for suit in self.suit_order(view):
             zone = f"row.{suit}"
             if zone not in view.counts:
