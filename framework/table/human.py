@@ -28,15 +28,16 @@ from rich.console import Console
 from rich.text import Text
 
 from ..core.actions import Action
-from ..core.cards import SUIT_NAMES, Deck
+from ..core.cards import SUIT_LETTERS, SUIT_NAMES, Deck
 from ..core.rng import Random
 from ..game import Game, MoveHelp
 from ..layout import Layout, Picture, recap, since_last_move
 from ..view import View
-from .render import Faces, action_text, event_lines, fit, make_console, menu_lines, picture_lines
+from .render import Faces, action_text, event_lines, fit, flow, make_console, menu_lines, picture_lines
 
 COMMANDS = ("help", "hint", "rules", "score", "log", "save", "quit")
 QUIT_WORDS = ("quit", "exit", "q")
+COMMANDS_HELP = "  commands: help, hint (the best bot's move), rules, score, log (this deal), save [FILE], quit"
 # A card by its suit in words, as a table may show it: "7 de oros", "7oros", "k of hearts".
 _SPOKEN_CARD = re.compile(
     r"\b(10|[0-9]|[ajqkt])(?:\s+(?:de|of|di)\s+|\s*)(" + "|".join(sorted(SUIT_NAMES, key=len, reverse=True)) + r")\b",
@@ -306,22 +307,35 @@ def help_lines(host: Host, view: View, legal: Sequence[Action], faces: Faces | N
     Every word of it is the game's (`tapete.Game.moves_help`, `tapete.Game.rules_help`,
     `Layout.help`): a game lists only moves it has, in the ids of its own rules."""
     faces = faces or Faces.of(view.deck, host.layout.card_names(view))
-    lines: list[Text | str] = list(menu_lines(faces, legal, host.width))
+    width = host.width
+    lines: list[Text | str] = list(menu_lines(faces, legal, width))
     lines.append("  type a move's number, or the move itself, in any case:")
     moves = host.moves
-    typed = max((len(_typed(m)) for m in moves), default=0)
+    column = max((len(_typed(m)) for m in moves), default=0)
     for m in moves:
         ids = f" ({', '.join(m.rules)})" if m.rules else ""
-        lines.append(f"    {_typed(m).ljust(typed)}  {m.does}{ids}")
+        start = Text(f"    {_typed(m).ljust(column)}  ")  # what it does, in a column of its own
+        lines += flow(start, [[Text(w)] for w in f"{m.does}{ids}".split()], width, " ", len(start.plain))
     if any(m.kind == host.layout.card_move for m in moves) or not moves:
-        example = faces.names[legal[0].cards[0]] if legal and legal[0].cards else faces.names[0]
-        lines.append(f"    a card alone ('{example}') makes the move that names it; '7h' and '7♥' are read alike")
-    lines.append("  commands: help, hint (the best bot's move), rules, score, log (this deal), save [FILE], quit")
+        card = next((a.cards[0] for a in legal if a.cards), 0)
+        ways = dict.fromkeys([faces.names[card], view.deck.names[card], _letters(view.deck, card)])
+        said = ", ".join(f"'{w}'" for w in ways)
+        lines += fit(f"    a card alone ({said}) makes the move that names it", width, 6)
+    lines += fit(
+        "  commands: help, hint (the best bot's move), rules, score, log (this deal), save [FILE], quit", width
+    )
     rules = [*host.game.rules_help(), *host.layout.help(view)]
     if rules:
         lines.append("  rules that apply:")
-        lines += ["    " + faces.words(r) for r in rules]
+        for r in rules:
+            lines += fit("    " + faces.words(r), width, 6)
     return lines
+
+
+def _letters(deck: Deck, card: int) -> str:
+    """A card with its suit as a letter (``7h``), the quickest way to type it."""
+    letter = {symbol: letter.lower() for letter, symbol in SUIT_LETTERS.items()}.get(deck.suit_of[card], "")
+    return deck.rank_of[card] + letter + deck.names[card][len(deck.rank_of[card]) + len(deck.suit_of[card]) :]
 
 
 def _typed(move: MoveHelp) -> str:

@@ -60,6 +60,7 @@ class Faces:
     names: tuple[str, ...]
     joiner: str = " "
     _spoken: re.Pattern[str] | None = field(default=None, repr=False, compare=False)
+    _index: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def of(cls, deck: Deck, names: Sequence[str] | None = None) -> Faces:
@@ -70,7 +71,7 @@ class Faces:
         written = sorted(deck.names, key=len, reverse=True)  # 10♦ before 0♦, 7♥/2 before 7♥
         one = "(?:" + "|".join(re.escape(n) for n in written) + ")"
         pattern = re.compile(rf"(?<![\w/]){one}(?: {one})*(?![\w/])")  # a run of cards, written side by side
-        return cls(deck, shown, joiner, pattern)
+        return cls(deck, shown, joiner, pattern, {n: i for i, n in enumerate(deck.names)})
 
     def red(self, card: int) -> bool:
         return self.deck.is_red(card)
@@ -79,14 +80,12 @@ class Faces:
         """``text`` with every card written as the deck writes it (``7♦``) shown by its name here."""
         if self._spoken is None:
             return text
-        by_name = {n: i for i, n in enumerate(self.deck.names)}
-        return self._spoken.sub(lambda m: self.joiner.join(self.names[by_name[n]] for n in m.group(0).split(" ")), text)
+        index, names = self._index, self.names
+        return self._spoken.sub(lambda m: self.joiner.join(names[index[n]] for n in m.group(0).split(" ")), text)
 
     def action(self, action: Action) -> str:
         """An action as plain text with these names (``close 3 de espadas``)."""
-        return " ".join(
-            [action.kind, *(self.names[c] for c in action.cards), *([action.detail] if action.detail else [])]
-        )
+        return action_text(self, action).plain
 
 
 def faces_of(cards: Deck | Faces) -> Faces:
@@ -145,29 +144,32 @@ def tokens_text(
 
 
 class _Lines:
-    """Lines being filled word by word up to a width; new lines start at ``hang`` spaces."""
+    """Lines being filled word by word up to a width; a new line starts ``hang`` spaces in."""
 
     def __init__(self, start: Text, width: int | None, hang: int):
         self.lines, self.width, self.hang = [start.copy()], width, hang
         self.empty = not start.plain or start.plain.endswith(" ")  # no separator needed before the next piece
+        self.broken = False  # the last line is a new one with nothing on it yet: a newline would not help
 
     def fits(self, piece: Text, sep: str) -> bool:
         used = len(self.lines[-1].plain) + (0 if self.empty else len(sep))
         return self.width is None or used + len(piece.plain) <= self.width
 
-    def fresh(self) -> bool:
-        """The last line has nothing on it but its indent: moving on would not help."""
-        return self.empty and len(self.lines[-1].plain) <= max(self.hang, 0) + 1 and len(self.lines) > 1
-
     def put(self, piece: Text, sep: str) -> None:
         if not self.empty:
             self.lines[-1].append(sep)
         self.lines[-1].append_text(piece)
-        self.empty = False
+        self.empty = self.broken = False
 
     def newline(self) -> None:
-        self.lines.append(Text(" " * self.hang))
-        self.empty = True
+        if not self.broken:
+            self.lines.append(Text(" " * self.hang))
+            self.empty = self.broken = True
+
+    def done(self) -> list[Text]:
+        for line in self.lines:
+            line.rstrip()  # a grid's last padded place leaves no trailing spaces
+        return self.lines
 
 
 def flow(
@@ -181,25 +183,22 @@ def flow(
     ever broken inside a word: a word longer than the line stands alone on its line."""
     indent = len(start.plain) if hang is None else hang
     if width is not None and indent > width // 2:
-        indent = 4
+        indent = 4  # a long label would leave too little room under it
     out = _Lines(start, width, indent)
     for item in items:
         whole = Text(" ").join(item)
-        if out.fits(whole, gap):
-            out.put(whole, gap)
-            continue
-        if not out.fresh():
+        if not out.fits(whole, gap):
             out.newline()
         if out.fits(whole, gap):
             out.put(whole, gap)
             continue
         sep = gap
         for word in item:  # too long for any line: between its words
-            if not out.fits(word, sep) and not out.fresh():
+            if not out.fits(word, sep):
                 out.newline()
             out.put(word, sep)
             sep = " "
-    return out.lines
+    return out.done()
 
 
 def fit(line: Text | str, width: int | None, hang: int | None = None) -> list[Text]:

@@ -103,30 +103,34 @@ class TableHost(Host):
 
 
 class Follower:
-    """The deal as the table saw it, played again from the match's events, for views of any seat.
+    """The deal as the table saw it, played again from the match's events, for the people's views.
 
     The match hands views only to a seat it asks to move; once a deal is over nobody is
     asked, so what happened after a person's last move (the move before a close, the
-    close itself) is seen here: `view` gives a deal seat's view now, ``-1`` the view of
-    someone who sees only what is face up. ``seats`` are the match seats of this deal."""
+    close itself) is seen here: `view` gives a person's view now (by deal seat), and
+    ``-1`` the view of someone who sees only what is face up. ``seats`` are the match
+    seats of this deal; ``faces`` the cards as the layout names them."""
 
-    def __init__(self, game: Game, match: Match | None = None):
-        self.game, self.match = game, match
+    def __init__(self, match: Match, layout: Layout, people: set[int]):
+        self.match, self.layout, self.people = match, layout, people
+        self.game = match.game
         self.state: DealState | None = None
         self.recorder: Recorder | None = None
         self.seats: list[int] = []
+        self.faces: Faces | None = None
 
     def __call__(self, event: dict[str, Any]) -> bool:
         """Follow one event; True when it was the move that ended the deal."""
         kind = event.get("type")
-        game = self.game
+        game, match = self.game, self.match
         if kind in ("deal", "resume"):
             self.state = DealState.from_json(event["state"], game.deck)
             self.seats = list(event["seats"])
-            match = self.match  # its ledger and options: the views the match itself builds
-            ledger = match.ledger.local() if match is not None else None
-            options = match.variant.options if match is not None else None
-            self.recorder = Recorder(game, self.state, [-1, *range(len(self.seats))], ledger, options)
+            watching = [-1, *(self.seats.index(s) for s in sorted(self.people) if s in self.seats)]
+            # the match's own ledger and options: the very views the match hands a seat
+            self.recorder = Recorder(game, self.state, watching, match.ledger.local(), match.variant.options)
+            if self.faces is None:
+                self.faces = Faces.of(game.deck, self.layout.card_names(self.view(-1)))
         elif kind == "action" and self.state is not None and self.recorder is not None:
             state, recorder = self.state, self.recorder
             action = Action.parse(str(event["action"]), game.deck)
@@ -148,20 +152,17 @@ class Follower:
 class Watcher:
     """Prints each move as the table saw it (a face-down card stays hidden), pausing ``delay`` seconds."""
 
-    def __init__(self, game: Game, layout: Layout, console: Console, delay: float, people: set[int]):
-        self.game, self.layout, self.console, self.delay, self.people = game, layout, console, delay, people
+    def __init__(self, layout: Layout, console: Console, delay: float, people: set[int]):
+        self.layout, self.console, self.delay, self.people = layout, console, delay, people
         self.quiet = False
-        self.faces: Faces | None = None
 
     def __call__(self, event: dict[str, Any], follower: Follower) -> None:
-        if event.get("type") != "action" or follower.state is None or self.quiet:
+        if event.get("type") != "action" or follower.state is None or follower.faces is None or self.quiet:
             return
         view = follower.view(-1)
-        if self.faces is None:
-            self.faces = Faces.of(self.game.deck, self.layout.card_names(view))
         line = self.layout.event(view, view.history[-1 if not follower.state.over else -2])
         width = self.console.width if self.console.is_terminal else None
-        for part in event_lines(self.faces, line, width):
+        for part in event_lines(follower.faces, line, width):
             self.console.print(part)
         if event["seat"] not in self.people and self.delay > 0:
             time.sleep(self.delay)
@@ -195,12 +196,11 @@ class Table:
         self.host.hot_seat = len(people) > 1
         for person in self.people:
             person.host = self.host
-        self.follower = Follower(game, match)
-        self.watcher = Watcher(game, self.layout, self.console, delay, people) if watch else None
+        self.follower = Follower(match, self.layout, people)
+        self.watcher = Watcher(self.layout, self.console, delay, people) if watch else None
         self.host.watching = watch
         self.replay: Replay | None = None
         self.between = False  # a deal was scored and the next one is not dealt yet
-        self.faces: Faces | None = None
 
     def emit(self, event: dict[str, Any]) -> None:
         if self.log is not None:
@@ -211,8 +211,6 @@ class Table:
         if kind == "deal" and self.between and not replaying:
             self.wait_for_people(int(event["number"]))
         ended = self.follower(event)
-        if self.faces is None and self.follower.state is not None:
-            self.faces = Faces.of(self.match.game.deck, self.layout.card_names(self.follower.view(-1)))
         if self.watcher is not None:
             self.watcher.quiet = replaying
             self.watcher(event, self.follower)
@@ -254,7 +252,7 @@ class Table:
 
     def in_table_words(self, event: dict[str, Any]) -> dict[str, Any]:
         """The event with the game's lines naming cards as this table shows them (``7 de oros``)."""
-        faces = self.faces
+        faces = self.follower.faces
         if faces is None or "lines" not in event:
             return event
         return {**event, "lines": [faces.words(str(line)) for line in event["lines"]]}
