@@ -347,7 +347,9 @@ def test_a_deal_at_the_table_reads_in_the_games_own_words(name, tmp_path, monkey
     v = variant(name)
     bots = f"human,{v.game_class.default_bot}"
     typed = ("help\nscore\nlog\npass\n" + "1\n" * 60) * 5
-    result = CliRunner().invoke(app, ["play", name, "--bots", bots, "--players", str(v.default_players())], input=typed)
+    result = CliRunner().invoke(
+        app, ["play", name, "--bots", bots, "--players", str(v.default_players()), "--seed", "1"], input=typed
+    )
     out = result.output
     assert result.exit_code in (0, 1) and "Traceback" not in out, out[-2000:]
     assert not foreign_ids(name, out), sorted(set(foreign_ids(name, out)))

@@ -226,7 +226,7 @@ class FanTan(Game):
     def rules_help(self) -> list[str]:
         lines = []
         if self.opening is not None:
-            lines.append(f"FT-V2 {self.deck.names[self.opening]} is played first")
+            lines.append("FT-V2 the opening card ('rules' names it) is played first, by the player holding it")
         if self.needs:
             first, then = self.rules.parsed_words("row", "before")
             lines.append(f"FT-V5 in each suit the {first} goes down before the {then}")
