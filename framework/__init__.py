@@ -17,14 +17,14 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .bots import Bot, RandomBot
     from .core.actions import Action
-    from .core.cards import SUIT_LETTERS, SUIT_NAMES, Deck, face_value
+    from .core.cards import SPANISH_SUITS, SUIT_LETTERS, SUIT_NAMES, Deck, face_value
     from .core.errors import ErrorList, IllegalAction, ScriptError, SnapshotError, TapeteError, VariantError
     from .core.ledger import Ledger
     from .core.limits import MAX_PLAYERS
     from .core.problems import ERROR, WARNING, DesignProblem
     from .core.rng import Random
     from .core.state import DealState
-    from .game import Game
+    from .game import Game, MoveHelp
     from .hookspecs import hookimpl
     from .layout import Layout, Row
     from .play.deal import Deal
@@ -108,6 +108,7 @@ __all__ = [
     "SEAT_IN_MATCH",
     "SUIT_LETTERS",
     "SUIT_NAMES",
+    "SPANISH_SUITS",
     "ScriptError",
     "Simulation",
     "SimulationError",
@@ -126,6 +127,7 @@ __all__ = [
     "registry",
     "simulate",
     "scopes",
+    "MoveHelp",
 ]
 
 # Where each public name lives: the same imports as the TYPE_CHECKING block above
@@ -133,14 +135,14 @@ __all__ = [
 _MODULES: dict[str, tuple[str, ...]] = {
     ".core.actions": ("Action",),
     ".bots": ("Bot", "RandomBot"),
-    ".core.cards": ("Deck", "SUIT_LETTERS", "SUIT_NAMES", "face_value"),
+    ".core.cards": ("Deck", "SPANISH_SUITS", "SUIT_LETTERS", "SUIT_NAMES", "face_value"),
     ".core.ledger": ("Ledger",),
     ".core.limits": ("MAX_PLAYERS",),
     ".core.problems": ("DesignProblem", "ERROR", "WARNING"),
     ".play.deal": ("Deal",),
     ".play.loading": ("Variant", "load_variant"),
     ".core.errors": ("ErrorList", "IllegalAction", "ScriptError", "SnapshotError", "TapeteError", "VariantError"),
-    ".game": ("Game",),
+    ".game": ("Game", "MoveHelp"),
     ".hookspecs": ("hookimpl",),
     ".layout": ("Layout", "Row"),
     ".play.match": ("Match", "MatchResult"),

@@ -10,7 +10,8 @@ methods only touch the `DealState` and those attributes.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from typing import TYPE_CHECKING, Any, ClassVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from .core.actions import Action
 from .core.cards import Deck
@@ -24,6 +25,32 @@ if TYPE_CHECKING:
     from .core.ledger import Ledger
     from .core.problems import DesignProblem
     from .view import View
+
+
+class Bound(NamedTuple):
+    """A statement's comparison of a quantity with a number: ``total > 100`` (`Game.bound`)."""
+
+    quantity: str  # a name (``total``) or a call of one (``max(deals_won)``)
+    op: str  # < <= > >=
+    value: int
+
+
+@dataclass(frozen=True)
+class MoveHelp:
+    """One way a person makes a move at the table, as the game says it (`Game.moves_help`).
+
+    ``typed`` is the move as it is typed, with capitals for what the person fills in
+    (``"draw stock"``, ``"knock CARD"``, ``"capture CARD TABLE-CARDS"``); ``kind`` is the
+    kind of the `Action` it makes, one `Game.legal_actions` can offer in this variant;
+    ``does`` says what it does in the game's words and ``rules`` the rule ids it follows.
+    ``aliases`` are short words the table reads as ``typed`` (``"d"`` for ``"draw stock"``).
+    """
+
+    typed: str
+    kind: str
+    does: str
+    rules: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()
 
 
 class Game:
@@ -194,6 +221,40 @@ class Game:
         """Lines a person reads at the end of a deal."""
         return []
 
+    # -- words for a person at the table (optional hooks) ---------------------------------
+    def moves_help(self) -> list[MoveHelp]:
+        """The moves of this variant as a person types them, for the table's ``help``.
+
+        List every kind of move `legal_actions` can offer under these rules, and only
+        those (a Gin Rummy variant with an upcard offer lists ``pass``, Chinchón does
+        not); the table also reads each move's ``aliases``. Cite the rules of the
+        variant's own rules document. The default says nothing: ``help`` then shows the
+        menu of legal moves alone."""
+        return []
+
+    def rules_help(self) -> list[str]:
+        """Rules a person needs while moving, each with its rule id (``help`` lists them).
+
+        For what is not a move of its own: when the stock is rebuilt, what an unmatched
+        card costs. Like `moves_help`, in the words and rule ids of this variant."""
+        return []
+
+    def standing(self, view: View) -> list[str]:
+        """What the table's ``score`` shows beyond the totals, from one seat's view.
+
+        How far a total may go (Chinchón's bust limit), what ends the match, and, where
+        the game counts captures, what each seat has captured so far, as far as the
+        seat has seen it. Read only the view: it is what the person knows."""
+        return []
+
+    def bound(self, key: str) -> Bound | None:
+        """The number the statement ``key`` compares a quantity with, for `standing` to say in words.
+
+        ``out when total > bust`` gives ``Bound("total", ">", 100)``; ``match_ends when
+        max(total) >= game_to and ...`` gives ``Bound("max(total)", ">=", 100)`` (the first
+        part of an ``and``); a statement of another shape gives None."""
+        return _bound(self.rules, key)
+
     def design_problems(self, players: int) -> list[DesignProblem]:
         """What ``tapete check`` should tell a designer about a deal for ``players`` under these rules.
 
@@ -214,3 +275,31 @@ class Game:
         no card that was playable then (FT-3.4). Only cards whose place the view does
         not show matter; the default knows nothing more."""
         return {}
+
+
+def _bound(rules: Rules, key: str) -> Bound | None:
+    """The `Bound` of a statement ``QUANTITY OP N`` (the first part of an ``and``), else None."""
+    from .rules import tree as t
+
+    statement = rules.statement(key)
+    cond = getattr(statement, "condition", None)
+    while isinstance(cond, t.Binary) and cond.op == "and":
+        cond = cond.left
+    if not (isinstance(cond, t.Binary) and cond.op in ("<", "<=", ">", ">=")):
+        return None
+    left, right = cond.left, cond.right
+    if isinstance(left, t.Name):
+        quantity = left.name
+    elif isinstance(left, t.Call) and len(left.args) == 1 and isinstance(left.args[0], t.Name):
+        quantity = f"{left.name}({left.args[0].name})"
+    else:
+        return None
+    if isinstance(right, t.Literal) and right.kind == "int":
+        value = right.value
+    elif isinstance(right, t.Name) and right.name in rules.options:
+        value = rules.options[right.name]
+    else:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool):
+        return None
+    return Bound(quantity, cond.op, value)

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .core.actions import Action
+from .core.cards import spoken_names
 
 if TYPE_CHECKING:
     from .view import Event, View
@@ -76,7 +77,12 @@ def zone_words(view: View, zone: str) -> str:
 
 
 def cards_words(n: int) -> str:
-    return "1 card" if n == 1 else f"{n} cards"
+    return count_words(n, "card")
+
+
+def count_words(n: int, word: str) -> str:
+    """``1 point``, ``2 points``, ``0 points``: a count with its word, singular for one."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 class Layout:
@@ -84,23 +90,47 @@ class Layout:
 
     Every method reads only the view. Override `table` and `hand` for the game's
     shape, `sort_key` for how its hands are held, `confirm` to show a person what
-    a move would do before it is made, and `event` for how others' moves read.
+    a move would do before it is made, and `event` for how others' moves read;
+    `suit_names` to show a deck's suits in words (a Spanish deck's oros, copas, ...).
     ``card_move`` is the move a card typed alone makes when no legal move names it
     (so that the game can say why it is refused in its own words)."""
 
     card_move = "play"
 
+    def suit_names(self, view: View) -> dict[str, str] | None:
+        """Words shown for the suits instead of their symbols, in the order hands are held; None: symbols.
+
+        The default shows symbols (``7♦``); a layout returns `tapete.core.cards.SPANISH_SUITS`
+        for a Spanish deck (``7 de oros``). Only what a person is shown changes: typed
+        moves, logs and saves keep the written cards."""
+        return None
+
+    def card_names(self, view: View) -> list[str]:
+        """Each card's name as shown to a person: the deck's (``7♦``) or with the suit in words."""
+        suits = self.suit_names(view)
+        return spoken_names(view.deck, suits) if suits else list(view.deck.names)
+
+    def suit_order(self, view: View) -> str:
+        """The suits in the order a hand is held and suit rows are drawn: one order for both.
+
+        Alternating colours (``♠♥♣♦``), or the order of `suit_names` (oros, copas,
+        espadas, bastos); suits of the deck missing here come last."""
+        suits = self.suit_names(view)
+        order = "".join(suits) if suits else SUIT_ORDER
+        return order + "".join(s for s in view.deck.suits if s not in order)
+
     def sort_key(self, view: View, card: int) -> tuple[int, int]:
-        """Suits apart in alternating colours, ranks in the deck's order."""
-        deck = view.deck
-        suit = deck.suit_of[card]
-        return (SUIT_ORDER.index(suit) if suit in SUIT_ORDER else len(SUIT_ORDER), card)
+        """Suits apart in `suit_order`, ranks in the deck's order."""
+        order = self.suit_order(view)
+        suit = view.deck.suit_of[card]
+        return (order.index(suit) if suit in order else len(order), card)
 
     def sorted_hand(self, view: View) -> list[int]:
         return sorted(view.hand, key=lambda c: self.sort_key(view, c))
 
     def title(self, view: View) -> str:
-        return f"deal {view.deal_number}, seat {view.dealer} dealt; your move, seat {view.seat}"
+        """Which deal, who dealt it and whose move it is, in words: ``deal 2: you dealt; your move, seat 0``."""
+        return f"deal {view.deal_number}: {seat_name(view, view.dealer)} dealt; your move, seat {view.seat}"
 
     def scores(self, view: View) -> list[str]:
         """Match totals (and deals won when they differ from the totals)."""
@@ -173,7 +203,10 @@ class Layout:
         return counts.most_common(1)[0][0] if counts else self.card_move
 
     def help(self, view: View) -> list[str]:
-        """The rules a person needs to move, with their rule ids (shown by ``help``)."""
+        """Rules a person needs to move, with their rule ids, that the game's own `rules_help` does not give.
+
+        ``help`` lists the game's moves (`tapete.Game.moves_help`) and rules
+        (`tapete.Game.rules_help`), then these."""
         return []
 
     def confirm(self, view: View, action: Action) -> list[str] | None:

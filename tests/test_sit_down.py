@@ -20,8 +20,10 @@ import pytest
 pexpect = pytest.importorskip("pexpect")
 
 from tapete import load_variant  # noqa: E402
+from tapete.layout import layout_for  # noqa: E402
 
 PROMPT = r"seat 0> "
+BETWEEN_DEALS = r"press Enter for deal \d+ \(or type quit\) "  # the table waits between deals
 GAMES = [
     # variant, bots, seed
     ("fantan/pagat", "human,sensible,sensible", "2"),
@@ -34,8 +36,8 @@ IDS = ["fantan", "chinchon", "chinese-ten"]
 class Person:
     """A tapete process on a pseudo-terminal, and what it printed."""
 
-    def __init__(self, args: list[str], cwd: Path, color: bool = False):
-        env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "220", "LINES": "60"}
+    def __init__(self, args: list[str], cwd: Path, color: bool = False, columns: int = 220):
+        env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": str(columns), "LINES": "60"}
         env.pop("NO_COLOR", None)
         if not color:
             env["NO_COLOR"] = "1"
@@ -47,15 +49,15 @@ class Person:
             env=env,
             encoding="utf-8",
             timeout=60,
-            dimensions=(60, 220),
+            dimensions=(60, columns),
         )
         self.child.logfile_read = self.output
         self.child.delaybeforesend = None  # a person types no faster than the prompt; no need to wait
 
     def prompt(self) -> str:
-        """Wait for the person's prompt; the text printed since the last one."""
-        self.child.expect(PROMPT)
-        return self.child.before
+        """Wait for the person's prompt (or the pause between deals); the text printed since the last one."""
+        self.paused = self.child.expect([PROMPT, BETWEEN_DEALS]) == 1
+        return str(self.child.before)
 
     def type(self, line: str) -> str:
         """Type a line, wait for the prompt again; what the game answered."""
@@ -79,11 +81,11 @@ class Person:
 
 
 def human_hand(variant: str, seed: str) -> tuple[list[str], list[str]]:
-    """Seat 0's first hand and the deck's other cards, from the API (the first deal of the match)."""
+    """Seat 0's first hand and the deck's other cards as the table names them (the first deal of the match)."""
     v = load_variant(variant)
     players = 3 if variant.startswith("fantan") else 2
     deal = v.new_deal(players, int(seed))
-    names = v.rules.deck.names
+    names = layout_for(v.registry.layouts, deal.game.name).card_names(deal.view(0))
     hand = [names[c] for c in deal.state.zones["hand.0"]]
     return hand, [n for n in names if n not in hand]
 
@@ -126,9 +128,8 @@ def test_every_kind_of_bad_input_is_answered_and_changes_nothing(tmp_path, varia
     hand, others = human_hand(variant, seed)
     p = Person(["play", variant, "--bots", bots, "--seed", seed, "--save", "s.json"], tmp_path)
     first = p.prompt()
-    menu = re.search(r"moves:.*", first)
-    assert menu is not None
-    moves = len(re.findall(r"\[\d+\]", menu.group(0)))
+    menu = first[first.index("moves:") :]  # the menu, broken to the terminal's width, ends the picture
+    moves = len(re.findall(r"\[\d+\]", menu))
     assert "your hand:" in first and "your move, seat 0" in first
 
     assert "type a move, its number" in p.type("")

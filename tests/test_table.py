@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from tapete import Action, Layout
 from tapete.cli.main import app
 from tapete.core.rng import Random
-from tapete.table.human import HumanBot, interpret
+from tapete.table.human import HumanBot, MoveWords, interpret
 from tapete.table.saves import read_save, write_save
 from tapete.testing import deal_from_zones
 
@@ -56,14 +56,16 @@ def test_draws_and_closes_read_the_way_rummy_players_say_them():
         },
     )
     deck, legal = deal.game.deck, _legal(deal)
+    words = MoveWords.of(deal.game.moves_help())  # the game's own short words (CH-4.2)
     for typed, meant in (("d", "draw stock"), ("draw", "draw stock"), ("take", "draw discard")):
-        assert interpret(typed, deck, legal, draws=True) == Action.parse(meant, deck), typed
+        assert interpret(typed, deck, legal, words) == Action.parse(meant, deck), typed
     assert interpret("draw discard", deck, legal) == Action.parse("draw discard", deck)
     deal.play("draw stock")  # 6♣
     legal = _legal(deal)
-    assert interpret("close 7♣", deck, legal, draws=True) == Action.parse("close 7♣", deck)
-    assert interpret("7c", deck, legal, draws=True, card_move="discard") == Action.parse("discard 7♣", deck)
-    assert interpret("play 7c", deck, legal, draws=True, card_move="discard") == Action.parse("discard 7♣", deck)
+    assert interpret("close 7♣", deck, legal, words) == Action.parse("close 7♣", deck)
+    assert interpret("7c", deck, legal, words, card_move="discard") == Action.parse("discard 7♣", deck)
+    assert interpret("play 7c", deck, legal, words, card_move="discard") == Action.parse("discard 7♣", deck)
+    assert interpret("d", deck, legal, words) == Action.parse("draw stock", deck)  # the game says: drawn already
 
 
 def test_closing_shows_the_melds_and_points_and_waits_for_a_yes():
@@ -80,13 +82,14 @@ def test_closing_shows_the_melds_and_points_and_waits_for_a_yes():
         counters={"drawn": 1},
     )
     said: list[str] = []
-    answers = iter(["close 7♣", "n", "close 7♣", "y"])
+    answers = iter(["close 7♣", "n", "close 7 de bastos", "y"])  # typed as written, or as shown (CH-1.2)
     person = HumanBot(deal.game, 0, Random(1), ask=lambda _: next(answers), say=said.append)
     action = person.choose(deal.view(0), _legal(deal))
     assert action == Action.parse("close 7♣", deal.game.deck)
     text = "\n".join(said)
-    assert "goes face down and you show: [" in text and "[A♥ 2♥ 3♥]" in text and "[5♠ 5♣ 5♦]" in text
-    assert "unmatched: 2♣ = 2 points" in text and "not done; choose again" in text
+    assert "7 de bastos goes face down and you show: [" in text and "[A de copas, 2 de copas, 3 de copas]" in text
+    assert "[5 de oros, 5 de espadas, 5 de bastos]" in text
+    assert "unmatched: 2 de bastos = 2 points" in text and "not done; choose again" in text
 
 
 def test_a_game_without_a_layout_gets_every_zone_in_words():

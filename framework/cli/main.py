@@ -290,6 +290,7 @@ def play(
     v = load_variant(variant, options=_options(option))
     seed_value = read_seed(seed) if seed is not None else fresh_seed()
     kinds = split_bots(bots or v.game_class.default_bot)
+    _check_seats(v, players, kinds)
     match = Match(v, players, seed_value, bots=kinds)
     writer = LogWriter(log) if log else None
     printer = _Printer(v, quiet, drawn_seed=seed is None)  # a new deal every time, its seed told
@@ -312,6 +313,29 @@ def play(
         if writer:
             writer.close()
     _result(result, match, seed_told=quiet and seed is None)
+
+
+def _check_seats(v: Variant, players: int | None, kinds: list[str]) -> None:
+    """A ``--bots`` list that sets a player count the variant does not allow, refused with what would do.
+
+    ``--bots human,sensible`` on Fan Tan (3-8 players) is 2 players: say to add ``--players 4``
+    (the last bot takes the other seats) or to list a bot for every seat."""
+    from ..core.errors import TapeteError
+
+    if players is not None or len(kinds) < 2:
+        return
+    lo, hi = v.player_range()
+    if lo <= len(kinds) <= hi:
+        return
+    listed = f"{len(kinds)} bots were listed, so {len(kinds)} players, but {v.name} is for {lo}-{hi} players"
+    if len(kinds) > hi:
+        raise TapeteError(f"{listed}: list at most {hi} bots, one per seat")
+    n = v.default_players() if lo <= v.default_players() <= hi else lo
+    full = ",".join(kinds + [kinds[-1]] * (n - len(kinds)))
+    raise TapeteError(
+        f"{listed}: add --players {n} (the last bot, {kinds[-1]}, takes the other seats), "
+        f"or list a bot for every seat: --bots {full}"
+    )
 
 
 @command()

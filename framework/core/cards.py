@@ -33,6 +33,12 @@ SUIT_NAMES = {
     "spade": "♠",
 }
 RED_SUITS = frozenset("♦♥")
+SPANISH_DECKS = frozenset({"spanish40", "spanish48"})
+SPANISH_SUITS = {"♦": "oros", "♥": "copas", "♠": "espadas", "♣": "bastos"}
+"""The suits of a Spanish deck by the symbol its cards are written with, in the usual order.
+
+Logs, saves and rule scripts write a Spanish card with the French symbol (``7♦``); a
+person at the table may be shown its Spanish name instead (`spoken_names`: ``7 de oros``)."""
 JOKER = "Jk"
 
 # Numeric face value of a rank, what ``rank`` means inside a rule table.
@@ -44,6 +50,21 @@ NAMED_DECKS = {
     "spanish40": ("A", "2", "3", "4", "5", "6", "7", "J", "Q", "K"),
     "spanish48": ("A", "2", "3", "4", "5", "6", "7", "8", "9", "J", "Q", "K"),
 }
+
+
+def spoken_names(deck: Deck, suits: dict[str, str], of: str = "de") -> list[str]:
+    """Each card's name with its suit in words (``7 de oros``; a second copy ``7 de oros/2``).
+
+    Display only: `Deck.parse` and every file keep the written form (``7♦``)."""
+    names = []
+    for card, written in enumerate(deck.names):
+        suit = deck.suit_of[card]
+        if suit not in suits:
+            names.append(written)
+            continue
+        copy = deck.copy_of[card]
+        names.append(f"{deck.rank_of[card]} {of} {suits[suit]}" + (f"/{copy + 1}" if copy else ""))
+    return names
 
 
 def face_value(rank: str) -> int:
@@ -94,6 +115,11 @@ class Deck:
     @property
     def ids(self) -> range:
         return range(len(self.names))
+
+    @property
+    def spanish(self) -> bool:
+        """A Spanish deck (``spanish40``, ``spanish48``): its suits may be shown as oros, copas, ..."""
+        return self.name in SPANISH_DECKS
 
     def is_red(self, card: int) -> bool:
         return self.suit_of[card] in RED_SUITS

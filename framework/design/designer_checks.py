@@ -77,9 +77,10 @@ def _option_findings(variant: Variant) -> Iterator[DesignFinding]:
     for path in spec.scripts:
         script = parse_script(path.read_text(encoding="utf-8"), display_path(path))
         used |= _names_in(script.items, effective, inside_if=False)
+    own = _declared_here(spec.path)
     for name, decl in spec.declarations.items():
-        if name in used:
-            continue
+        if name in used or name not in own:
+            continue  # an option the variant extends declared is checked with that variant
         yield DesignFinding(
             _declared_at(spec.files, name),
             f"option {name!r} is declared but no rule of {spec.full_name} uses it, so changing it changes nothing"
@@ -117,6 +118,24 @@ def _expr_names(e: t.Expr) -> set[str]:
     if isinstance(e, t.Binary):
         return _expr_names(e.left) | _expr_names(e.right)
     return set()
+
+
+def _declared_here(path: Path) -> set[str]:
+    """The options the variant file itself declares (not those of the variant it extends).
+
+    A variant that extends another and replaces the rule using one of its options (Fan
+    Tan for chips ends the match after a number of deals, not at ``wins_to`` deal wins)
+    leaves that option inert, but its declaration is the other file's: the check of
+    that file is where an unused declaration is found, at a line its author can change."""
+    from ..rules.variant_file import _Doc
+
+    if path.suffix not in (".yaml", ".yml"):
+        return set()
+    try:
+        doc = _Doc(path, path.read_text(encoding="utf-8"))
+    except (OSError, LocatedError):
+        return set()
+    return {str(key[1]) for key in doc.marks if len(key) == 2 and key[0] == "declare"}
 
 
 def _declared_at(files: list[Path], option: str) -> Location:

@@ -4,8 +4,11 @@
 (``--save``) or watched (``--watch``); ``tapete resume`` always comes here. This
 module wires the pieces together: the human seats get a `TableHost` (save,
 rules, hints, the hot-seat pause), a `Saver` keeps the save file current after
-every move, a `Watcher` prints each move as the table saw it, and ``quit``,
-the end of input or Ctrl-C save the match and say how to continue it.
+every move, a `Follower` keeps the deal as the table saw it (so that a person
+is shown the last moves of a deal, which nobody asks them about, and a
+`Watcher` can print each move), the table waits for the people between deals
+and tells them at the end whether they won, and ``quit``, the end of input or
+Ctrl-C save the match and say how to continue it.
 """
 
 from __future__ import annotations
@@ -28,9 +31,9 @@ from ..layout import Layout, layout_for
 from ..play.describe import describe
 from ..play.loading import Variant
 from ..play.match import Match, MatchResult
-from ..view import Recorder
+from ..view import Recorder, View
 from .human import Host, HumanBot, Quit
-from .render import make_console, tokens_text
+from .render import Faces, event_lines, make_console
 from .savefile import SaveFile, unique
 from .saves import Replay, Save, read_save, save_text, saved_variant, variant_ref
 
@@ -99,23 +102,35 @@ class TableHost(Host):
         return f"saved in {where} (kept up to date after every move); continue later with: tapete resume {where}"
 
 
-class Watcher:
-    """Prints each move as the table saw it (a face-down card stays hidden), pausing ``delay`` seconds."""
+class Follower:
+    """The deal as the table saw it, played again from the match's events, for the people's views.
 
-    def __init__(self, game: Game, layout: Layout, console: Console, delay: float, people: set[int]):
-        self.game, self.layout, self.console, self.delay, self.people = game, layout, console, delay, people
+    The match hands views only to a seat it asks to move; once a deal is over nobody is
+    asked, so what happened after a person's last move (the move before a close, the
+    close itself) is seen here: `view` gives a person's view now (by deal seat), and
+    ``-1`` the view of someone who sees only what is face up. ``seats`` are the match
+    seats of this deal; ``faces`` the cards as the layout names them."""
+
+    def __init__(self, match: Match, layout: Layout, people: set[int]):
+        self.match, self.layout, self.people = match, layout, people
+        self.game = match.game
         self.state: DealState | None = None
         self.recorder: Recorder | None = None
         self.seats: list[int] = []
-        self.quiet = False
+        self.faces: Faces | None = None
 
-    def __call__(self, event: dict[str, Any]) -> None:
+    def __call__(self, event: dict[str, Any]) -> bool:
+        """Follow one event; True when it was the move that ended the deal."""
         kind = event.get("type")
-        game = self.game
+        game, match = self.game, self.match
         if kind in ("deal", "resume"):
             self.state = DealState.from_json(event["state"], game.deck)
             self.seats = list(event["seats"])
-            self.recorder = Recorder(game, self.state, [-1])
+            watching = [-1, *(self.seats.index(s) for s in sorted(self.people) if s in self.seats)]
+            # the match's own ledger and options: the very views the match hands a seat
+            self.recorder = Recorder(game, self.state, watching, match.ledger.local(), match.variant.options)
+            if self.faces is None:
+                self.faces = Faces.of(game.deck, self.layout.card_names(self.view(-1)))
         elif kind == "action" and self.state is not None and self.recorder is not None:
             state, recorder = self.state, self.recorder
             action = Action.parse(str(event["action"]), game.deck)
@@ -123,13 +138,34 @@ class Watcher:
             before = recorder.before(state)
             events = game.apply(state, action)
             recorder.after(state, before, mover, action, events)
-            if self.quiet:
-                return
-            view = recorder.view(state, -1)
-            line = self.layout.event(view, view.history[-1 if not state.over else -2])
-            self.console.print(Text("  ") + tokens_text(game.deck, line))
-            if event["seat"] not in self.people and self.delay > 0:
-                time.sleep(self.delay)
+            return state.over
+        return False
+
+    def view(self, seat: int) -> View:
+        assert self.state is not None and self.recorder is not None
+        return self.recorder.view(self.state, seat)
+
+    def deal_seat(self, match_seat: int) -> int | None:
+        return self.seats.index(match_seat) if match_seat in self.seats else None
+
+
+class Watcher:
+    """Prints each move as the table saw it (a face-down card stays hidden), pausing ``delay`` seconds."""
+
+    def __init__(self, layout: Layout, console: Console, delay: float, people: set[int]):
+        self.layout, self.console, self.delay, self.people = layout, console, delay, people
+        self.quiet = False
+
+    def __call__(self, event: dict[str, Any], follower: Follower) -> None:
+        if event.get("type") != "action" or follower.state is None or follower.faces is None or self.quiet:
+            return
+        view = follower.view(-1)
+        line = self.layout.event(view, view.history[-1 if not follower.state.over else -2])
+        width = self.console.width if self.console.is_terminal else None
+        for part in event_lines(follower.faces, line, width):
+            self.console.print(part)
+        if event["seat"] not in self.people and self.delay > 0:
+            time.sleep(self.delay)
 
 
 class Table:
@@ -156,23 +192,70 @@ class Table:
         self.saver = Saver(save, save_path, default_save_path(save), ours=resumed, force=force)
         self.host = TableHost(game, self.console, self.layout, variant, self.saver)
         people = {s for s, a in enumerate(match.agents) if isinstance(a, HumanBot)}
+        self.people: list[HumanBot] = [match.agents[s] for s in sorted(people)]
         self.host.hot_seat = len(people) > 1
-        for s in people:
-            match.agents[s].host = self.host
-        self.watcher = Watcher(game, self.layout, self.console, delay, people) if watch else None
+        for person in self.people:
+            person.host = self.host
+        self.follower = Follower(match, self.layout, people)
+        self.watcher = Watcher(self.layout, self.console, delay, people) if watch else None
         self.host.watching = watch
         self.replay: Replay | None = None
+        self.between = False  # a deal was scored and the next one is not dealt yet
 
     def emit(self, event: dict[str, Any]) -> None:
         if self.log is not None:
             self.log(event)
         self.saver(event)
         replaying = self.replay is not None and self.replay.replaying
+        kind = event.get("type")
+        if kind == "deal" and self.between and not replaying:
+            self.wait_for_people(int(event["number"]))
+        ended = self.follower(event)
         if self.watcher is not None:
             self.watcher.quiet = replaying
-            self.watcher(event)
-        if not replaying and event.get("type") != "action":
-            self.printer(event)  # moves reach people through their table, or the watcher
+            self.watcher(event, self.follower)
+        if ended and not replaying:
+            self.tell_the_end_of_the_deal()
+        self.between = kind in ("score", "void")
+        if kind == "end" and not replaying:
+            self.tell_who_won(event)
+        if not replaying and kind != "action":
+            self.printer(self.in_table_words(event))  # moves reach people through their table, or the watcher
+
+    # -- what the people at the table are told beyond their turns --------------------------
+    def tell_the_end_of_the_deal(self) -> None:
+        """Each person sees the moves made after their last one, to the end of the deal."""
+        for person in self.people:
+            seat = self.follower.deal_seat(person.seat)
+            if seat is not None:
+                person.deal_over(self.follower.view(seat))
+
+    def wait_for_people(self, number: int) -> None:
+        """Between deals, wait until the people have read the score (``quit`` stops and saves)."""
+        if self.people:
+            self.people[0].pause(f"deal {number - 1} is over; press Enter for deal {number} (or type quit) ")
+
+    def tell_who_won(self, event: dict[str, Any]) -> None:
+        """``you won`` / ``you lost`` to each person (a partner's win is theirs too)."""
+        winner = int(event["winner"])
+        game, players = self.match.game, self.match.players
+        winners = set(game.team_seats(players, winner)) if winner >= 0 else set()
+        for person in self.people:
+            whose = f"seat {person.seat}: " if len(self.people) > 1 else ""
+            if winner < 0:
+                said = "the match is a draw"
+            elif person.seat in winners:
+                said = "you won the match" + (f", with seat {winner}" if person.seat != winner else "")
+            else:
+                said = f"you lost the match: seat {winner} won"
+            self.console.print(Text(whose + said, style="bold"))
+
+    def in_table_words(self, event: dict[str, Any]) -> dict[str, Any]:
+        """The event with the game's lines naming cards as this table shows them (``7 de oros``)."""
+        faces = self.follower.faces
+        if faces is None or "lines" not in event:
+            return event
+        return {**event, "lines": [faces.words(str(line)) for line in event["lines"]]}
 
     def resume_from(self, path: Path, actions: list[tuple[int, str]]) -> None:
         """Replay ``actions`` (checked) before anyone is asked anything new."""

@@ -154,7 +154,7 @@ def state_message(table: LiveTable, layout: Layout, viewer: int, clock: Json | N
         "moves": [move(view, layout, a) for a in legal],
         "card_move": layout.card_move_kind(legal),
         "sheet": score_sheet(table),
-        "help": list(layout.help(view)),
+        "help": [*table.game.rules_help(), *layout.help(view)],  # the game's rules, in its member's ids
         "waiting": table.waiting_for(),
         "clock": clock,
     }

@@ -33,9 +33,12 @@ from tapete import (
     DesignProblem,
     Game,
     Ledger,
+    MoveHelp,
     Random,
     Rules,
+    View,
 )
+from tapete.layout import count_words
 
 from .melds import Meld
 from .showing import Table, show_and_lay_off
@@ -47,6 +50,35 @@ DRAW_STOCK = Action("draw", (), "stock")
 DRAW_DISCARD = Action("draw", (), "discard")
 PASS = Action("pass")
 OFFER_FIRST, OFFER_DEALER, OFFER_DECLINED = 1, 2, 3  # GR-4.1 counter ``offer``
+
+# What a person at the table is told cites the rules document of the member being played:
+# Chinchón's (CH-...) or Gin Rummy's (GR-...); another member of the family gets Chinchón's.
+MEMBERS: dict[str, dict[str, str]] = {
+    "chinchon": {
+        "title": "Chinchón",
+        "loose": "unmatched",
+        "turn": "CH-4.2",
+        "close": "CH-4.3",
+        "rebuild": "CH-4.4",
+        "points": "CH-5.5",
+        "misdeal": "CH-V5",
+        "out": "CH-6.3",
+        "out reaching": "CH-V3",
+    },
+    "gin": {
+        "title": "Gin Rummy",
+        "loose": "deadwood",
+        "upcard": "GR-4.1",
+        "turn": "GR-4.2",
+        "kept": "GR-4.2",
+        "close": "GR-4.3",
+        "points": "GR-1.3",
+        "misdeal": "GR-4.2",
+        "void": "GR-5.3",
+        "game": "GR-6.4",
+        "big gin": "GR-V6",
+    },
+}
 
 
 class Chinchon(Game):
@@ -82,6 +114,7 @@ class Chinchon(Game):
         self._discards = [Action("discard", (c,)) for c in self.deck.ids]
         self._closings = [Action(self.close_kind, (c,)) for c in self.deck.ids]
         self._ctx: Ctx[Chinchon] = Ctx(game=self)
+        self.says = MEMBERS.get(rules.game, MEMBERS["chinchon"])
 
     def facts(self) -> dict[str, Any]:
         """What a Chinchón bot may know without seeing a deal: card values and the meld solver."""
@@ -205,62 +238,130 @@ class Chinchon(Game):
         return actions
 
     def refusal(self, state: DealState, action: Action) -> str | None:
-        deck = self.deck
+        deck, says = self.deck, self.says
         seat = state.to_move
         hand = state.zones[self._hand_keys[seat]]
         drawn = state.counters.get("drawn", 0)
         kind = action.kind
         offer = state.counters.get("offer", 0)
+        close = self.close_kind
         if kind == "pass" and not action.cards and not action.detail:
             if offer == OFFER_FIRST or offer == OFFER_DEALER:
                 return None
-            return "you may pass only when the first upcard is offered to you (GR-4.1)"
+            if not self.upcard_offer:
+                return (
+                    f"there is no passing in {says['title']}: a turn begins with 'draw stock' or "
+                    f"'draw discard' ({says['turn']})"
+                )
+            return f"you may pass only when the first upcard is offered to you ({says['upcard']})"
         if offer and drawn == 0 and kind == "draw":
             if (offer == OFFER_DECLINED) != (action.detail == "stock") or action.cards:
                 if offer == OFFER_DECLINED:
-                    return "both passed the upcard: draw from the stock (GR-4.1)"
-                return "take the upcard ('draw discard') or 'pass' (GR-4.1)"
+                    return f"both passed the upcard: draw from the stock ({says['upcard']})"
+                return f"take the upcard ('draw discard') or 'pass' ({says['upcard']})"
             return None
         if kind == "draw":
             if action.cards or action.detail not in ("stock", "discard"):
                 return "a draw reads 'draw stock' or 'draw discard'"
             if drawn > 1 or (drawn == 1 and not self.mistakes):  # CH-V5 a mistaken extra draw
-                return "you have drawn already: discard a card, or close"
+                return f"you have drawn already: discard a card, or {close} ({says['turn']})"
             if not state.zones[action.detail]:
                 return f"the {action.detail} pile is empty"
             return None
-        close = self.close_kind
         if kind == close and not action.cards and not action.detail and self.big_gin:
             if self.big_gin_shown(state, seat) is not None:
                 return None
-            return f"'{close}' without a card needs every card of your drawn hand in melds (GR-V6)"
+            return f"'{close}' without a card needs every card of your drawn hand in melds ({says['big gin']})"
         if kind not in ("discard", close) or len(action.cards) != 1 or action.detail:
-            if close != "close":
-                return f"a move is 'draw stock', 'draw discard', 'discard CARD' or '{close} CARD'"
-            return "a Chinchón move is 'draw stock', 'draw discard', 'discard CARD' or 'close CARD'"
+            moves = ["'draw stock'", "'draw discard'", "'discard CARD'", f"'{close} CARD'"]
+            if self.upcard_offer:
+                moves.append("'pass' (to an upcard offered)")
+            return f"a {says['title']} move is {', '.join(moves[:-1])} or {moves[-1]}"
         card = action.cards[0]
         if card not in hand:
             return f"{deck.format(card)} is not in your hand"
         if drawn and card == self._kept(state, hand):
-            return f"{deck.format(card)} was just taken from the discard pile: it stays this turn (GR-4.2)"
+            return f"{deck.format(card)} was just taken from the discard pile: it stays this turn ({says['kept']})"
         if kind == "discard":
             if drawn == 0 and not self.mistakes:
-                return "draw first: 'draw stock' or 'draw discard' (CH-4.2)"
+                return f"draw first: 'draw stock' or 'draw discard' ({says['turn']})"
             return None
         if drawn == 0:
-            return f"draw first, then {close} by discarding face down (CH-4.3)"
+            return f"draw first, then {close} by discarding face down ({says['close']})"
         if self.close_shown(state, seat, card) is not None:
             return None
         if drawn != 1 or len(hand) != self.hand_size + 1:
-            return "you may not close this deal: your hand has the wrong number of cards (CH-V5)"
+            return f"you may not {close} this deal: your hand has the wrong number of cards ({says['misdeal']})"
         if state.counters.get(f"misdealt.{seat}", 0):
-            return "the close rule does not allow closing this deal after a misdeal (CH-V5)"
+            return f"the {close} rule does not allow it this deal after a misdeal ({says['misdeal']})"
         rest = [c for c in hand if c != card]
         shown = Shown(self.tables, rest)
         return (
-            f"the {close} rule does not allow closing discarding {deck.format(card)}: the other "
-            f"cards leave {shown.penalty} point(s) in {shown.loose} unmatched card(s) (CH-4.3)"
+            f"the {close} rule does not allow {close}ing with {deck.format(card)} face down: the other cards "
+            f"leave {count_words(shown.penalty, 'point')} {says['loose']} in {count_words(shown.loose, 'card')} "
+            f"({says['close']})"
         )
+
+    # -- words for a person at the table ------------------------------------------------------
+    def moves_help(self) -> list[MoveHelp]:
+        says, close = self.says, self.close_kind
+        turn = (says["turn"],)
+        first = (says["upcard"],) if self.upcard_offer else ()
+        moves = [
+            MoveHelp("draw stock", "draw", "take the top card of the stock", turn, ("d", "draw", "stock", "s")),
+            MoveHelp(
+                "draw discard",
+                "draw",
+                "take the top card of the discard pile" + (" (the first upcard too)" if first else ""),
+                first + turn,
+                ("take", "t", "discard"),
+            ),
+        ]
+        if self.upcard_offer:
+            moves.append(MoveHelp("pass", "pass", "leave the first upcard to the other player", first))
+        moves.append(
+            MoveHelp("discard CARD", "discard", "after drawing, discard face up (the card alone does it)", turn)
+        )
+        limit = f" with at most {self.close_limit} {says['loose']} points" if self.close_limit is not None else ""
+        moves.append(
+            MoveHelp(
+                f"{close} CARD",
+                close,
+                f"after drawing, discard face down and show your melds{limit}; the deal ends",
+                (says["close"],),
+            )
+        )
+        if self.big_gin:
+            moves.append(
+                MoveHelp(close, close, "with all the drawn hand in melds, go out without a discard", (says["big gin"],))
+            )
+        return moves
+
+    def rules_help(self) -> list[str]:
+        says = self.says
+        lines = []
+        if self.void_rule is not None and "void" in says:
+            lines.append(
+                f"{says['void']} when the stock is down to two cards and nobody {self.close_kind}s, the hand is void"
+            )
+        else:
+            lines.append(f"{says['rebuild']} when the stock runs out, the discard pile but its top becomes the stock")
+        lines.append(f"{says['points']} each {says['loose']} card counts its points against you")
+        return lines
+
+    def standing(self, view: View) -> list[str]:
+        """The bust limit (CH-6.3, CH-V3) or the total that ends a game (GR-6.4)."""
+        says = self.says
+        out = self.bound("out")
+        if out is not None and out.quantity == "total" and "out" in says:
+            if out.op == ">":
+                return [f"out above {out.value} points ({says['out']})"]
+            if out.op == ">=":
+                return [f"out on reaching {out.value} points ({says['out reaching']})"]
+        end = self.bound("match_ends")
+        if end is not None and end.quantity == "max(total)" and end.op == ">=" and "game" in says:
+            return [f"the game ends when a total reaches {end.value} points ({says['game']})"]
+        return []
 
     def apply(self, state: DealState, action: Action) -> list[dict[str, Any]]:
         seat = state.to_move

@@ -3,21 +3,27 @@
 The hand is shown twice over: sorted by suit in run order with the cards that
 make melds marked, and as the solver's best arrangement (the melds and the
 loose points), which is what a close would show (CH-4.3). Before a close is
-made the person sees exactly what it would show and leave, and confirms.
+made the person sees exactly what it would show and leave, and confirms. A
+Spanish deck is shown with its own suits (CH-1.2: ``7 de oros``), in their
+usual order; Gin Rummy's French deck keeps its symbols.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tapete import Action, Layout, Row, View
-from tapete.layout import Token, cards_words
+from tapete import SPANISH_SUITS, Action, Layout, Row, View
+from tapete.layout import Token, cards_words, count_words
 
 from .tables import Shown
 
 
 class ChinchonLayout(Layout):
     card_move = "discard"
+
+    def suit_names(self, view: View) -> dict[str, str] | None:
+        """CH-1.2: oros, copas, espadas, bastos for a Spanish deck."""
+        return SPANISH_SUITS if view.deck.spanish else None
 
     def sort_key(self, view: View, card: int) -> tuple[int, int]:
         suit_rank, _ = super().sort_key(view, card)
@@ -50,35 +56,43 @@ class ChinchonLayout(Layout):
         in_melds = frozenset(c for c in hand if c not in loose)
         rows = [Row("your hand", tuple(hand), note="(* in a meld)" if in_melds else "", marked=in_melds)]
         rows.append(Row("melds", tuple(tokens), note="none" if not tokens else ""))
-        rows.append(Row("loose", tuple(loose), note=f"= {points} points" if loose else "none"))
-        closes = [a.cards[0] for a in legal if a.kind == "close"]
+        rows.append(Row("loose", tuple(loose), note=f"= {count_words(points, 'point')}" if loose else "none"))
+        close = view.facts.close_kind  # close, or knock (GR-4.3)
+        closes = [a.cards[0] for a in legal if a.kind == close and a.cards]
         if closes:
             closes.sort(key=lambda c: self.sort_key(view, c))
-            rows.append(Row("may close with", tuple(closes)))
+            rows.append(Row(f"may {close} with", tuple(closes)))
         return rows
 
     def confirm(self, view: View, action: Action) -> list[str] | None:
-        """CH-4.3: before closing, show the melds and the points the close would leave."""
-        if action.kind != "close" or not action.cards:
+        """CH-4.3, GR-4.3: before closing (knocking), show the melds and the points the close would leave."""
+        if action.kind != view.facts.close_kind or not action.cards:
             return None
-        names = view.deck.names
+        names = self.card_names(view)
         card = action.cards[0]
         rest = list(view.hand)
         rest.remove(card)
         tokens, loose, points = self.melds(view, rest)
-        shown = " ".join(t if isinstance(t, str) else names[t] for t in tokens if t is not None)
-        shown = shown.replace("[ ", "[").replace(" ]", "]")
-        lines = [f"closing, {names[card]} goes face down and you show: {shown or 'no melds'}"]
+        joiner = ", " if any(" " in n for n in names) else " "
+        shown = " ".join(meld_text(names, tokens, joiner))
+        verb = f"{action.kind}ing"
+        lines = [f"{verb}, {names[card]} goes face down and you show: {shown or 'no melds'}"]
         if loose:
-            lines.append(f"unmatched: {' '.join(names[c] for c in loose)} = {points} points (CH-5.5)")
+            lines.append(f"unmatched: {joiner.join(names[c] for c in loose)} = {count_words(points, 'point')}")
         else:
             lines.append("every card matched: a full close")
         return lines
 
-    def help(self, view: View) -> list[str]:
-        return [
-            "CH-4.2 draw the top card of the stock or of the discard pile, then discard one face up",
-            "CH-4.3 or close: discard face down and show your melds, when the rules allow the points left",
-            "CH-4.4 when the stock runs out, the discard pile but its top becomes the stock",
-            "CH-5.5 each unmatched card counts its points against you",
-        ]
+
+def meld_text(names: Sequence[str], tokens: Sequence[Token], joiner: str) -> list[str]:
+    """Melds written ``[A♥ 2♥ 3♥]`` (or ``[A de copas, 2 de copas, 3 de copas]``), one string each."""
+    melds: list[str] = []
+    cards: list[str] = []
+    for t in tokens:
+        if t == "[":
+            cards = []
+        elif t == "]":
+            melds.append("[" + joiner.join(cards) + "]")
+        elif isinstance(t, int):
+            cards.append(names[t])
+    return melds

@@ -24,10 +24,13 @@ from tapete import (
     DesignProblem,
     Game,
     Ledger,
+    MoveHelp,
     Random,
     Rules,
     TapeteError,
+    View,
 )
+from tapete.layout import count_words
 
 from .captures import capture_partners, card_pips, fallback_ranks, sum_sets
 from .opening import apply_specials, crowded_ranks
@@ -35,6 +38,13 @@ from .words import WORDS
 from .words import primiera as words_primiera
 
 MAX_REDEALS = 1000
+
+# What a person at the table is told cites the rules document of the member being played:
+# Chinese Ten's (CT-...) or Scopa's (SC-...); another member of the family gets Chinese Ten's.
+MEMBERS: dict[str, dict[str, str]] = {
+    "chinese-ten": {"title": "Chinese Ten", "must": "CT-2.3", "takes": "CT-2.1", "count": "CT-4.1", "end": "CT-4.3"},
+    "scopa": {"title": "Scopa", "must": "SC-3.4", "takes": "SC-3.2", "count": "SC-4.1", "end": "SC-5.1"},
+}
 
 
 class ChineseTen(Game):
@@ -78,6 +88,7 @@ class ChineseTen(Game):
             for first, _ in rules.each("bonus")
         ]
         self._ctx: Ctx[ChineseTen] = Ctx(game=self)
+        self.says = MEMBERS.get(rules.game, MEMBERS["chinese-ten"])
         players = rules.constant("players")
         refill_const = self.refill is None or self.refill.const
         if isinstance(players, int) and all(size.const for size in self.sizes) and refill_const:
@@ -204,13 +215,16 @@ class ChineseTen(Game):
             return f"first say what the turned {names[card]} takes (CT-2.2): " + " or ".join(
                 f"'take {names[card]} {self._fmt(t)}'" for t in options
             )
-        if action.kind == "take":
+        if action.kind == "take" and self.refill is None:
             return "no turned stock card is waiting: play a card from your hand"
         if action.kind not in ("play", "capture") or not action.cards or action.detail:
-            return (
-                "a Chinese Ten move is 'play CARD', 'capture CARD TABLE-CARD', or 'take TURNED "
-                "TABLE-CARD' for a turned stock card"
-            )
+            title = self.says["title"]
+            if self.refill is None:
+                return (
+                    f"a {title} move is 'play CARD', 'capture CARD TABLE-CARD', or 'take TURNED TABLE-CARD' "
+                    "for a turned stock card"
+                )
+            return f"a {title} move is 'play CARD' or 'capture CARD TABLE-CARDS'"
         card = action.cards[0]
         if card not in state.zones[f"hand.{state.to_move}"]:
             return f"{names[card]} is not in your hand"
@@ -219,12 +233,7 @@ class ChineseTen(Game):
             if len(action.cards) != 1:
                 return f"'play {names[card]}' names one card; a capture reads 'capture CARD TABLE-CARD'"
             if options:  # CT-2.3, SC-3.4
-                rule = (
-                    "SC-3.4"
-                    if self.rank_of[card] in self.set_ranks or self.rank_of[card] in self.all_ranks
-                    else "CT-2.3"
-                )
-                return f"{names[card]} must capture ({rule}): " + " or ".join(
+                return f"{names[card]} must capture ({self.says['must']}): " + " or ".join(
                     f"'capture {names[card]} {self._fmt(t)}'" for t in options
                 )
             return None
@@ -260,6 +269,94 @@ class ChineseTen(Game):
                 f"must be taken instead (SC-3.2): {choices}"
             )
         return f"{names[card]} cannot take {self._fmt(taken) or 'nothing'} (SC-3.3); it may take {choices}"
+
+    # -- words for a person at the table ------------------------------------------------
+    def moves_help(self) -> list[MoveHelp]:
+        says = self.says
+        if self.fallback:  # SC-3.2, SC-3.3 (and SC-V4: an ace takes the whole table)
+            what = "a table card of the same value, or else table cards adding up to it"
+            if self.all_ranks:
+                what += f"; {'/'.join(sorted(self.all_ranks))} takes the whole table (SC-V4)"
+            ids: tuple[str, ...] = (says["takes"], "SC-3.3", says["must"])
+            table_cards = "TABLE-CARDS"
+        else:  # CT-2.1 pairs making ten, tens and courts their own rank; one card only (CT-2.2)
+            what = "one table card that makes ten with it (a ten or a court card: one of its own rank)"
+            ids, table_cards = (says["takes"], "CT-2.2", says["must"]), "TABLE-CARD"
+        moves = [
+            MoveHelp(
+                "play CARD",
+                "play",
+                "put a card that takes nothing on the table (the card alone does it)",
+                (says["must"],),
+            ),
+            MoveHelp(
+                f"capture CARD {table_cards}", "capture", f"play a card and take {what}; a card that can take must", ids
+            ),
+        ]
+        if self.refill is None:  # CT-2.4 the turned stock card
+            moves.append(
+                MoveHelp(
+                    "take TURNED TABLE-CARD",
+                    "take",
+                    "say which table card the stock card just turned takes, when it may take several",
+                    ("CT-2.2", "CT-2.4"),
+                )
+            )
+        return moves
+
+    def rules_help(self) -> list[str]:
+        lines = []
+        if self.refill is None:
+            lines.append("CT-2.4 after your card, the top stock card is turned and takes the same way")
+        else:
+            lines.append("SC-2.2 when every hand is empty, the dealer deals more from the stock")
+        if self.sweep is not None:
+            lines.append("SC-3.6 a capture that empties the table is a scopa, a point (not on the deal's last play)")
+        if self.leftover == "last_capturer":
+            lines.append("SC-3.7 the cards left on the table at the end go to the last capturer")
+        if self.rules.table("points") is not None:
+            lines.append(f"{self.says['count']} your captured cards score by the points table ('rules' shows it)")
+        return lines
+
+    def standing(self, view: View) -> list[str]:
+        """What each side has captured so far, as far as the seat saw it (CT-4.1, SC-4.1), and the match's end."""
+        lines = [self._captured(view)]
+        end, says = self.bound("match_ends"), self.says
+        if end is not None and end.op == ">=" and end.quantity == "deal_number":
+            lines.append(f"deal {view.deal_number} of {end.value} ({says['end']})")
+        elif end is not None and end.op == ">=" and end.quantity == "max(total)":
+            lines.append(f"the game ends when a total reaches {count_words(end.value, 'point')} ({says['end']})")
+        return lines
+
+    def _captured(self, view: View) -> str:
+        """``captured: you 12 cards, 30 points; seat 1 8 cards (7 seen), 10 points`` in the member's terms."""
+        prizes = {first for first, _ in self.rules.each("prize")}
+        scored = self.rules.table("points") is not None
+        parts = []
+        for side in range(self.teams or view.players):
+            seats = self.team_seats(view.players, side)
+            zones = {f"captures.{t}" for t in seats}
+            count = sum(view.count(z) for z in zones)
+            seen = [c for c, z in view.known.items() if z in zones]
+            who = (
+                "you"
+                if view.seat in seats and len(seats) == 1
+                else "your side"
+                if view.seat in seats
+                else (f"seat {side}" if len(seats) == 1 else "seats " + "+".join(map(str, seats)))
+            )
+            words = [count_words(count, "card") + (f" ({len(seen)} seen)" if len(seen) < count else "")]
+            if scored:
+                words.append(count_words(sum(self.point_of[c] for c in seen), "point"))
+            if "coins" in prizes:
+                words.append(count_words(sum(1 for c in seen if self.deck.suit_of[c] == "♦"), "coin"))
+            if "settebello" in prizes and any(self.names[c] == "7♦" for c in seen):
+                words.append("the settebello 7♦")
+            if self.sweep is not None:
+                sweeps = sum(view.counters.get(f"sweeps.{t}", 0) for t in seats)
+                words.append(f"{sweeps} scopa" if sweeps == 1 else f"{sweeps} scope")
+            parts.append(f"{who} {', '.join(words)}")
+        return f"captured so far: {'; '.join(parts)} ({self.says['count']})"
 
     # -- carrying out a turn (CT-2, SC-3) ------------------------------------------------
     def apply(self, state: DealState, action: Action) -> list[dict[str, Any]]:

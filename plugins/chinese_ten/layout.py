@@ -64,11 +64,3 @@ class ChineseTenLayout(Layout):
         if event.said:
             return [f"{seat_name(view, event.seat)}:", "; ".join(event.said)]
         return super().event(view, event)
-
-    def help(self, view: View) -> list[str]:
-        return [
-            "CT-2.1 a card takes a table card that makes ten with it (tens and courts take their pair)",
-            "CT-2.2 a card takes one table card, never a sum of several",
-            "CT-2.3 a card that can take must take; otherwise it stays on the table",
-            "CT-2.4 then the top stock card is turned and takes the same way",
-        ]

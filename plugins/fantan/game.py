@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from typing import Any
 
-from tapete import Action, Ctx, DealState, Game, Random, Rules, View
+from tapete import Action, Ctx, DealState, Game, MoveHelp, Random, Rules, View
+from tapete.layout import count_words
 
 from .words import WORDS
 
@@ -133,7 +134,8 @@ class FanTan(Game):
             if self._pass_allowed(state, playable):
                 return None
             # FT-3.6: a wrongful pass is refused; the player must play a legal card
-            return "you may not pass while you can play: playable " + " ".join(deck.format(c) for c in playable)
+            playable_now = " ".join(deck.format(c) for c in playable)
+            return f"you may not pass while you can play: playable {playable_now} (FT-3.4)"
         if action.kind == "play" and action.detail:
             return f"{action.detail!r} is not a card of this deck"
         if action.kind != "play" or len(action.cards) != 1:
@@ -190,6 +192,48 @@ class FanTan(Game):
                 state.over = True
                 return []
         state.to_move = self.next_seat(state, seat)  # FT-3.5: the turn moves on
+        return []
+
+    # -- words for a person at the table ------------------------------------------------
+    def moves_help(self) -> list[MoveHelp]:
+        start = self.rules.order[self.start_pos]
+        opens = f"a {start} opens its suit's row" if not self.suit_start else "a start card opens its row"
+        return [
+            MoveHelp(
+                "play CARD",
+                "play",
+                f"put one card on its row (the card alone does it): {opens}, then the next rank at either end fits",
+                ("FT-3.1", "FT-3.2", "FT-3.3"),
+            ),
+            MoveHelp(
+                "pass",
+                "pass",
+                "only when no card of yours fits" if self.may_pass is None else "when the rules let you",
+                ("FT-3.4", "FT-3.5"),
+            ),
+        ]
+
+    def rules_help(self) -> list[str]:
+        lines = []
+        if self.opening is not None:
+            lines.append("FT-V2 the opening card ('rules' names it) is played first, by the player holding it")
+        if self.needs:
+            first, then = self.rules.parsed_words("row", "before")
+            lines.append(f"FT-V5 in each suit the {first} goes down before the {then}")
+        lines.append("FT-4.1 the first to play their last card wins the deal")
+        return lines
+
+    def standing(self, view: View) -> list[str]:
+        """What ends the match: deals won (FT-4.3), a penalty total (FT-V4) or a number of deals (FT-V3)."""
+        end = self.bound("match_ends")
+        if end is None or end.op != ">=":
+            return []
+        if end.quantity == "max(deals_won)":
+            return [f"the first to win {count_words(end.value, 'deal')} takes the match (FT-4.3)"]
+        if end.quantity == "max(total)":
+            return [f"the match ends when a total reaches {count_words(end.value, 'point')} (FT-V4)"]
+        if end.quantity == "deal_number":
+            return [f"deal {view.deal_number} of {end.value} (FT-V3)"]
         return []
 
     # -- what a pass tells everyone (for searching bots) -------------------------------

@@ -1,8 +1,9 @@
 """Fan Tan at the terminal: the suit rows as a grid from low to high, playable cards marked.
 
 Each suit's row is drawn in columns by rank order, so the sevens line up and a
-gap shows where a card is still missing. The hand is held by suit in the same
-order; a card that fits a row now is marked.
+gap shows where a card is still missing. The rows go down in the order the hand
+is held (`Layout.suit_order`), so a card is found in the row on the same line of
+suits as in the hand; a card that fits a row now is marked.
 """
 
 from __future__ import annotations
@@ -25,8 +26,9 @@ class FanTanLayout(Layout):
         high = max(pos[c] for c in deck.ids)
         width = max(len(n) for n in deck.names)
         rank_at = {pos[c]: deck.rank_of[c] for c in deck.ids}
-        rows: list[Row] = [Row("", tuple(rank_at.get(p, "").ljust(width) for p in range(low, high + 1)))]
-        for suit in deck.suits:
+        ranks = tuple(rank_at.get(p, "").ljust(width) for p in range(low, high + 1))
+        rows: list[Row] = [Row("", ranks, width=width)]  # the ranks over the grid's columns
+        for suit in self.suit_order(view):
             zone = f"row.{suit}"
             if zone not in view.counts:
                 continue
@@ -44,13 +46,4 @@ class FanTanLayout(Layout):
         note = "(* fits a row now)" if marked else "(nothing fits: pass, FT-3.5)"
         return [
             Row("your hand", tuple(self.sorted_hand(view)), note=f"{cards_words(len(view.hand))} {note}", marked=marked)
-        ]
-
-    def help(self, view: View) -> list[str]:
-        return [
-            "FT-3.1 play exactly one card that fits a row",
-            "FT-3.2 a start card (a seven) opens the row of its suit",
-            "FT-3.3 on an open row only the next rank at either end fits",
-            "FT-3.4 you may not pass while a card fits; FT-3.5 with none, you pass",
-            "FT-4.1 the first to play their last card wins the deal",
         ]
