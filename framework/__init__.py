@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from .play.loading import Variant, load_variant
     from .play.match import Match, MatchResult
     from .plugins.loader import build_registry, registry
+    from .plugins.record import GameRecord
     from .rules.program import Rules
     from .rules.vocabulary import (
         AT_DEAL_START,
@@ -78,6 +79,7 @@ __all__ = [
     "ErrorList",
     "Function",
     "Game",
+    "GameRecord",
     "IN_TABLE",
     "IllegalAction",
     "Layout",
@@ -127,6 +129,7 @@ _MODULES: dict[str, tuple[str, ...]] = {
     ".layout": ("Layout", "Row"),
     ".play.match": ("Match", "MatchResult"),
     ".plugins.loader": ("build_registry", "registry"),
+    ".plugins.record": ("GameRecord",),
     ".core.rng": ("Random",),
     ".rules.program": ("Rules",),
     ".rules.vocabulary": (

@@ -288,7 +288,7 @@ def play(
 
     v = load_variant(variant, options=_options(option))
     seed_value = read_seed(seed) if seed is not None else fresh_seed()
-    kinds = split_bots(bots or v.game_class.default_bot)
+    kinds = split_bots(bots or v.record.default_bot)
     match = Match(v, players, seed_value, bots=kinds)
     writer = LogWriter(log) if log else None
     printer = _Printer(v, quiet, drawn_seed=seed is None)  # a new deal every time, its seed told
