@@ -250,19 +250,24 @@ def trace(pm: pluggy.PluginManager) -> None:
 
     For a plugin author asking "is my hook called, and with what?" (datasette's
     ``DATASETTE_TRACE_PLUGINS``): ``TAPETE_TRACE_PLUGINS=1 tapete play ...``."""
-    from pprint import pformat
+
+    def shown(value: Any) -> str:
+        if isinstance(getattr(value, "__self__", None), _Staging):
+            return "register"
+        text = repr(value)
+        return text if len(text) <= 100 else text[:97] + "..."
 
     def before(hook: str, impls: Sequence[pluggy.HookImpl], kwargs: Mapping[str, Any]) -> None:
-        who = ", ".join(impl.plugin_name for impl in impls)
-        print(f"{hook}({pformat(dict(kwargs), width=100, compact=True)[1:-1]}) -> {who}", file=sys.stderr)
+        args = ", ".join(f"{key}={shown(value)}" for key, value in kwargs.items())
+        print(f"{hook}({args}) -> {', '.join(impl.plugin_name for impl in impls)}", file=sys.stderr)
 
     def after(
         outcome: pluggy.Result[Any], hook: str, impls: Sequence[pluggy.HookImpl], kwargs: Mapping[str, Any]
     ) -> None:
         if outcome.exception is not None:
-            print(f"{hook} raised {type(outcome.exception).__name__}: {outcome.exception}", file=sys.stderr)
+            print(f"  {hook} raised {type(outcome.exception).__name__}: {outcome.exception}", file=sys.stderr)
         elif outcome.get_result() not in (None, []):
-            print(f"{hook} returned {pformat(outcome.get_result(), width=100, compact=True)}", file=sys.stderr)
+            print(f"  {hook} returned {shown(outcome.get_result())}", file=sys.stderr)
 
     pm.add_hookcall_monitoring(before, after)
 
@@ -300,10 +305,11 @@ def build_registry(extra_plugins: Iterable[object] = (), entry_points: bool = Tr
                 continue
             first = owner.get((kind, key))
             if first is not None and first != name:
-                shown = key if not isinstance(key, tuple) else "/".join(str(k) for k in key if k is not None)
                 problems.append(
                     PluginProblem(
-                        name, package, f"registers {_WHAT[kind]} {shown!r}, already registered by {first!r}; ignored"
+                        name,
+                        package,
+                        f"registers {_WHAT[kind]} {_key_text(key)!r}, already registered by {first!r}; ignored",
                     )
                 )
                 if kind == "game" and game is not None:
@@ -319,6 +325,10 @@ def build_registry(extra_plugins: Iterable[object] = (), entry_points: bool = Tr
 
 
 _WHAT = {"game": "game", "bot": "bot", "word": "rule word", "variants": "variant folder", "layout": "layout"}
+
+
+def _key_text(key: Any) -> str:
+    return "/".join(str(k) for k in key if k is not None) if isinstance(key, tuple) else str(key)
 
 
 def call_one(pm: pluggy.PluginManager, hook: str, plugin: object, **kwargs: Any) -> None:
@@ -338,8 +348,11 @@ class _Staging:
     def __init__(self, reg: Registry, declared: dict[str, tuple[GameRecord, bool]], plugin: str) -> None:
         self.reg, self.declared, self.plugin = reg, declared, plugin
         self.staged: list[tuple[str, Any, Callable[[], None], str | None]] = []
+        self.tracing = bool(os.environ.get(TRACE_ENV))
 
     def _stage(self, kind: str, key: Any, apply: Callable[[], None], game: str | None = None) -> None:
+        if self.tracing:
+            print(f"  {self.plugin} registers {_WHAT[kind]} {_key_text(key)}", file=sys.stderr)
         self.staged.append((kind, key, apply, game))
 
     def tapete_register_games(self, game: GameRecord | type[Game], name: str | None = None) -> None:

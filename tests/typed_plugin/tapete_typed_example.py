@@ -2,12 +2,14 @@
 
 ``tests/test_wheel.py`` runs ``mypy --strict`` on this file against the installed wheel
 (so it sees exactly the types a plugin's own type checker sees) and loads it to play.
-It provides a bot for every game, a rule-script word, a house rule and a game family.
+It provides a bot for every game, a rule-script word, a house rule, a game family and a command.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+import typer
 
 from tapete import (
     SEAT_IN_DEAL,
@@ -96,3 +98,11 @@ def tapete_deal_scored(match: Match, state: DealState, scores: dict[int, int]) -
 @hookimpl
 def tapete_match_ended(match: Match, result: MatchResult) -> None:
     assert result.deals == len(scored)
+
+
+@hookimpl
+def tapete_register_commands(app: typer.Typer) -> None:
+    @app.command()
+    def top_card() -> None:
+        """Say what Top Card is."""
+        typer.echo(TopCard.summary)
