@@ -22,10 +22,10 @@ name already taken is refused with a warning.
 
 from __future__ import annotations
 
-import hashlib
-import json
+import marshal
 import os
 import sys
+import zlib
 from contextlib import suppress
 from pathlib import Path
 from typing import Any
@@ -129,14 +129,17 @@ def _source(plugin: object) -> str | None:
 
 # -- the list in the cache directory --------------------------------------------------------
 def list_path() -> Path | None:
-    """The cached list for this interpreter and ``sys.path`` (another environment keeps its own)."""
+    """The cached list for this interpreter and ``sys.path`` (another environment keeps its own).
+
+    It is written with `marshal`, Python's own format for its compiled files, which reads
+    without importing anything (``json`` would cost ``--help`` more than the list saves)."""
     from ..core.cache import cache_dir
 
     directory = cache_dir()
     if directory is None:
         return None
-    key = "\n".join([sys.executable, *sys.path])
-    return directory / f"commands-{hashlib.sha256(key.encode('utf-8')).hexdigest()[:24]}.json"
+    key = "\n".join([sys.executable, *sys.path]).encode("utf-8", "surrogateescape")
+    return directory / f"commands-{zlib.crc32(key):08x}{zlib.adler32(key):08x}.marshal"
 
 
 def _stamps(paths: list[str]) -> list[list[Any]]:
@@ -156,14 +159,14 @@ def read_list() -> list[dict[str, Any]] | None:
     if path is None:
         return None
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = marshal.loads(path.read_bytes())
         if data["format"] != CACHE_FORMAT or data["path"] != _stamps(sys.path):
             return None
         if data["files"] != _stamps([f for f, _ in data["files"]]):
             return None
         commands: list[dict[str, Any]] = data["commands"]
         return commands
-    except (OSError, ValueError, KeyError, TypeError):  # missing, half-written or another format: load again
+    except (OSError, ValueError, KeyError, TypeError, EOFError):  # missing, or another format: load again
         return None
 
 
@@ -190,4 +193,4 @@ def write_list(found: dict[str, Any], files: list[str]) -> None:
     with suppress(OSError):  # made before the stamps are taken: a new folder changes its parent's time
         path.parent.mkdir(parents=True, exist_ok=True)
     data = {"format": CACHE_FORMAT, "path": _stamps(sys.path), "files": _stamps(files), "commands": commands}
-    write_whole(path, json.dumps(data, ensure_ascii=False, indent=1).encode("utf-8"))
+    write_whole(path, marshal.dumps(data))

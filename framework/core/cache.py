@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 from contextlib import suppress
 from pathlib import Path
 
@@ -36,6 +35,8 @@ def cache_dir() -> Path | None:
 def write_whole(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` whole or not at all (a process reading it at that moment sees
     the old file or the new one); a cache that cannot be written is no error."""
+    import tempfile  # only when writing: reading a cache stays cheap
+
     with suppress(OSError):
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
