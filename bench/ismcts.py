@@ -26,7 +26,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from tapete import load_variant, registry
+from tapete import load_variant
 from tapete.core.ledger import Ledger
 from tapete.core.rng import Random, derive_seed
 from tapete.search.ismcts import ISMCTSBot
@@ -50,19 +50,19 @@ def play_deal(args: tuple[str, int, str, str, int]) -> tuple[float, float, float
     left the default bot's move)."""
     name, players, spec, measure, k = args
     v = load_variant(name)
-    reg = registry()
+    record = v.record
     game = v.new_game()
     seat = k % players
     judge = ISMCTSBot(game, 0, Random(0), iterations=1, reward=measure)
     results: list[list[float]] = []
     spent = 0.0
     bots: list[Any] = []
-    for at_seat in (spec, game.default_bot):
+    for at_seat in (spec, record.default_bot):
         deal = v.new_deal(players, seed=derive_seed("bench-ismcts", k))
         bots = []
         for s in range(players):
-            entry = reg.bot(v.spec.game, at_seat if s == seat else game.default_bot)
-            bots.append(entry.factory(game, s, Random(derive_seed("bench-ismcts", k, "bot", s))))
+            factory = record.bot(at_seat if s == seat else record.default_bot)
+            bots.append(factory(game, s, Random(derive_seed("bench-ismcts", k, "bot", s))))
         searching = at_seat == spec
         while not deal.over:
             s = deal.to_move

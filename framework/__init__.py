@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from .play.loading import Variant, load_variant
     from .play.match import Match, MatchResult
     from .plugins.loader import build_registry, registry
+    from .plugins.record import GameRecord
     from .rules.compiler import Compiled, Env, constant
     from .rules.program import Rules
     from .rules.tree import Expr, Pos, Statement, Word
@@ -85,6 +86,7 @@ __all__ = [
     "Expr",
     "Function",
     "Game",
+    "GameRecord",
     "IN_TABLE",
     "IllegalAction",
     "Layout",
@@ -147,6 +149,7 @@ _MODULES: dict[str, tuple[str, ...]] = {
     ".layout": ("Layout", "Row"),
     ".play.match": ("Match", "MatchResult"),
     ".plugins.loader": ("build_registry", "registry"),
+    ".plugins.record": ("GameRecord",),
     ".core.rng": ("Random",),
     ".rules.compiler": ("Compiled", "Env", "constant"),
     ".rules.program": ("Rules",),

@@ -24,6 +24,7 @@ from .rules.vocabulary import Ctx, Function, Quantity, StatementSpec
 if TYPE_CHECKING:
     from .core.ledger import Ledger
     from .core.problems import DesignProblem
+    from .plugins.record import GameRecord
     from .view import View
 
 
@@ -60,11 +61,15 @@ class Game:
         tuple[StatementSpec | Quantity | Function, ...]
     ] = ()  # StatementSpec / Quantity / Function of the family
     zone_kinds: ClassVar[tuple[str, ...]] = ("hand",)
-    default_bot: ClassVar[str] = "random"  # what `tapete play` seats when no --bots is given
+    default_bot: ClassVar[str] = "random"  # the family's best bot: a GameRecord's default unless it names its own
     seat_zones: ClassVar[tuple[str, ...]] = ("hand",)  # zone kinds with one zone per seat: hand.0, hand.1, ...
     # the family's statement of how many cards each hand is dealt (``"hand_size"``), if it has one:
     # `largest_hand` allows one card more than it says
     hand_size_word: ClassVar[str | None] = None
+    record: GameRecord | None = None
+    """The registered game this object plays (``scopa`` on Chinese Ten's class), set by the
+    `Variant` that built it: what a bot handed only the game (the search, a person's ``hint``)
+    reads to find the game's own bots and layout. None for a game built by hand."""
 
     def __init__(self, rules: Rules):
         self.rules = rules

@@ -102,3 +102,17 @@ def test_plugins_command_lists_plugins_with_versions_and_hooks():
     assert result.exit_code == 0
     assert "fantan" in result.output and "tapete_register_games" in result.output
     assert "0.1.0" in result.output
+
+
+def test_tracing_prints_every_hook_call_and_registration(monkeypatch, capsys):
+    monkeypatch.setenv("TAPETE_TRACE_PLUGINS", "1")
+    house = HouseRule()
+    result = Match(load_variant("fantan/pagat", build_registry([house])), 4, seed=3).play()
+    lines = capsys.readouterr().err.splitlines()
+    assert "tapete_register_games(register=register) -> fantan" in lines
+    assert "  fantan registers game fantan" in lines and "  fantan registers bot fantan/sensible" in lines
+    scored = [line for line in lines if line.startswith("tapete_deal_scored(match=")]
+    assert len(scored) == result.deals and all(line.endswith(f"-> {id(house)}") for line in scored)
+    monkeypatch.delenv("TAPETE_TRACE_PLUGINS")
+    build_registry()
+    assert capsys.readouterr().err == ""

@@ -9,8 +9,10 @@ These tests watch which modules a fresh process has loaded, not the clock.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import tapete
 from tapete.cli.main import app
@@ -19,14 +21,20 @@ from tapete.cli.main import app
 HEAVY = ("lark", "yaml", "pluggy", "tapete_plugins", "tapete.play", "tapete.plugins", "tapete.search", "tapete.table")
 
 
-def loaded_after(code: str, *argv: str) -> tuple[list[str], str]:
-    """Run ``code`` in a fresh Python; return the modules it had loaded when it exited, and its stdout."""
+def loaded_after(code: str, *argv: str, cache: Path | None = None) -> tuple[list[str], str]:
+    """Run ``code`` in a fresh Python; return the modules it had loaded when it exited, and its stdout.
+
+    ``cache``: the cache directory it uses (it runs in a folder beside it)."""
     probe = (
         "import atexit, json, sys\n"
         "atexit.register(lambda: print(json.dumps(sorted(sys.modules)), file=sys.stderr))\n"
         f"sys.argv = ['tapete', *{list(argv)!r}]\n" + code
     )
-    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    env, cwd = None, None
+    if cache is not None:
+        env, cwd = {**os.environ, "TAPETE_CACHE_DIR": str(cache)}, cache.parent / "work"
+        cwd.mkdir(exist_ok=True)
+    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, env=env, cwd=cwd)
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stderr.splitlines()[-1]), proc.stdout
 
@@ -41,8 +49,13 @@ def test_import_tapete_loads_no_parser_yaml_rich_or_game_plugin():
     assert [m for m in modules if m.startswith("tapete.")] == []
 
 
-def test_help_lists_every_command_without_loading_the_parser_yaml_or_the_plugins():
-    modules, out = loaded_after("from tapete.cli import app\napp(prog_name='tapete')", "--help")
+def test_help_lists_every_command_without_loading_the_parser_yaml_or_the_plugins(tmp_path):
+    """The first ``--help`` after an install loads the plugins once, to list their commands
+    (tests/test_plugin_commands.py); after that the list comes from the cache directory."""
+    help_ = ("from tapete.cli import app\napp(prog_name='tapete')", "--help")
+    _, first = loaded_after(*help_, cache=tmp_path / "cache")
+    modules, out = loaded_after(*help_, cache=tmp_path / "cache")
+    assert out == first
     assert heavy(modules) == []
     names = [c.name or c.callback.__name__ for c in app.registered_commands] + [g.name for g in app.registered_groups]
     assert len(names) >= 10

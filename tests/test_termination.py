@@ -25,9 +25,9 @@ def player_counts(name: str) -> list[int]:
 
 
 def line_ups(name: str, players: int) -> list[tuple[str, list[str]]]:
-    game = variant(name).game_class
-    default = game.default_bot
-    offered = [b for b in registry().bot_names(variant(name).spec.game) if b not in SKIP_BOTS]
+    record = variant(name).record
+    default = record.default_bot
+    offered = [b for b in record.bot_names() if b not in SKIP_BOTS]
     mixed = [offered[s % len(offered)] for s in range(players)]
     return [("default", [default]), ("random", ["random"]), ("mixed", mixed)]
 

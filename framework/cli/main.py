@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
 
+from .commands import CommandGroup
+
 if TYPE_CHECKING:
     from rich.console import Console
 
@@ -29,6 +31,7 @@ if TYPE_CHECKING:
     from ..play.match import Match, MatchResult
 
 app = typer.Typer(
+    cls=CommandGroup,  # the plugins' commands join when asked for (tapete.cli.commands)
     help="Play, simulate and check card games.",
     no_args_is_help=True,
     add_completion=False,
@@ -122,6 +125,8 @@ def warn_broken_plugins() -> None:
 
 def guarded(fn: F) -> F:
     """Run a command so that every failure ends in one message and an exit code."""
+    if getattr(fn, "_guarded", False):
+        return fn
 
     @functools.wraps(fn)
     def run(*args: Any, **kwargs: Any) -> Any:
@@ -135,7 +140,19 @@ def guarded(fn: F) -> F:
             code = report(exc)
             raise typer.Exit(code) from None
 
+    run._guarded = True  # type: ignore[attr-defined]
     return run  # type: ignore[return-value]
+
+
+def guard_all(group: typer.Typer) -> None:
+    """Give every command of ``group`` (and of its sub-groups) the shared error handling:
+    how tapete's own plugin and the installed plugins' commands get it without ``@command()``."""
+    for info in group.registered_commands:
+        if info.callback is not None:
+            info.callback = guarded(info.callback)
+    for sub in group.registered_groups:
+        if sub.typer_instance is not None:
+            guard_all(sub.typer_instance)
 
 
 def command(*args: Any, **kwargs: Any) -> Callable[[F], F]:
@@ -289,7 +306,7 @@ def play(
 
     v = load_variant(variant, options=_options(option))
     seed_value = read_seed(seed) if seed is not None else fresh_seed()
-    kinds = split_bots(bots or v.game_class.default_bot)
+    kinds = split_bots(bots or v.record.default_bot)
     _check_seats(v, players, kinds)
     match = Match(v, players, seed_value, bots=kinds)
     writer = LogWriter(log) if log else None
@@ -439,17 +456,11 @@ def serve(
     run_server(host, port, db)
 
 
-from .new import new_app  # noqa: E402  (tapete new variant / plugin)
+# tapete's own plugin attaches `simulate`, `tournament` and `new` through the commands hook, called here
+# directly: the plugin manager would cost `tapete --help` the plugins' import (tapete.cli.commands).
+from .plugin import tapete_register_commands  # noqa: E402
 
-app.add_typer(new_app, name="new")
-
-from .simulate import simulate  # noqa: E402  (tapete simulate: its own module)
-
-command()(simulate)
-
-from .tournament import tournament  # noqa: E402  (tapete tournament: its own module)
-
-command()(tournament)
+tapete_register_commands(app)
 
 
 def main() -> None:  # pragma: no cover

@@ -152,33 +152,30 @@ Change `<<MODULE>>/game.py`, `words.py` and the variant files to make it your ga
 """<<TITLE>>: a tapete game family."""
 ''',
     "<<MODULE>>/plugin.py": '''\
-"""The module named by the ``tapete`` entry point: it registers the game, its variants and its bot."""
+"""The module named by the ``tapete`` entry point: it registers the game, with its variants and its bot."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
-from tapete import hookimpl
+from tapete import GameRecord, hookimpl
+from tapete.hookspecs import RegisterGame
 
 from .bots import HighBot
 from .game import <<CLASS>>
 
 
 @hookimpl
-def tapete_register_games(register: Callable[[type], None]) -> None:
-    register(<<CLASS>>)
-
-
-@hookimpl
-def tapete_register_variants(register: Callable[[Path], None]) -> None:
-    register(Path(__file__).parent / "variants")
-
-
-@hookimpl
-def tapete_register_bots(register: Callable[..., Any]) -> None:
-    register("high", HighBot, game=<<CLASS>>.name)
+def tapete_register_games(register: RegisterGame) -> None:
+    register(
+        GameRecord(
+            "<<GAME>>",
+            <<CLASS>>,
+            variants=Path(__file__).parent / "variants",
+            bots={"high": HighBot},
+            default_bot="high",  # what 'tapete play' seats, 'hint' asks and the search's rollouts play
+        )
+    )
 ''',
     "<<MODULE>>/words.py": '''\
 """The rule-script words this family adds to the core's."""
@@ -213,7 +210,6 @@ from .words import WORDS
 class <<CLASS>>(Game):
     name = "<<GAME>>"
     summary = "<<TITLE>>: play a card; a card higher than the one below scores its points"
-    default_bot = "high"
     words = WORDS
     zone_kinds = ("hand", "table", "stock")
     hand_size_word = "hand_size"  # a hand holds at most hand_size + 1 cards (what snapshots are checked against)
@@ -378,13 +374,11 @@ def plugin_command(
 
 
 def _run(make: Callable[[], list[Path]], hint: str) -> None:
-    from .main import console, report  # the command line's one way of reporting a failure
+    """Write the files and say what was written and what to do next (a failure is reported by
+    the command line's one error handler, which `tapete.cli.plugin` gives these commands)."""
+    from .main import console
 
-    try:
-        written = make()
-    except Exception as exc:
-        raise typer.Exit(report(exc)) from None
     out = console()
-    for path in written:
+    for path in make():
         out.print(f"wrote {path}")
     out.print(hint)

@@ -49,7 +49,7 @@ def first_deal_problems(variant: Variant) -> list[Exception]:
     """What ``tapete play`` would refuse before its first move, so that ``check`` says it too:
     the game's default bot is installed, and a first deal deals and offers a move."""
     try:
-        variant.registry.bot(variant.spec.game, variant.game_class.default_bot)
+        variant.record.default_factory()
         deal = variant.new_deal(seed=0)
         if not deal.over and not deal.legal_actions():
             return [TapeteError(f"{variant.name}: the first deal offers no legal move to seat {deal.to_move}")]
@@ -80,7 +80,7 @@ def _check_script(path: Path, reg: Registry) -> str:
     if game is None:
         return "ok (syntax only: no variant file next to it uses it, and it names no game)"
     name = str(game.words[0].value)
-    if name not in reg.games:
+    if name not in reg.records:
         raise TapeteError(f"{script.path}: game {name!r} is not installed")
     vocab = reg.vocabulary(name)
     game, items = game_of([script], {}, vocab, sources)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +32,7 @@ from ..core.rng import Random, derive_seed
 from ..game import Game
 from ..plugins.loader import Registry
 from ..plugins.loader import registry as default_registry
+from ..plugins.record import GameRecord
 from ..rules.options import resolve as resolve_options
 from ..rules.program import Rules, build_rules, game_of
 from ..rules.syntax import parse_script
@@ -48,6 +49,18 @@ class Variant:
     digest: str
     file_digests: list[tuple[str, str]] = field(default_factory=list)  # (file name, digest), in load order
     from_file: bool = False  # loaded by the path of its YAML file, not by its registered name
+    game_record: InitVar[GameRecord | None] = None  # the registered game; by default the registry's record of spec.game
+    _record: GameRecord = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self, game_record: GameRecord | None) -> None:
+        self._record = game_record or self.registry.record(self.spec.game, self.game_class)
+
+    @property
+    def record(self) -> GameRecord:
+        """The registered game this variant is of, complete: its bots (with those every game
+        gets), default bot and layout. Everything that plays or shows the variant reads the
+        game from here, never from the process-wide registry."""
+        return self._record
 
     def provenance(self) -> dict[str, Any]:
         """What a log or snapshot records so that replay finds these very files again."""
@@ -81,7 +94,9 @@ class Variant:
         A game keeps no per-deal state (only what it read from the rules), so
         sharing it keeps its caches (Chinchón's meld solver) warm across deals."""
         if self._game is None:
-            self._game = self.game_class(self.rules)
+            game = self.game_class(self.rules)
+            game.record = self.record
+            self._game = game
         return self._game
 
     def check_players(self, players: int) -> None:
@@ -196,11 +211,11 @@ def load_variant(
 
 
 def compile_variant(spec: VariantSpec, reg: Registry) -> Variant:
-    game_class = reg.games.get(spec.game)
-    if game_class is None:
+    record = reg.records.get(spec.game)
+    if record is None:
         raise VariantError(
             Location(str(spec.path)),
-            f"game {spec.game!r} is not installed; installed games: {', '.join(sorted(reg.games))}",
+            f"game {spec.game!r} is not installed; installed games: {', '.join(sorted(reg.records))}",
         )
     sources: dict[str, str] = {}
     scripts = []
@@ -245,7 +260,7 @@ def compile_variant(spec: VariantSpec, reg: Registry) -> Variant:
         digest.update(file.name.encode())
         digest.update(content)
         each.append((file.name, hashlib.sha256(content).hexdigest()[:16]))
-    variant = Variant(spec, rules, game_class, reg, digest.hexdigest()[:16], each)
+    variant = Variant(spec, rules, record.family, reg, digest.hexdigest()[:16], each, game_record=record)
     variant.new_game()  # a family checks what it needs from the program here
     return variant
 

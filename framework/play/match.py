@@ -84,8 +84,8 @@ class Match:
         if agents is None:
             agents = []
             for seat, name in enumerate(names):
-                entry = variant.registry.bot(variant.spec.game, name)
-                agents.append(entry.factory(self.game, seat, Random(derive_seed(seed, "bot", seat))))
+                factory = variant.record.bot(name)  # the game's own bots, by the registered game (not the family)
+                agents.append(factory(self.game, seat, Random(derive_seed(seed, "bot", seat))))
         self.agents = [adapt(a) for a in agents]
         self.dealer = first_dealer(self.rules, self.players, seed)
         self.state: DealState | None = None  # the deal in play, for snapshot()

@@ -3,15 +3,18 @@
 Built-in games are found exactly like third-party ones: through the ``tapete``
 entry-point group. The registry is built once; ``check_pending`` makes a plugin
 with a misspelt hook name fail at start-up instead of being silently ignored.
+Each game ends up as one complete `GameRecord` (``Registry.records``), whether its
+plugin registered a record or used the older one-piece-per-hook registrations.
+``TAPETE_TRACE_PLUGINS=1`` prints every hook call, its arguments and results to stderr.
 """
 
 from __future__ import annotations
 
+import os
 import sys
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from importlib import import_module
-from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,17 +24,13 @@ from .. import hookspecs
 from ..core.errors import TapeteError, suggest
 from ..rules.corewords import core_vocabulary
 from ..rules.vocabulary import Function, Quantity, StatementSpec, Vocabulary
+from .record import Folder, GameRecord
 
 if TYPE_CHECKING:
     from ..game import Game
 
-    if sys.version_info >= (3, 11):
-        from importlib.resources.abc import Traversable
-    else:
-        from importlib.abc import Traversable
-
 ENTRY_POINT_GROUP = "tapete"
-Staged = tuple[str, Any, Callable[[], None]]  # (what, its key, how to add it): a plugin's registrations
+TRACE_ENV = "TAPETE_TRACE_PLUGINS"
 
 
 @dataclass
@@ -45,20 +44,23 @@ class BotEntry:
 @dataclass
 class Registry:
     pm: pluggy.PluginManager
-    games: dict[str, type[Game]] = field(default_factory=dict)
+    records: dict[str, GameRecord] = field(default_factory=dict)  # game name -> its complete record
+    games: dict[str, type[Game]] = field(default_factory=dict)  # game name -> its family's class
     variant_dirs: list[Path] = field(default_factory=list)
-    bots: dict[tuple[str | None, str], BotEntry] = field(default_factory=dict)
+    bots: dict[tuple[str | None, str], BotEntry] = field(default_factory=dict)  # every bot registration
     vocab: dict[str | None, Vocabulary] = field(default_factory=dict)
     lifecycle: set[str] = field(default_factory=set)
     problems: list[PluginProblem] = field(default_factory=list)  # plugins left out, names registered twice
     dists: dict[str, tuple[str, str]] = field(default_factory=dict)  # plugin name -> (package, version)
+    layouts: dict[str, Any] = field(default_factory=dict)  # layouts as registered, by game name
 
     def package_of(self, plugin: str) -> str:
         return self.dists.get(plugin, ("tapete", ""))[0]
 
-    layouts: dict[str, Any] = field(default_factory=dict)  # game -> tapete.Layout
-
     def vocabulary(self, game: str) -> Vocabulary:
+        """The words a script of ``game`` may use: the core's, then the family class's
+        ``words``, then words registered through the vocabulary hook for every game, then
+        for this game. A later word of the same name replaces an earlier one."""
         v = core_vocabulary()
         cls = self.games.get(game)
         if cls is not None:
@@ -69,20 +71,31 @@ class Registry:
                 v = v.merged(self.vocab[key])
         return v
 
-    def bot(self, game: str, name: str) -> BotEntry:
-        """The bot ``name`` for ``game``; ``name:key=value,...`` fills the factory's parameters."""
-        from .botspec import parse_spec, with_params
+    def record(self, game: str, family: type[Game] | None = None) -> GameRecord:
+        """``game``'s record; a game nobody registered gets one (of ``family``, else of
+        `tapete.Game`) offering the bots every game gets."""
+        found = self.records.get(game)
+        if found is not None:
+            return found
+        if family is None:
+            from ..game import Game
 
-        base, params = parse_spec(name)
-        entry = self.bots.get((game, base)) or self.bots.get((None, base))
-        if entry is None:
-            raise TapeteError(f"no bot {base!r} for {game}; known: {', '.join(self.bot_names(game))}")
-        if params:
-            entry = BotEntry(name, with_params(base, entry.factory, params), entry.game, entry.plugin)
-        return entry
+            family = Game
+        return GameRecord(game, family, bots={n: e.factory for (g, n), e in self.bots.items() if g is None})
+
+    def bot(self, game: str, name: str) -> BotEntry:
+        """The bot ``name`` for ``game`` (`GameRecord.bot`); ``name:key=value,...`` fills its parameters."""
+        from .botspec import parse_spec
+
+        record = self.record(game)
+        factory = record.bot(name)
+        base = parse_spec(name)[0]
+        base = record.aliases.get(base, base)
+        found = self.bots.get((game, base)) or self.bots.get((None, base))
+        return BotEntry(name, factory, found.game if found else game, found.plugin if found else "?")
 
     def bot_names(self, game: str) -> list[str]:
-        return sorted({n for g, n in self.bots if g in (None, game)})
+        return self.record(game).bot_names()
 
     def call(self, hook: str, **kwargs: Any) -> None:
         """Lifecycle hooks are called only when some plugin implements them."""
@@ -184,6 +197,8 @@ def make_manager(
     dists = {} if dists is None else dists
     pm = pluggy.PluginManager("tapete")
     pm.add_hookspecs(hookspecs)
+    if os.environ.get(TRACE_ENV):
+        trace(pm)
     for module in DEFAULT_PLUGINS:
         pm.register(import_module(module), name=module)
     if entry_points:
@@ -227,94 +242,176 @@ def _load_entry_points(
             problems.append(PluginProblem(ep.name, package, f"invalid: {exc}"))
 
 
+def trace(pm: pluggy.PluginManager) -> None:
+    """Print each hook call to stderr as it happens: the hook, its arguments, who answers, the results.
+
+    For a plugin author asking "is my hook called, and with what?" (datasette's
+    ``DATASETTE_TRACE_PLUGINS``): ``TAPETE_TRACE_PLUGINS=1 tapete play ...``."""
+
+    def shown(value: Any) -> str:
+        if isinstance(getattr(value, "__self__", None), _Staging):
+            return "register"
+        text = repr(value)
+        return text if len(text) <= 100 else text[:97] + "..."
+
+    def before(hook: str, impls: Sequence[pluggy.HookImpl], kwargs: Mapping[str, Any]) -> None:
+        args = ", ".join(f"{key}={shown(value)}" for key, value in kwargs.items())
+        print(f"{hook}({args}) -> {', '.join(impl.plugin_name for impl in impls)}", file=sys.stderr)
+
+    def after(
+        outcome: pluggy.Result[Any], hook: str, impls: Sequence[pluggy.HookImpl], kwargs: Mapping[str, Any]
+    ) -> None:
+        if outcome.exception is not None:
+            print(f"  {hook} raised {type(outcome.exception).__name__}: {outcome.exception}", file=sys.stderr)
+        elif outcome.get_result() not in (None, []):
+            print(f"  {hook} returned {shown(outcome.get_result())}", file=sys.stderr)
+
+    pm.add_hookcall_monitoring(before, after)
+
+
 def build_registry(extra_plugins: Iterable[object] = (), entry_points: bool = True) -> Registry:
+    """The registry of the installed plugins (and ``extra_plugins``), every game's record complete.
+
+    Each plugin's registrations are staged first and committed only if the whole of its
+    hooks ran: a plugin that fails half-way adds nothing. A name another plugin took
+    first (a game, a bot of a game, a layout, a variant folder, a rule word) is left out
+    and described in ``problems``; a game left out takes its record's bots and layout
+    with it."""
     problems: list[PluginProblem] = []
     dists: dict[str, tuple[str, str]] = {}
     pm = make_manager(extra_plugins, entry_points, problems, dists)
     reg = Registry(pm)
     reg.problems, reg.dists = problems, dists
     owner: dict[tuple[str, Any], str] = {}
-
+    declared: dict[str, tuple[GameRecord, bool]] = {}  # name -> (record, built by the adapter of the old hooks)
     for name, plugin in list(pm.list_name_plugin()):
         if plugin is None:
             continue
-        staged: list[Staged] = []
-
-        def add_game(cls: type[Game], name: str | None = None, _staged: list[Staged] = staged) -> None:
-            key = name or cls.name
-
-            def commit() -> None:
-                reg.games[key] = cls  # a family's class may also serve a member game by its own name
-
-            _staged.append(("game", key, commit))
-
-        def add_variants(directory: str | PathLike[str] | Traversable, _staged: list[Staged] = staged) -> None:
-            path = Path(str(directory))
-            _staged.append(("variants", path, lambda: reg.variant_dirs.append(path)))
-
-        def add_bot(
-            bot_name: str,
-            factory: Callable[..., Any],
-            game: str | None = None,
-            _plugin: str = "?",
-            _staged: list[Staged] = staged,
-            _name: str = name,
-        ) -> None:
-            entry = BotEntry(bot_name, factory, game, _name)
-
-            def commit() -> None:
-                reg.bots[(game, bot_name)] = entry
-
-            _staged.append(("bot", (game, bot_name), commit))
-
-        def add_word(
-            game: str | None, item: StatementSpec | Quantity | Function, _staged: list[Staged] = staged
-        ) -> None:
-            def commit() -> None:
-                reg.vocab.setdefault(game, Vocabulary()).add(item)
-
-            _staged.append(("word", (game, getattr(item, "name", "?")), commit))
-
-        def add_layout(game: str, layout: Any, _staged: list[Staged] = staged) -> None:
-            def commit() -> None:
-                reg.layouts[game] = layout
-
-            _staged.append(("layout", game, commit))
-
-        callbacks = dict(zip(REGISTRATION_HOOKS, (add_game, add_variants, add_bot, add_word, add_layout), strict=True))
+        staging = _Staging(reg, declared, name)
         package = reg.package_of(name)
         try:
             for hook in REGISTRATION_HOOKS:
-                for impl in getattr(pm.hook, hook).get_hookimpls():
-                    if impl.plugin is plugin:
-                        impl.function(register=callbacks[hook])
+                call_one(pm, hook, plugin, register=getattr(staging, hook))
         except Exception as exc:  # a plugin failing while it registers is left out, the rest load
             problems.append(PluginProblem(name, package, f"failed while registering: {type(exc).__name__}: {exc}"))
             pm.unregister(plugin)
             continue
-        for kind, key, apply in staged:
+        refused: set[str] = set()  # games of this plugin's records that another plugin registered first
+        for kind, key, apply, game in staging.staged:
+            if game in refused:
+                continue
             first = owner.get((kind, key))
             if first is not None and first != name:
-                what = {
-                    "game": "game",
-                    "bot": "bot",
-                    "word": "rule word",
-                    "variants": "variant folder",
-                    "layout": "layout",
-                }[kind]
-                shown = key if not isinstance(key, tuple) else "/".join(str(k) for k in key if k is not None)
                 problems.append(
                     PluginProblem(
-                        name, package, f"registers {what} {shown!r}, already registered by {first!r}; ignored"
+                        name,
+                        package,
+                        f"registers {_WHAT[kind]} {_key_text(key)!r}, already registered by {first!r}; ignored",
                     )
                 )
+                if kind == "game" and game is not None:
+                    refused.add(game)
                 continue
             owner[(kind, key)] = name
             apply()
+    _complete_records(reg, declared)
     for hook in ("tapete_deal_started", "tapete_deal_scored", "tapete_match_ended"):
         if getattr(pm.hook, hook).get_hookimpls():
             reg.lifecycle.add(hook)
     return reg
+
+
+_WHAT = {"game": "game", "bot": "bot", "word": "rule word", "variants": "variant folder", "layout": "layout"}
+
+
+def _key_text(key: Any) -> str:
+    return "/".join(str(k) for k in key if k is not None) if isinstance(key, tuple) else str(key)
+
+
+def call_one(pm: pluggy.PluginManager, hook: str, plugin: object, **kwargs: Any) -> None:
+    """Call ``plugin``'s implementation of ``hook`` alone, through pluggy (so tracing sees it)."""
+    if not any(impl.plugin is plugin for impl in getattr(pm.hook, hook).get_hookimpls()):
+        return
+    others = [p for _, p in pm.list_name_plugin() if p is not None and p is not plugin]
+    pm.subset_hook_caller(hook, remove_plugins=others)(**kwargs)
+
+
+class _Staging:
+    """One plugin's registrations, staged; its methods are the ``register`` callbacks of its hooks.
+
+    Each staged item is ``(kind, key, apply, game)``: ``game`` names the record an item
+    came with, so that a refused game takes its pieces along."""
+
+    def __init__(self, reg: Registry, declared: dict[str, tuple[GameRecord, bool]], plugin: str) -> None:
+        self.reg, self.declared, self.plugin = reg, declared, plugin
+        self.staged: list[tuple[str, Any, Callable[[], None], str | None]] = []
+        self.tracing = bool(os.environ.get(TRACE_ENV))
+
+    def _stage(self, kind: str, key: Any, apply: Callable[[], None], game: str | None = None) -> None:
+        if self.tracing:
+            print(f"  {self.plugin} registers {_WHAT[kind]} {_key_text(key)}", file=sys.stderr)
+        self.staged.append((kind, key, apply, game))
+
+    def tapete_register_games(self, game: GameRecord | type[Game], name: str | None = None) -> None:
+        if isinstance(game, GameRecord):
+            if name is not None and name != game.name:
+                raise TapeteError(f"register(GameRecord({game.name!r}, ...), name={name!r}): the record names the game")
+            self._record(game, adapted=False)
+        else:  # the old way, a class under its own or a member's name: the adapter makes its record
+            self._record(GameRecord(name or game.name, game), adapted=True)
+
+    def _record(self, record: GameRecord, adapted: bool) -> None:
+        game = record.name
+
+        def commit() -> None:
+            self.declared[game] = (record, adapted)
+            self.reg.games[game] = record.family
+
+        self._stage("game", game, commit, game)
+        for folder in record.variants:
+            self.tapete_register_variants(folder, game)
+        for bot_name, factory in record.bots.items():
+            self.tapete_register_bots(bot_name, factory, game, _record=game)
+        if record.layout is not None:
+            self.tapete_register_layouts(game, record.layout, _record=game)
+
+    def tapete_register_variants(self, directory: Folder, _record: str | None = None) -> None:
+        path = Path(str(directory))
+        self._stage("variants", path, lambda: self.reg.variant_dirs.append(path), _record)
+
+    def tapete_register_bots(
+        self, name: str, factory: Callable[..., Any], game: str | None = None, _record: str | None = None
+    ) -> None:
+        entry = BotEntry(name, factory, game, self.plugin)
+
+        def commit() -> None:
+            self.reg.bots[(game, name)] = entry
+
+        self._stage("bot", (game, name), commit, _record)
+
+    def tapete_register_vocabulary(self, game: str | None, item: StatementSpec | Quantity | Function) -> None:
+        def commit() -> None:
+            self.reg.vocab.setdefault(game, Vocabulary()).add(item)
+
+        self._stage("word", (game, getattr(item, "name", "?")), commit)
+
+    def tapete_register_layouts(self, game: str, layout: Any, _record: str | None = None) -> None:
+        def commit() -> None:
+            self.reg.layouts[game] = layout
+
+        self._stage("layout", game, commit, _record)
+
+
+def _complete_records(reg: Registry, declared: dict[str, tuple[GameRecord, bool]]) -> None:
+    """Each game's record with every bot offered to it and its layout: what a `Variant` carries.
+
+    A record a plugin wrote names its layout; a game registered the old way gets the layout
+    registered under its own name, else the one under its family's name, as before records."""
+    shared = {n: e.factory for (g, n), e in reg.bots.items() if g is None}
+    for name, (record, adapted) in declared.items():
+        own = {n: e.factory for (g, n), e in reg.bots.items() if g == name}
+        layout = reg.layouts.get(name) or (reg.layouts.get(record.family.name) if adapted else None)
+        reg.records[name] = replace(record, bots={**shared, **own}, layout=layout)
 
 
 _DEFAULT: Registry | None = None

@@ -19,32 +19,15 @@ cache directory can be written the parser is simply built each time.
 from __future__ import annotations
 
 import hashlib
-import os
 import sys
-import tempfile
-from contextlib import suppress
+from io import BytesIO
 from pathlib import Path
 from typing import Any
 
 import lark
 from lark import Lark
 
-
-def cache_dir() -> Path | None:
-    """The directory tapete keeps its caches in, or None when there is no home to put one."""
-    explicit = os.environ.get("TAPETE_CACHE_DIR")
-    if explicit:
-        return Path(explicit)
-    try:
-        if sys.platform == "win32":
-            base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
-        elif sys.platform == "darwin":
-            base = Path.home() / "Library" / "Caches"
-        else:
-            base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    except RuntimeError:  # no home directory can be determined
-        return None
-    return base / "tapete"
+from ..core.cache import cache_dir, write_whole
 
 
 def cache_file(grammar: str, options: dict[str, Any]) -> Path | None:
@@ -73,13 +56,6 @@ def cached_parser(grammar: str, **options: Any) -> Lark:
 
 def _save(parser: Lark, path: Path) -> None:
     """Write ``parser`` to ``path`` whole or not at all; a cache that cannot be written is no error."""
-    with suppress(OSError):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as f:
-                parser.save(f)
-            os.replace(tmp, path)
-        finally:
-            with suppress(OSError):
-                os.unlink(tmp)  # gone already when the rename happened
+    data = BytesIO()
+    parser.save(data)
+    write_whole(path, data.getvalue())

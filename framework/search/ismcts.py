@@ -360,19 +360,25 @@ class ISMCTSBot:
         return out
 
     def _default_factory(self) -> Callable[..., Any] | None:
-        """The game's default bot's factory (None when that is a search or a person: play at random)."""
+        """The game's default bot's factory, from the game's record: the bot the match seats when
+        none is named (None when that is a search or a person, or the game was built without a
+        variant: play at random)."""
         if self._factory is False:
-            from ..plugins.loader import registry
-
-            name = self.game.default_bot
+            record = self.game.record
             factory: Callable[..., Any] | None = None
-            if name not in ("ismcts", "human"):
+            if record is not None and record.default_bot not in ("ismcts", "human"):
                 try:
-                    factory = registry().bot(self.game.name, name).factory
+                    factory = record.default_factory()
                 except TapeteError:
                     factory = None
             self._factory = factory
         return self._factory if callable(self._factory) else None
+
+    @property
+    def rollout_bot(self) -> Callable[..., Any] | None:
+        """The factory of the bot that plays every seat of a ``rollout=default`` rollout (and the
+        search's heuristic choice): the game's default bot (None: moves at random)."""
+        return self._default_factory()
 
     def _default_policy(self, view: View) -> Callable[[DealState, list[Action]], Action]:
         """The game's default bot at every seat, looking at the imagined deal through fresh views.

@@ -164,7 +164,7 @@ def make_plan(
         points = [{}]
     from ..play.match import seat_bots
 
-    default = str(getattr(base.game_class, "default_bot", "random"))
+    default = base.record.default_bot
     players, kinds = seat_bots(base, players, [b.strip() for b in (bots or [default]) if b.strip()])
     plan = Plan(name, base.name, base.digest, players, kinds, str(seed), games, opts, grid, points)
     plan.eliminates = base.rules.has("out")
@@ -172,7 +172,7 @@ def make_plan(
         v = cached_variant(name, tuple(sorted(plan.point_options(p).items())))
         v.check_players(players)
         for kind in set(kinds):
-            v.registry.bot(v.spec.game, kind)  # an unknown bot fails here, with the known ones
+            v.record.bot(kind)  # an unknown bot fails here, with the known ones
         if v.digest != plan.digest:  # pragma: no cover - the files changed while loading
             raise TapeteError(f"{name} changed on disk while the run was being prepared")
     return plan

@@ -23,6 +23,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from rich.console import Console
 from rich.text import Text
@@ -77,10 +78,8 @@ class Host:
         self.game = game
         self.console = console or make_console()
         if layout is None:
-            from ..plugins.loader import registry
-
-            layout = registry().layouts.get(game.name) or Layout()
-        self.layout = layout
+            layout = game.record.layout if game.record is not None else None
+        self.layout = layout or Layout()
         self.hot_seat = False  # several people share the screen: pause between them
         self.last_person: int | None = None
         self.watching = False  # every move is printed as it happens: no recap of them
@@ -98,17 +97,23 @@ class Host:
     def save(self, path: str | None) -> str:
         return "saving needs a match started with 'tapete play'"
 
+    def hint_bot(self, seat: int) -> Any:
+        """The bot ``hint`` asks: the game's default bot, the one a seat gets when none is named
+        (read from the game's record, so Scopa's hint is Scopa's bot, not Chinese Ten's).
+        None when that is a person, or for a game built without a variant."""
+        record = self.game.record
+        if record is None or record.default_bot == "human":
+            return None
+        return record.default_factory()(self.game, seat, Random(0, "hint"))
+
     def hint(self, view: View, legal: Sequence[Action]) -> tuple[Action, str] | None:
         """The game's best bot's choice for this view, and why when the bot can say."""
-        from ..plugins.loader import registry
-
-        name = self.game.default_bot
-        if name == "human":
+        bot = self.hint_bot(view.seat)
+        if bot is None:
             return None
-        entry = registry().bot(self.game.name, name)
-        bot = entry.factory(self.game, view.seat, Random(0, "hint"))
         action: Action = bot.choose(view if getattr(bot, "observes", True) else None, list(legal))
         explain = getattr(bot, "explain", None)
+        name = self.game.record.default_bot if self.game.record is not None else ""
         why = str(explain(view, list(legal), action)) if explain is not None else f"what the {name!r} bot would do"
         return action, why
 

@@ -27,7 +27,7 @@ from ..core.actions import Action
 from ..core.errors import TapeteError
 from ..core.state import DealState
 from ..game import Game
-from ..layout import Layout, layout_for
+from ..layout import Layout
 from ..play.describe import describe
 from ..play.loading import Variant
 from ..play.match import Match, MatchResult
@@ -188,7 +188,7 @@ class Table:
         self.variant, self.match, self.printer, self.log = variant, match, printer, log
         self.console = console or make_console()
         game = match.game
-        self.layout = layout_for(variant.registry.layouts, game.name)
+        self.layout = variant.record.layout or Layout()
         self.saver = Saver(save, save_path, default_save_path(save), ours=resumed, force=force)
         self.host = TableHost(game, self.console, self.layout, variant, self.saver)
         people = {s for s, a in enumerate(match.agents) if isinstance(a, HumanBot)}

@@ -38,7 +38,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..core.errors import TapeteError
 from ..core.rng import Random
-from ..layout import Layout, layout_for
+from ..layout import Layout
 from ..play.describe import describe
 from ..play.loading import Variant, load_variant
 from ..plugins.loader import Registry
@@ -162,8 +162,8 @@ class Hub:
                             }
                             for d in spec.declarations.values()
                         ],
-                        "bots": [b for b in self.registry.bot_names(spec.game) if b != "human"],
-                        "default_bot": _stand_in_name(game.default_bot),
+                        "bots": [b for b in v.record.bot_names() if b != "human"],
+                        "default_bot": _stand_in_name(v.record.default_bot),
                     }
                 )
             self._catalogue = out
@@ -242,8 +242,7 @@ class Hub:
                 errors[f"seats.{s}"] = "choose a bot, or make the seat a person's"
                 continue
             try:
-                entry = self.registry.bot(variant.spec.game, spec)
-                entry.factory(game, s, Random(0))  # parameters are checked by building the bot once
+                variant.record.bot(spec)(game, s, Random(0))  # parameters are checked by building the bot once
             except TapeteError as exc:
                 errors[f"seats.{s}"] = str(exc)
                 continue
@@ -279,7 +278,7 @@ class Hub:
         return config, variant
 
     def _open(self, table: LiveTable) -> Room:
-        room = Room(table, layout_for(self.registry.layouts, table.game.name))
+        room = Room(table, table.variant.record.layout or Layout())
         self.rooms[table.id] = room
         if table.phase in (PLAY, DEAL_OVER):
             room.driver = asyncio.get_running_loop().create_task(self._drive(room))
@@ -606,11 +605,11 @@ class Hub:
         legal = table.legal_for(seat) if seat != SPECTATOR else []
         if not legal:
             raise Refusal("no-hint", "there is no move to hint at: it is not your turn", table.seq)
-        name = _stand_in_name(table.game.default_bot)
-        entry = self.registry.bot(table.variant.spec.game, name)
+        name = _stand_in_name(table.variant.record.default_bot)
+        factory = table.variant.record.bot(name)  # the game's own default bot, as the table seats it
         view = table.view(seat)
         seq = table.seq
-        bot = entry.factory(table.game, view.seat, Random(0, "hint"))
+        bot = factory(table.game, view.seat, Random(0, "hint"))
 
         def think() -> tuple[Any, str]:
             action = bot.choose(view if getattr(bot, "observes", True) else None, list(legal))

@@ -159,19 +159,18 @@ class LiveTable:
         self.id, self.config, self.variant = table_id, config, variant
         self.game: Game = variant.new_game()
         self.deck = self.game.deck
-        reg = variant.registry
-        game_name = variant.spec.game
+        record = variant.record  # the registered game's bots, not its family class's
         seed = config.seed
         agents: list[Any] = []
         for seat, plan in enumerate(config.seats):
             if plan.person:
                 agents.append(PersonSeat())
             else:
-                entry = reg.bot(game_name, plan.bot)
-                agents.append(entry.factory(self.game, seat, Random(derive_seed(seed, "bot", seat))))
+                factory = record.bot(plan.bot)
+                agents.append(factory(self.game, seat, Random(derive_seed(seed, "bot", seat))))
         names = [p.bot or PERSON for p in config.seats]
         self.match = Match(variant, config.players, seed, bots=names, agents=agents)
-        self.stand_in_name = stand_in or str(getattr(self.game, "default_bot", "random"))
+        self.stand_in_name = stand_in or record.default_bot
         if self.stand_in_name == "human":  # a game whose best player is a person: the random bot stands in
             self.stand_in_name = "random"
         self._stand_ins: dict[int, Any] = {}
@@ -342,8 +341,8 @@ class LiveTable:
     def stand_in(self, seat: int) -> Any:
         agent = self._stand_ins.get(seat)
         if agent is None:
-            entry = self.variant.registry.bot(self.variant.spec.game, self.stand_in_name)
-            agent = entry.factory(self.game, seat, Random(derive_seed(self.config.seed, "stand-in", seat)))
+            factory = self.variant.record.bot(self.stand_in_name)
+            agent = factory(self.game, seat, Random(derive_seed(self.config.seed, "stand-in", seat)))
             self._stand_ins[seat] = agent
         return agent
 

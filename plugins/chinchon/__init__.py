@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from importlib import resources
 
-from tapete import hookimpl
-from tapete.hookspecs import RegisterBot, RegisterGame, RegisterLayout, RegisterVariants
+from tapete import GameRecord, hookimpl
+from tapete.hookspecs import RegisterGame
 
 from .bots import HeuristicBot
 from .game import Chinchon
@@ -22,22 +22,16 @@ GIN = "gin"  # Gin Rummy (GR-...): the same family's class, its own name and var
 
 @hookimpl
 def tapete_register_games(register: RegisterGame) -> None:
-    register(Chinchon)
-    register(Chinchon, name=GIN)
-
-
-@hookimpl
-def tapete_register_variants(register: RegisterVariants) -> None:
-    register(resources.files("tapete_variants") / "chinchon")
-    register(resources.files("tapete_variants") / GIN)
-
-
-@hookimpl
-def tapete_register_bots(register: RegisterBot) -> None:
-    register("heuristic", HeuristicBot, game=Chinchon.name)
-    register("heuristic", HeuristicBot, game=GIN)
-
-
-@hookimpl
-def tapete_register_layouts(register: RegisterLayout) -> None:
-    register(Chinchon.name, ChinchonLayout())
+    variants = resources.files("tapete_variants")
+    layout = ChinchonLayout()
+    for name in (Chinchon.name, GIN):  # both play on Chinchón's class and its heuristic bot
+        register(
+            GameRecord(
+                name,
+                Chinchon,
+                variants=variants / name,
+                bots={"heuristic": HeuristicBot},
+                default_bot="heuristic",
+                layout=layout,
+            )
+        )

@@ -7,35 +7,39 @@ from __future__ import annotations
 
 from importlib import resources
 
-from tapete import hookimpl
-from tapete.hookspecs import RegisterBot, RegisterGame, RegisterLayout, RegisterVariants
+from tapete import GameRecord, hookimpl
+from tapete.hookspecs import RegisterGame
 
 from .bots import GreedyBot
 from .game import ChineseTen
 from .layout import ChineseTenLayout
 from .scopa_bot import CountingBot
 
-SCOPA = "scopa"  # Scopa (SC-...): the same family's class, its own name and variant folder
+SCOPA = "scopa"  # Scopa (SC-...): the same family's class, its own name, variant folder and bot
 
 
 @hookimpl
 def tapete_register_games(register: RegisterGame) -> None:
-    register(ChineseTen)
-    register(ChineseTen, name=SCOPA)
-
-
-@hookimpl
-def tapete_register_variants(register: RegisterVariants) -> None:
-    register(resources.files("tapete_variants") / "chinese-ten")
-    register(resources.files("tapete_variants") / SCOPA)
-
-
-@hookimpl
-def tapete_register_bots(register: RegisterBot) -> None:
-    register("greedy", GreedyBot, game=ChineseTen.name)
-    register("greedy", CountingBot, game=SCOPA)
-
-
-@hookimpl
-def tapete_register_layouts(register: RegisterLayout) -> None:
-    register(ChineseTen.name, ChineseTenLayout())
+    variants = resources.files("tapete_variants")
+    layout = ChineseTenLayout()
+    register(
+        GameRecord(
+            ChineseTen.name,
+            ChineseTen,
+            variants=variants / "chinese-ten",
+            bots={"greedy": GreedyBot},
+            default_bot="greedy",
+            layout=layout,
+        )
+    )
+    register(
+        GameRecord(
+            SCOPA,
+            ChineseTen,
+            variants=variants / SCOPA,
+            bots={"counting": CountingBot},
+            default_bot="counting",
+            layout=layout,
+            aliases={"greedy": "counting"},  # its name in tapete 0.1, kept for saved matches and scripts
+        )
+    )

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from importlib import resources
 
-from tapete import hookimpl
-from tapete.hookspecs import RegisterBot, RegisterGame, RegisterLayout, RegisterVariants
+from tapete import GameRecord, hookimpl
+from tapete.hookspecs import RegisterGame
 
 from .bots import SensibleBot
 from .game import FanTan
@@ -17,19 +17,13 @@ from .layout import FanTanLayout
 
 @hookimpl
 def tapete_register_games(register: RegisterGame) -> None:
-    register(FanTan)
-
-
-@hookimpl
-def tapete_register_variants(register: RegisterVariants) -> None:
-    register(resources.files("tapete_variants") / "fantan")
-
-
-@hookimpl
-def tapete_register_bots(register: RegisterBot) -> None:
-    register("sensible", SensibleBot, game=FanTan.name)
-
-
-@hookimpl
-def tapete_register_layouts(register: RegisterLayout) -> None:
-    register(FanTan.name, FanTanLayout())
+    register(
+        GameRecord(
+            FanTan.name,
+            FanTan,
+            variants=resources.files("tapete_variants") / "fantan",
+            bots={"sensible": SensibleBot},
+            default_bot="sensible",
+            layout=FanTanLayout(),
+        )
+    )

@@ -101,6 +101,8 @@ def cases(names: Iterable[str]) -> Iterable[tuple[str, int, int, str]]:
 
 
 def bots_for(name: str, who: str) -> list[str]:
+    """The bots of a case: the family class's ``default_bot`` names the game's default bot in every
+    variant (Scopa's ``greedy`` is an alias of its record's ``counting``), as the set was recorded."""
     from tapete.testing import variant
 
     return [variant(name).new_game().default_bot if who == "default" else "random"]

@@ -2,14 +2,16 @@
 
 ``tests/test_wheel.py`` runs ``mypy --strict`` on this file against the installed wheel
 (so it sees exactly the types a plugin's own type checker sees) and loads it to play.
-It provides a bot for every game, a rule-script word, a house rule and a game family whose
-words use the kit (a checked statement folded with ``constant``, a getter typed
+It provides a bot for every game, a rule-script word, a house rule, a command and a game
+family whose words use the kit (a checked statement folded with ``constant``, a getter typed
 ``Ctx[TopCard]``, a context bound to a deal) and whose deals may end void.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+import typer
 
 from tapete import (
     CONSTANT,
@@ -134,3 +136,11 @@ def tapete_deal_scored(match: Match, state: DealState, scores: dict[int, int]) -
 @hookimpl
 def tapete_match_ended(match: Match, result: MatchResult) -> None:
     assert result.deals == len(scored)
+
+
+@hookimpl
+def tapete_register_commands(app: typer.Typer) -> None:
+    @app.command()
+    def top_card() -> None:
+        """Say what Top Card is."""
+        typer.echo(TopCard.summary)

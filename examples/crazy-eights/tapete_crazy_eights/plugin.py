@@ -1,27 +1,24 @@
-"""The plugin module named by the ``tapete`` entry point: the game, its variants and its bot."""
+"""The plugin module named by the ``tapete`` entry point: the game, with its variants and its bot."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
-from tapete import hookimpl
+from tapete import GameRecord, hookimpl
+from tapete.hookspecs import RegisterGame
 
 from .bots import ShedderBot
 from .game import Eights
 
 
 @hookimpl
-def tapete_register_games(register: Callable[[type], None]) -> None:
-    register(Eights)
-
-
-@hookimpl
-def tapete_register_variants(register: Callable[[Path], None]) -> None:
-    register(Path(__file__).parent / "variants")
-
-
-@hookimpl
-def tapete_register_bots(register: Callable[..., Any]) -> None:
-    register("shedder", ShedderBot, game=Eights.name)
+def tapete_register_games(register: RegisterGame) -> None:
+    register(
+        GameRecord(
+            Eights.name,
+            Eights,
+            variants=Path(__file__).parent / "variants",
+            bots={"shedder": ShedderBot},
+            default_bot="shedder",
+        )
+    )

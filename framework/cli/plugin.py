@@ -1,0 +1,24 @@
+"""The command line's own plugin: ``tapete simulate``, ``tournament`` and ``new``, through the commands hook.
+
+Attached the way an installed plugin attaches its commands (``tapete_register_commands``),
+so that tapete's bigger commands and a plugin's share one convention. It is called by
+`tapete.cli.main` when the app is built, not through the plugin manager: ``tapete --help``
+must list these without importing pluggy or the installed plugins. (That is also why it
+has no ``@hookimpl``: the marker lives with pluggy.)
+"""
+
+from __future__ import annotations
+
+import typer
+
+
+def tapete_register_commands(app: typer.Typer) -> None:
+    from .main import guard_all
+    from .new import new_app
+    from .simulate import simulate
+    from .tournament import tournament
+
+    app.command()(simulate)
+    app.command()(tournament)
+    app.add_typer(new_app, name="new")
+    guard_all(app)
