@@ -85,7 +85,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
-from typing import TYPE_CHECKING, Final, TypeAlias
+from typing import TYPE_CHECKING, Final, NamedTuple, TypeAlias
 
 if TYPE_CHECKING:
     from .layoff import State
@@ -185,6 +185,26 @@ class Arrangement:
 
 def _melds_key(melds: Sequence[Meld]) -> MeldsKey:
     return tuple(sorted((tuple(sorted(m.cards)), m.kind) for m in melds))
+
+
+class _Layout(NamedTuple):
+    """Per-card integer codes whose sum summarises a hand (fast path and filter), and where each part lies.
+
+    From the lowest bit: ``place_bits`` per (suit, place) with 2 empty places after each suit,
+    a 4-bit counter per rank, a 5-bit wild counter where the deck has wilds, and the value on
+    top. Built once per solver; the penalty closures copy what they need into locals."""
+
+    code: list[int]  # by card id
+    p0: int  # the lowest run position (place 0)
+    npos: int  # places per suit
+    ns: int  # suits
+    width: int  # npos + 2: one suit's places and its gap
+    hmask: int  # every place bit
+    cb: int  # first bit of the rank counters
+    wb: int  # first bit of the wild counter
+    vb: int  # first bit of the value
+    rankcol: list[int]  # per place: the lowest bit of that place in every suit
+    sval: list[list[int]]  # value of the natural at (suit index, place)
 
 
 class MeldSolver:
@@ -513,11 +533,8 @@ class MeldSolver:
         counters) plus the live wilds' values, so identical copies (two decks) and
         interchangeable wilds share an entry; the exact search runs on a miss.
         """
-        r = self.rules
-        if r.min_group != 3 or r.min_run != 3 or r.max_wild_per_meld > 1 or self._maxg < 3:
-            return None
         info = self.cards
-        if any(c.value < 0 for c in info) or any(v > 3 for v in self._copies.values()):
+        if self.rules.max_wild_per_meld > 1 or any(v > 3 for v in self._copies.values()):
             return None
         same: dict[tuple[int, int], tuple[int, int]] = {}
         for c in info:
@@ -525,33 +542,22 @@ class MeldSolver:
                 continue
             if same.setdefault((c.run_pos, c.suit), (c.value, c.identity)) != (c.value, c.identity):
                 return None  # copies must be interchangeable
-        nat = [c for c in info if not c.wild and c.suit >= 0]
-        if not nat:
+        lay = self._layout(2)
+        if lay is None:
             return None
-        suits = sorted({c.suit for c in nat})
-        p0 = min(c.run_pos for c in nat)
-        npos = max(c.run_pos for c in nat) - p0 + 1
-        if len(suits) > 4 or npos > 16:
-            return None
-        sidx = {s: i for i, s in enumerate(suits)}
-        width = npos + 2  # fields per suit, 2 empty ones as a gap
-        hbits = 2 * width * len(suits)
-        hmask = (1 << hbits) - 1
-        low = sum(1 << (2 * f) for f in range(width * len(suits)))
-        cb = hbits
-        wb = cb + 4 * npos
-        vb = wb + 4
+        code, npos, ns, width, hmask, cb, wb, vb = (
+            lay.code,
+            lay.npos,
+            lay.ns,
+            lay.width,
+            lay.hmask,
+            lay.cb,
+            lay.wb,
+            lay.vb,
+        )
+        rankcol = lay.rankcol
+        low = sum(1 << (2 * f) for f in range(width * ns))
         ones = sum(1 << (4 * p) for p in range(npos))
-        code = []
-        for c in info:
-            if c.wild:
-                code.append((1 << wb) | (c.value << vb))
-            elif c.suit < 0:
-                code.append(c.value << vb)
-            else:
-                p = c.run_pos - p0
-                code.append((1 << (2 * (sidx[c.suit] * width + p))) | (1 << (cb + 4 * p)) | (c.value << vb))
-        rankcol = [sum(1 << (2 * (s * width + p)) for s in range(len(suits))) for p in range(npos)]
         spread: dict[int, int] = {}
         wild = [c.wild for c in info]
         value = self._value
@@ -565,7 +571,7 @@ class MeldSolver:
             h = t & hmask
             nz = (h | (h >> 1)) & low
             c = t >> cb
-            k = 1 if any_wild and (t >> wb) & 15 else 0
+            k = 1 if any_wild and (t >> wb) & 31 else 0
             if k:
                 w = (nz & (nz >> 2)) | (nz & (nz >> 4)) | ((nz >> 2) & (nz >> 4))  # 2 of 3 positions
                 g = ((c >> 1) | (c >> 2) | (c >> 3)) & ones  # 2 or more of a rank
@@ -597,7 +603,10 @@ class MeldSolver:
             return (t >> vb) - v
 
         def penalty(hand: Sequence[int]) -> int:
-            return core(sum(map(cg, hand)), hand, -1)
+            t = 0
+            for x in hand:  # cheaper than sum(map(...)) on hands of 7 to 11 cards
+                t += code[x]
+            return core(t, hand, -1)
 
         def without(hand: Sequence[int]) -> list[int]:
             """``penalty`` of the hand less each card in turn: one sum, one code taken off per card."""
@@ -716,36 +725,32 @@ class MeldSolver:
         out.sort(key=Arrangement.sort_key)
         return out
 
-    # --------------------------------------------------------------- fast path
-    def _build_fast(self) -> tuple[Penalty, Without, Within] | None:
+    def _layout(self, place_bits: int) -> _Layout | None:
+        """The per-card codes of the fast path (``place_bits`` 1) and of the filter (2), or None.
+
+        Both need ``min_group == min_run == 3``, groups of at least 3, no negative value,
+        at most 4 suits and at most 16 run positions."""
         r = self.rules
         if r.min_group != 3 or r.min_run != 3 or self._maxg < 3:
             return None
         info = self.cards
         if any(c.value < 0 for c in info):
             return None
-        if any(v > 1 for v in self._copies.values()):
-            return None  # identical copies (two decks): general path
         nat = [c for c in info if not c.wild and c.suit >= 0]
         if not nat:
             return None
         suits = sorted({c.suit for c in nat})
-        if len(suits) > 4:
-            return None
         p0 = min(c.run_pos for c in nat)
         npos = max(c.run_pos for c in nat) - p0 + 1
-        if npos > 16:
+        if len(suits) > 4 or npos > 16:
             return None
         sidx = {s: i for i, s in enumerate(suits)}
         ns = len(suits)
-        width = npos + 2  # 2 zero gap bits: no 3-window across suits
-        field = (1 << npos) - 1
-        hbits = ns * width
-        hmask = (1 << hbits) - 1
-        cb = hbits  # rank counters, 3 bits each (<= 4 suits)
-        wb = cb + 3 * npos  # wild counter (5 bits) if the deck has wilds
+        width = npos + 2  # 2 empty places between suits: no 3-window of places crosses a suit
+        hbits = place_bits * ns * width
+        cb = hbits  # rank counters, 4 bits each
+        wb = cb + 4 * npos  # wild counter (5 bits) if the deck has wilds
         vb = wb + (5 if self._has_wild else 0)
-        ones = sum(1 << (3 * p) for p in range(npos))
         code = []
         for c in info:
             if c.wild:
@@ -754,24 +759,50 @@ class MeldSolver:
                 code.append(c.value << vb)
             else:
                 p = c.run_pos - p0
-                code.append((1 << (sidx[c.suit] * width + p)) | (1 << (cb + 3 * p)) | (c.value << vb))
-        # value of the card at (suit index, position); absent cards never have a bit.
+                code.append((1 << (place_bits * (sidx[c.suit] * width + p))) | (1 << (cb + 4 * p)) | (c.value << vb))
+        # value of the natural at (suit index, place); absent cards never have a bit.
         sval = [[0] * npos for _ in range(ns)]
         for c in nat:
             sval[sidx[c.suit]][c.run_pos - p0] = c.value
-        rankcol = [sum(1 << (s * width + p) for s in range(ns)) for p in range(npos)]
+        rankcol = [sum(1 << (place_bits * (s * width + p)) for s in range(ns)) for p in range(npos)]
+        return _Layout(code, p0, npos, ns, width, (1 << hbits) - 1, cb, wb, vb, rankcol, sval)
+
+    # --------------------------------------------------------------- fast path
+    def _build_fast(self) -> tuple[Penalty, Without, Within] | None:
+        if any(v > 1 for v in self._copies.values()):
+            return None  # identical copies (two decks): general path
+        lay = self._layout(1)
+        if lay is None:
+            return None
+        code, npos, ns, width, hmask, cb, wb, vb = (
+            lay.code,
+            lay.npos,
+            lay.ns,
+            lay.width,
+            lay.hmask,
+            lay.cb,
+            lay.wb,
+            lay.vb,
+        )
+        rankcol, sval = lay.rankcol, lay.sval
+        field = (1 << npos) - 1
+        # A rank's counter plus 5 reaches 8 at 3 cards: one add and one and find every rank with a group.
+        gbias = sum(5 << (cb + 4 * p) for p in range(npos))
+        gmask = gbias // 5 * 8
+        bitval = [sval[b // width][b % width] if b % width < npos else 0 for b in range(ns * width)]
 
         def spread_of(g: int) -> int:
+            """The place bits of every card of the ranks whose group bits are ``g``."""
             m = 0
             for p in range(npos):
-                if g >> (3 * p) & 1:
+                if g >> (cb + 4 * p + 3) & 1:
                     m |= rankcol[p]
             return m
 
         spread: dict[int, int] = {}
-        for p in range(npos):
-            for q in range(p, npos):
-                g = (1 << 3 * p) | (1 << 3 * q)
+        for n in (1, 2, 3):  # up to 3 groups of 3 in a hand of up to 11 cards
+            for ranks in combinations(range(npos), n):
+                g = sum(8 << (cb + 4 * p) for p in ranks)
                 spread[g] = spread_of(g)
         runtabs: list[dict[int, int]] = [{} for _ in range(ns)]
 
@@ -800,8 +831,35 @@ class MeldSolver:
         cache_limit = 1 << 20
 
         def matched(key: int) -> int:
-            """Best matched value of the meld-involved cards ``key`` (exact, CH-3.3)."""
+            """Best matched value of the meld-involved cards ``key`` (exact, CH-3.3).
+
+            Every card of ``key`` is in a window of 3 places of its suit or in a rank with 3
+            or more cards. Where no card is in both and no rank holds more than a group may,
+            every card is matched (runs, then groups); else an exact search of the groups."""
             fields = [(key >> (s * width)) & field for s in range(ns)]
+            one = two = three = four = 0  # places held by at least 1, 2, 3, 4 suits
+            for f in fields:
+                four |= three & f
+                three |= two & f
+                two |= one & f
+                one |= f
+            w = key & (key >> 1) & (key >> 2)
+            if not ((w | (w << 1) | (w << 2)) & sum(three << (s * width) for s in range(ns)) or (four and maxg < 4)):
+                best = 0
+                k = key
+                while k:
+                    b = k & -k
+                    best += bitval[b.bit_length() - 1]
+                    k ^= b
+            else:
+                best = search_groups(fields)
+            if len(cache) >= cache_limit:
+                cache.clear()
+            cache[key] = best
+            return best
+
+        def search_groups(fields: list[int]) -> int:
+            """Every choice of groups (or none) per rank with 3 or more cards; runs take the rest."""
             opts_list = []
             for p in range(npos):
                 here = [s for s in range(ns) if fields[s] >> p & 1]
@@ -824,9 +882,6 @@ class MeldSolver:
                         v += run_value(s, fl[s])
                 if v > best:
                     best = v
-            if len(cache) >= cache_limit:
-                cache.clear()
-            cache[key] = best
             return best
 
         cg = code.__getitem__
@@ -834,15 +889,14 @@ class MeldSolver:
         spread_get = spread.get
         general = self._penalty_general
         value = self._value
-        wild = [c.wild for c in info]
+        wild = [c.wild for c in self.cards]
         wmask = ((1 << 5) - 1) << wb if self._has_wild else 0  # no wild counter without wilds
 
         def penalty_of_code(t: int) -> int:
             """The penalty of the hand whose codes sum to ``t`` (a hand with no wild card)."""
             h = t & hmask
             r = h & (h >> 1) & (h >> 2)
-            c = t >> cb
-            g = (c & (c >> 1) | (c >> 2)) & ones
+            g = (t + gbias) & gmask
             if r:
                 r |= (r << 1) | (r << 2)
                 if g:
@@ -856,8 +910,12 @@ class MeldSolver:
                 v = matched(r)
             return (t >> vb) - v
 
+        # The hand's codes are summed by a plain loop: cheaper than sum(map(...)) on hands of 7 to 11 cards.
         def penalty(hand: Sequence[int]) -> int:
-            return penalty_of_code(sum(map(cg, hand)))
+            t = 0
+            for x in hand:
+                t += code[x]
+            return penalty_of_code(t)
 
         def without(hand: Sequence[int]) -> list[int]:
             """``penalty`` of the hand less each card in turn: one sum, one code taken off per card."""
@@ -881,20 +939,24 @@ class MeldSolver:
             self.codes = code
             self.penalty_of_code = penalty_of_code
             return penalty, without, within
-        if r.max_wild_per_meld > 1:
+        if self.rules.max_wild_per_meld > 1:
 
             def penalty_w(hand: Sequence[int]) -> int:
-                t = sum(map(cg, hand))
+                t = 0
+                for x in hand:
+                    t += code[x]
                 return general(hand) if t & wmask else penalty_of_code(t)
 
             def within_w(hand: Sequence[int], limit: int) -> list[int | None]:
                 return [p if p <= limit else None for p in without(hand)]
 
             return penalty_w, without, within_w
-        wild_penalty, loose_value = self._build_wild(code, p0, npos, width, hmask, cb, wb, vb, penalty_of_code)
+        wild_penalty, loose_value = self._build_wild(lay, penalty_of_code)
 
         def penalty_1w(hand: Sequence[int]) -> int:
-            t = sum(map(cg, hand))
+            t = 0
+            for x in hand:
+                t += code[x]
             return wild_penalty(t, hand, -1) if t & wmask else penalty_of_code(t)
 
         def without_1w(hand: Sequence[int]) -> list[int]:
@@ -931,16 +993,7 @@ class MeldSolver:
         return penalty_1w, without_1w, within_1w
 
     def _build_wild(
-        self,
-        code: list[int],
-        p0: int,
-        npos: int,
-        width: int,
-        hmask: int,
-        cb: int,
-        wb: int,
-        vb: int,
-        penalty_of_code: Callable[[int], int],
+        self, lay: _Layout, penalty_of_code: Callable[[int], int]
     ) -> tuple[Callable[[int, Sequence[int], int], int], Callable[[int, Sequence[int]], tuple[int, int]]]:
         """The fast path's penalty of a hand holding wilds, at most one wild per meld (CH-V7).
 
@@ -957,6 +1010,18 @@ class MeldSolver:
         places of a suit, or 2 of a rank) and the wilds held.
         """
         info = self.cards
+        code, p0, npos, ns, width, hmask, cb, wb, vb = (
+            lay.code,
+            lay.p0,
+            lay.npos,
+            lay.ns,
+            lay.width,
+            lay.hmask,
+            lay.cb,
+            lay.wb,
+            lay.vb,
+        )
+        rankcol = lay.rankcol
         per_meld = self.rules.max_wild_per_meld  # 0 or 1 here
         maxg = self._maxg
         wild = [c.wild for c in info]
@@ -965,11 +1030,13 @@ class MeldSolver:
         uniform = len(wcodes) == 1
         wcode = min(wcodes)
         wvalue = wcode >> vb
-        ones = sum(1 << (3 * p) for p in range(npos))
+        # A rank's counter plus 6 reaches 8 at 2 cards: ``((tn + pairs) >> gb) & ones`` has a bit
+        # (at 4 * place) for each rank holding 2 or more naturals.
+        ones = sum(1 << (4 * p) for p in range(npos))
+        pairs = (ones * 6) << cb
+        gb = cb + 3
         field = (1 << npos) - 1
         suit_ids = sorted({c.suit for c in info if not c.wild and c.suit >= 0})
-        ns = len(suit_ids)
-        rankcol = [sum(1 << (s * width + p) for s in range(ns)) for p in range(npos)]
         # code of the natural at (suit index, place); absent cards never have a bit
         scode = [[0] * npos for _ in range(ns)]
         for i, c in enumerate(info):
@@ -1036,7 +1103,7 @@ class MeldSolver:
             while g:
                 b = g & -g
                 g ^= b
-                p = (b.bit_length() - 1) // 3
+                p = (b.bit_length() - 1) >> 2
                 col = 0
                 for s in range(ns):
                     col |= ((live >> (s * width + p)) & 1) << s
@@ -1086,9 +1153,9 @@ class MeldSolver:
             h = tn & hmask
             w = (h & (h >> 1)) | (h & (h >> 2)) | ((h >> 1) & (h >> 2))
             live = (w | (w << 1) | (w << 2)) & h
-            g = ((tn >> (cb + 1)) | (tn >> (cb + 2))) & ones
+            g = ((tn + pairs) >> gb) & ones
             if g:
-                live |= h & sum(rankcol[p] for p in range(npos) if g >> (3 * p) & 1)
+                live |= h & sum(rankcol[p] for p in range(npos) if g >> (4 * p) & 1)
             return live, sum(value[x] for x in hand if not (wild[x] or code[x] & live))
 
         def wild_penalty(t: int, hand: Sequence[int], skip: int) -> int:
@@ -1102,11 +1169,11 @@ class MeldSolver:
             h = tn & hmask
             w = (h & (h >> 1)) | (h & (h >> 2)) | ((h >> 1) & (h >> 2))  # 2 of 3 places of a suit
             live = (w | (w << 1) | (w << 2)) & h
-            g = ((tn >> (cb + 1)) | (tn >> (cb + 2))) & ones  # 2 or more of a rank
+            g = ((tn + pairs) >> gb) & ones  # 2 or more of a rank
             if g:
                 m = spread.get(g)
                 if m is None:
-                    m = spread[g] = sum(rankcol[p] for p in range(npos) if g >> (3 * p) & 1)
+                    m = spread[g] = sum(rankcol[p] for p in range(npos) if g >> (4 * p) & 1)
                 live |= h & m
             if not live:
                 return t >> vb
