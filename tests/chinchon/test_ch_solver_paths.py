@@ -36,7 +36,16 @@ def holey_deck() -> list[CardInfo]:
     return [c for c in spanish_deck(40, jokers=2) if (c.run_pos, c.suit) not in ((3, 1), (7, 2))]
 
 
+def gin_deck() -> list[CardInfo]:
+    """52 cards, 13 ranks ace low, values 1-10 (as Gin Rummy's, GR-1.2): the fast path's widest table here."""
+    return [CardInfo(rank, suit, min(rank + 1, 10)) for suit in range(4) for rank in range(13)]
+
+
 SOLVERS = {
+    "fournier": MeldSolver(spanish_deck(40)),
+    "48-cards": MeldSolver(spanish_deck(48)),
+    "groups-of-3": MeldSolver(spanish_deck(40), MeldRules(max_group=3)),
+    "gin-52": MeldSolver(gin_deck()),
     "wild-cards": MeldSolver(spanish_deck(40, jokers=2, wild_ace_of_coins=True)),  # the variant's table
     "wild-48": MeldSolver(spanish_deck(48, jokers=2, wild_ace_of_coins=True)),
     "wild-groups-of-3": MeldSolver(spanish_deck(40, jokers=2, wild_ace_of_coins=True), MeldRules(max_group=3)),
@@ -62,6 +71,17 @@ def hands(draw: st.DrawFn, name: str, wilds: int) -> list[int]:
     return draw(st.permutations(held + rest))
 
 
+@st.composite
+def dense_hands(draw: st.DrawFn, name: str) -> list[int]:
+    """7 to 13 natural cards of 3 to 5 neighbouring ranks: runs and groups cross, up to four groups."""
+    deck = SOLVERS[name].cards
+    width = draw(st.integers(3, 5))
+    lo = draw(st.integers(0, max(c.run_pos for c in deck) - width + 1))
+    pool = [i for i, c in enumerate(deck) if not c.wild and lo <= c.run_pos < lo + width]
+    size = draw(st.integers(7, min(13, len(pool))))
+    return draw(st.lists(st.sampled_from(pool), min_size=size, max_size=size, unique=True))
+
+
 def check(name: str, hand: list[int]) -> None:
     solver = SOLVERS[name]
     assert solver.penalty(hand) == exact(solver, hand)
@@ -78,6 +98,20 @@ def test_ch_v7_hands_with_wilds_match_the_exact_search(name: str, data: st.DataO
     """CH-V7: a wild completes at most one meld; one, two or three wilds, several tables."""
     wilds = sum(c.wild for c in SOLVERS[name].cards)
     check(name, data.draw(hands(name, data.draw(st.integers(1, min(3, wilds))))))
+
+
+@pytest.mark.parametrize("name", ["fournier", "48-cards", "groups-of-3", "gin-52"])
+@PATHS
+@given(data=st.data())
+def test_ch_3_3_dense_hands_without_wilds_match_the_exact_search(name: str, data: st.DataObject) -> None:
+    """CH-3.1-CH-3.3: where no card is both in a run and in a rank of three, every meld-able card is
+    matched at once; where they cross, or a rank holds more cards than a group may, the groups are
+    searched. Hands of 7 to 13 cards, so up to four ranks of three; also from the summed codes."""
+    hand = data.draw(dense_hands(name))
+    check(name, hand)
+    solver = SOLVERS[name]
+    assert solver.fast_path and solver.codes is not None and solver.penalty_of_code is not None
+    assert solver.penalty_of_code(sum(solver.codes[c] for c in hand)) == exact(solver, hand)
 
 
 @PATHS

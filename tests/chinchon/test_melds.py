@@ -281,6 +281,22 @@ def test_fast_path_agrees_with_general_path():
 # --------------------------------------------------------------------------
 # Property tests against the brute force (CH-3.1, CH-3.2, CH-3.3, CH-V2, CH-V7)
 # --------------------------------------------------------------------------
+SOLVER40_GROUPS_OF_3 = MeldSolver(DECK40, MeldRules(max_group=3))
+
+
+@pytest.mark.parametrize("solver", [SOLVER40, SOLVER40_GROUPS_OF_3], ids=["groups-of-4", "groups-of-3"])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_property_fast_penalty_of_dense_hands_equals_brute_force(solver, data):
+    """CH-3.1-CH-3.3: 9 to 11 cards of three or four ranks (neighbouring ones or not), where runs
+    and groups cross or stand apart and a rank may hold more cards than a group may take."""
+    ranks = data.draw(st.lists(st.integers(0, 9), min_size=3, max_size=4, unique=True))
+    pool = [i for i, c in enumerate(DECK40) if c.run_pos in ranks]
+    hand = data.draw(st.lists(st.sampled_from(pool), min_size=9, max_size=min(11, len(pool)), unique=True))
+    assert solver.fast_path
+    assert solver.penalty(hand) == bf_penalty(DECK40, solver.rules, hand)
+
+
 def _rich(deck, top=4):
     return [i for i, c in enumerate(deck) if c.run_pos <= top and not c.wild]
 
