@@ -44,7 +44,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
-from .melds import GROUP, RUN, Arrangement, Meld, MeldsKey, MeldSolver, _melds_key
+from .melds import GROUP, RUN, Arrangement, HandMeld, Meld, MeldsKey, MeldSolver, _melds_key
 
 __all__ = ["TableMeld", "Showing", "best_showing", "can_add"]
 
@@ -187,33 +187,32 @@ def best_showing(
     # Cards no own meld can hold stay in every leftover set: the search of own melds runs without them.
     live = solver._meldable(hand)
     loose = frozenset(hand) - frozenset(live)
-    ids, _, melds, by_low, _ = solver._prepare(live)
+    prep = solver._prepare(live)
+    ids = prep[0]
     n = len(ids)
-    kinds: dict[int, list[str]] = {}
-    for m, k in melds:
-        kinds.setdefault(m, []).append(k)
 
-    # 1. every partial partition into own melds, best own arrangement per leftover set.
-    per_rest: dict[int, list[tuple[int, str]]] = {}
+    # 1. every partial partition into own melds, best own arrangement per leftover set (the least
+    # own melds' key; keys are worked out only where two partitions leave the same cards).
+    per_rest: dict[int, list[HandMeld]] = {}
     per_rest_key: dict[int, MeldsKey] = {}
 
-    def rec(mask: int, chosen: list[tuple[int, str]], rest: int) -> None:
-        if mask == 0:
-            key = tuple(sorted((tuple(ids[i] for i in range(n) if m >> i & 1), k) for m, k in chosen))
-            if rest not in per_rest_key or key < per_rest_key[rest]:
-                per_rest_key[rest] = key
-                per_rest[rest] = list(chosen)
-            return
-        low = mask & -mask
-        rec(mask ^ low, chosen, rest | low)
-        for m, _ in by_low[low.bit_length() - 1]:
-            if m & mask == m:
-                for k in kinds[m]:
-                    chosen.append((m, k))
-                    rec(mask ^ m, chosen, rest)
-                    chosen.pop()
+    def melds_key(chosen: list[HandMeld]) -> MeldsKey:
+        return tuple(sorted((tuple(ids[i] for i in range(n) if m >> i & 1), k) for m, k in chosen))
 
-    rec((1 << n) - 1, [], 0)
+    def visit(chosen: list[HandMeld], rest: int) -> None:
+        kept = per_rest.get(rest)
+        if kept is None:
+            per_rest[rest] = list(chosen)
+            return
+        least = per_rest_key.get(rest)
+        if least is None:
+            least = per_rest_key[rest] = melds_key(kept)
+        key = melds_key(chosen)
+        if key < least:
+            per_rest_key[rest] = key
+            per_rest[rest] = list(chosen)
+
+    solver._partitions(prep, visit)
 
     # 2. exact lay-off search on the open table melds.
     states0 = _table_states(solver, table)

@@ -654,6 +654,32 @@ class MeldSolver:
             found.penalty + sum(value[c] for c in loose),
         )
 
+    def _partitions(self, prep: Prepared, visit: Callable[[list[HandMeld], int], None]) -> None:
+        """Call ``visit(chosen, rest)`` for every split of a prepared hand into melds and leftover cards.
+
+        ``chosen`` lists the (mask, kind) melds, ``rest`` is the mask of the cards left (both over
+        the hand's sorted ids). Each split comes once: the lowest card not yet placed is either
+        left over or opens one of its melds."""
+        ids, _, melds, by_low, _ = prep
+        kinds: dict[int, list[str]] = {}
+        for m, k in melds:
+            kinds.setdefault(m, []).append(k)
+
+        def rec(mask: int, chosen: list[HandMeld], rest: int) -> None:
+            if mask == 0:
+                visit(chosen, rest)
+                return
+            low = mask & -mask
+            rec(mask ^ low, chosen, rest | low)
+            for m, _ in by_low[low.bit_length() - 1]:
+                if m & mask == m:
+                    for k in kinds[m]:
+                        chosen.append((m, k))
+                        rec(mask ^ m, chosen, rest)
+                        chosen.pop()
+
+        rec((1 << len(ids)) - 1, [], 0)
+
     def _best(self, hand: Sequence[int]) -> Arrangement:
         ids, vals, melds, by_low, f = self._prepare(hand)
         kinds: dict[int, list[str]] = {}
@@ -689,39 +715,24 @@ class MeldSolver:
         Distinct = different set of (meld card set, kind); wild meanings are the
         canonical ones of ``make_meld``.  Sorted by ``Arrangement.sort_key``.
         """
-        ids, vals, melds, by_low, _ = self._prepare(hand)
+        prep = self._prepare(hand)
+        ids, vals, melds = prep[0], prep[1], prep[2]
         n = len(ids)
         valid = {m for m, _ in melds}
-        kinds: dict[int, list[str]] = {}
-        for m, k in melds:
-            kinds.setdefault(m, []).append(k)
         out: list[Arrangement] = []
 
-        def maximal(chosen: Sequence[HandMeld], rest: int) -> bool:
+        def visit(chosen: list[HandMeld], rest: int) -> None:
+            """Keep the split if it is maximal: no card left could join a meld or form one."""
             for i in range(n):
                 if rest >> i & 1:
                     b = 1 << i
                     if any((m | b) in valid for m, _ in chosen):
-                        return False
+                        return
                     if any(m & b and m & rest == m for m in valid):
-                        return False
-            return True
+                        return
+            out.append(self._arrangement(ids, vals, chosen, rest))
 
-        def rec(mask: int, chosen: list[tuple[int, str]], rest: int) -> None:
-            if mask == 0:
-                if maximal(chosen, rest):
-                    out.append(self._arrangement(ids, vals, chosen, rest))
-                return
-            low = mask & -mask
-            rec(mask ^ low, chosen, rest | low)
-            for m, _ in by_low[low.bit_length() - 1]:
-                if m & mask == m:
-                    for k in kinds[m]:
-                        chosen.append((m, k))
-                        rec(mask ^ m, chosen, rest)
-                        chosen.pop()
-
-        rec((1 << n) - 1, [], 0)
+        self._partitions(prep, visit)
         out.sort(key=Arrangement.sort_key)
         return out
 
