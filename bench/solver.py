@@ -1,6 +1,7 @@
 """Benchmark of the Chinchón meld solver (tapete_plugins.chinchon.melds).
 
     python bench/solver.py [--hands N] [--runs R] [--seed S]
+    python bench/solver.py --openspiel [--hands N] [--runs R] [--block B] [--also FILE ...]
 
 For each scenario: N distinct random hands drawn with ``random.Random(seed)``;
 each run builds a fresh ``MeldSolver`` (empty caches) and times ``penalty()``
@@ -9,11 +10,27 @@ over all hands twice with ``time.perf_counter``: ``cold`` is the first pass
 ``N // 20`` hands.  Where fewer than N distinct hands exist (ranks A-5:
 C(20, 8) = 125,970) every hand is used once.  Prints JSON: hands/second as median, min and max over the R
 runs.  Needs the package installed (``pip install -e .`` in the checkout).
+
+``--openspiel`` (needs the ``bench`` extra) races ``penalty()`` against OpenSpiel's C++
+``GinRummyUtils.min_deadwood`` on the same N distinct random 8-card hands, cold, side by
+side in one process: the 52 cards of ``gin/standard``, and the 40 of ``chinchon/fournier``
+(OpenSpiel with 10 ranks: the same values 1-10 and the same melds, sets of 3-4 and runs of
+3 or more). Each run builds a fresh solver; the hands go in blocks of B, each block solved
+by every contender in turn (the order rotating block by block), so that other load on the
+machine falls on all alike; each contender's CPU time (``time.process_time``) and wall
+time are summed over the blocks. The ratio of a run is tapete's hands/s over OpenSpiel's
+(by CPU time, and by wall time, where waiting for a core counts too); the report gives
+every run's ratio and their median. Every answer is checked against OpenSpiel's.
+``--also FILE`` adds a contender: the ``MeldSolver`` of another copy of ``melds.py`` (for
+example ``git show REV:plugins/chinchon/melds.py > old.py``), the before and after of a
+change side by side.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
+import importlib.util
 import itertools
 import json
 import math
@@ -84,13 +101,103 @@ def scenario(name, deck, rules, pool, size, n, runs, seed, best_hands):
     }
 
 
+def load_melds(path: str, name: str):
+    """Another copy of melds.py as a module of its own (it imports nothing of the package at run time)."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"cannot load {path}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def openspiel_race(variant_name: str, ranks: int, n: int, runs: int, seed: int, block: int, also: list[str]) -> dict:
+    """``penalty()`` of tapete's solver(s) against OpenSpiel's ``min_deadwood``, cold, in blocks, alternating."""
+    import pyspiel  # the bench extra
+
+    from tapete import load_variant
+
+    tables = load_variant(variant_name).new_game().tables
+    infos, rules = tables.infos, tables.meld_rules
+    # OpenSpiel's card: suit * ranks + rank, rank 0 the lowest (ace); tapete's: run_pos and suit.
+    to_openspiel = [c.suit * ranks + c.run_pos for c in infos]
+    hands = distinct_hands(list(range(len(infos))), 8, n, seed)
+    theirs = [[to_openspiel[c] for c in h] for h in hands]
+    utils = pyspiel.gin_rummy.GinRummyUtils(ranks, 4, 8)  # 8 cards: no discard, plain deadwood
+    expected = [utils.min_deadwood(h) for h in theirs]
+    builders = {"tapete": lambda: MeldSolver(infos, rules)}
+    for k, path in enumerate(also):
+        module = load_melds(path, f"_bench_melds_{k}")
+        cards = [module.CardInfo(c.run_pos, c.suit, c.value, c.wild, c.identity) for c in infos]
+        mrules = module.MeldRules(**{f: getattr(rules, f) for f in rules.__dataclass_fields__})
+        builders[path] = lambda module=module, cards=cards, mrules=mrules: module.MeldSolver(cards, mrules)
+    names = ["openspiel", *builders]
+    seconds: dict[str, list[float]] = {k: [] for k in names}  # CPU time
+    walls: dict[str, list[float]] = {k: [] for k in names}  # wall time, waits for a core included
+    for _ in range(runs):
+        solve = {"openspiel": (utils.min_deadwood, theirs)}
+        for k, build in builders.items():
+            solver = build()  # cold: empty caches, every hand new to it
+            solve[k] = (solver.penalty, hands)
+        spent = dict.fromkeys(names, 0.0)
+        wall = dict.fromkeys(names, 0.0)
+        gc.collect()
+        for b, lo in enumerate(range(0, n, block)):
+            turn = names[b % len(names) :] + names[: b % len(names)]
+            for k in turn:
+                fn, items = solve[k]
+                part = items[lo : lo + block]
+                w0, t0 = time.perf_counter(), time.process_time()
+                for h in part:
+                    fn(h)
+                spent[k] += time.process_time() - t0
+                wall[k] += time.perf_counter() - w0
+        for k in names:
+            seconds[k].append(spent[k])
+            walls[k].append(wall[k])
+        for k in builders:
+            answers = [solve[k][0](h) for h in hands]  # warm now; checked outside the timing
+            wrong = sum(a != e for a, e in zip(answers, expected, strict=True))
+            if wrong:
+                raise SystemExit(f"{k}: {wrong} of {n} hands differ from OpenSpiel's min_deadwood")
+    out = {"hands": n, "cards": len(infos), "openspiel_ranks": ranks, "block": block}
+    for k in names:
+        out[f"{k}_hands_per_s"] = summary([n / t for t in seconds[k]])
+    for k in builders:
+        for clock, times in (("cpu", seconds), ("wall", walls)):
+            ratios = [o / t for o, t in zip(times["openspiel"], times[k], strict=True)]
+            out[f"{k}_vs_openspiel_{clock}"] = {
+                "runs": [round(r, 3) for r in ratios],
+                "median": round(statistics.median(ratios), 3),
+            }
+    return out
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=150_000)
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--seed", type=int, default=12345)
+    ap.add_argument("--openspiel", action="store_true", help="race penalty() against OpenSpiel's min_deadwood")
+    ap.add_argument("--block", type=int, default=1000, help="hands per turn of the --openspiel race")
+    ap.add_argument("--also", action="append", default=[], metavar="FILE", help="another melds.py to race too")
     args = ap.parse_args(argv)
     n, runs, seed = args.hands, args.runs, args.seed
+    if args.openspiel:
+        out = {
+            "python": platform.python_version(),
+            "seed": seed,
+            "runs": runs,
+            "clock": "hands/s by CPU time (process_time); ratios by CPU time and by wall time",
+            "scenarios": {
+                "gin52_8cards": openspiel_race("gin/standard", 13, n, runs, seed, args.block, args.also),
+                "spanish40_8cards": openspiel_race("chinchon/fournier", 10, n, runs, seed, args.block, args.also),
+            },
+        }
+        json.dump(out, sys.stdout, indent=2)
+        print()
+        return
     nb = max(1, n // 20)
     d40, d48, d80 = spanish_deck(40), spanish_deck(48), spanish_deck(40, decks=2)
     dwild = spanish_deck(40, jokers=2)

@@ -545,17 +545,7 @@ class MeldSolver:
         lay = self._layout(2)
         if lay is None:
             return None
-        code, npos, ns, width, hmask, cb, wb, vb = (
-            lay.code,
-            lay.npos,
-            lay.ns,
-            lay.width,
-            lay.hmask,
-            lay.cb,
-            lay.wb,
-            lay.vb,
-        )
-        rankcol = lay.rankcol
+        code, _, npos, ns, width, hmask, cb, wb, vb, rankcol, _ = lay
         low = sum(1 << (2 * f) for f in range(width * ns))
         ones = sum(1 << (4 * p) for p in range(npos))
         spread: dict[int, int] = {}
@@ -785,22 +775,13 @@ class MeldSolver:
         lay = self._layout(1)
         if lay is None:
             return None
-        code, npos, ns, width, hmask, cb, wb, vb = (
-            lay.code,
-            lay.npos,
-            lay.ns,
-            lay.width,
-            lay.hmask,
-            lay.cb,
-            lay.wb,
-            lay.vb,
-        )
-        rankcol, sval = lay.rankcol, lay.sval
+        code, _, npos, ns, width, hmask, cb, wb, vb, rankcol, sval = lay
         field = (1 << npos) - 1
         # A rank's counter plus 5 reaches 8 at 3 cards: one add and one and find every rank with a group.
         gbias = sum(5 << (cb + 4 * p) for p in range(npos))
         gmask = gbias // 5 * 8
         bitval = [sval[b // width][b % width] if b % width < npos else 0 for b in range(ns * width)]
+        across = sum(1 << (s * width) for s in range(ns))  # times a set of places: those places in every suit
 
         def spread_of(g: int) -> int:
             """The place bits of every card of the ranks whose group bits are ``g``."""
@@ -815,82 +796,66 @@ class MeldSolver:
             for ranks in combinations(range(npos), n):
                 g = sum(8 << (cb + 4 * p) for p in ranks)
                 spread[g] = spread_of(g)
-        runtabs: list[dict[int, int]] = [{} for _ in range(ns)]
-
-        def run_value(s: int, m: int) -> int:
-            tab = runtabs[s]
-            v = tab.get(m)
-            if v is None:
-                v = 0
-                vals = sval[s]
-                p = 0
-                while p < npos:
-                    if m >> p & 1:
-                        q = p
-                        while q < npos and m >> q & 1:
-                            q += 1
-                        if q - p >= 3:
-                            v += sum(vals[p:q])
-                        p = q
-                    else:
-                        p += 1
-                tab[m] = v
-            return v
-
         maxg = self._maxg
         cache: dict[int, int] = {}
         cache_limit = 1 << 20
+
+        def bits_value(m: int) -> int:
+            """The value of the cards whose place bits are ``m``."""
+            v = 0
+            while m:
+                b = m & -m
+                v += bitval[b.bit_length() - 1]
+                m ^= b
+            return v
 
         def matched(key: int) -> int:
             """Best matched value of the meld-involved cards ``key`` (exact, CH-3.3).
 
             Every card of ``key`` is in a window of 3 places of its suit or in a rank with 3
             or more cards. Where no card is in both and no rank holds more than a group may,
-            every card is matched (runs, then groups); else an exact search of the groups."""
-            fields = [(key >> (s * width)) & field for s in range(ns)]
+            every card is matched (runs, then groups); else the groups are searched."""
             one = two = three = four = 0  # places held by at least 1, 2, 3, 4 suits
-            for f in fields:
+            k = key
+            for _ in range(ns):
+                f = k & field
+                k >>= width
                 four |= three & f
                 three |= two & f
                 two |= one & f
                 one |= f
             w = key & (key >> 1) & (key >> 2)
-            if not ((w | (w << 1) | (w << 2)) & sum(three << (s * width) for s in range(ns)) or (four and maxg < 4)):
-                best = 0
-                k = key
-                while k:
-                    b = k & -k
-                    best += bitval[b.bit_length() - 1]
-                    k ^= b
+            if (w | (w << 1) | (w << 2)) & three * across or (four and maxg < 4):
+                best = search_groups(key, three)
             else:
-                best = search_groups(fields)
+                best = bits_value(key)
             if len(cache) >= cache_limit:
                 cache.clear()
             cache[key] = best
             return best
 
-        def search_groups(fields: list[int]) -> int:
-            """Every choice of groups (or none) per rank with 3 or more cards; runs take the rest."""
+        def search_groups(key: int, three: int) -> int:
+            """Each rank of 3 or more cards (places ``three``) forms one of its groups or none; every
+            segment of 3 or more places of a suit left is a run (values are >= 0)."""
             opts_list = []
             for p in range(npos):
-                here = [s for s in range(ns) if fields[s] >> p & 1]
-                if len(here) >= 3:
-                    opts: list[tuple[int, int, tuple[int, ...]]] = [(0, p, ())]
+                if three >> p & 1:
+                    here = [b for b in (key & (1 << (s * width + p)) for s in range(ns)) if b]
+                    opts = [(0, 0)]  # (place bits of the group, its value)
                     for size in range(3, min(maxg, len(here)) + 1):
                         for comb in combinations(here, size):
-                            opts.append((sum(sval[s][p] for s in comb), p, comb))
+                            opts.append((sum(comb), bits_value(sum(comb))))
                     opts_list.append(opts)
             best = 0
             for choice in product(*opts_list):
-                fl = list(fields)
+                rest = key
                 v = 0
-                for gv, p, comb in choice:
+                for bits, gv in choice:
+                    rest ^= bits
                     v += gv
-                    for s in comb:
-                        fl[s] &= ~(1 << p)
-                for s in range(ns):
-                    if fl[s]:
-                        v += run_value(s, fl[s])
+                w = rest & (rest >> 1) & (rest >> 2)
+                if w:
+                    v += bits_value(w | (w << 1) | (w << 2))
                 if v > best:
                     best = v
             return best
@@ -1021,18 +986,7 @@ class MeldSolver:
         places of a suit, or 2 of a rank) and the wilds held.
         """
         info = self.cards
-        code, p0, npos, ns, width, hmask, cb, wb, vb = (
-            lay.code,
-            lay.p0,
-            lay.npos,
-            lay.ns,
-            lay.width,
-            lay.hmask,
-            lay.cb,
-            lay.wb,
-            lay.vb,
-        )
-        rankcol = lay.rankcol
+        code, p0, npos, ns, width, hmask, cb, wb, vb, rankcol, _ = lay
         per_meld = self.rules.max_wild_per_meld  # 0 or 1 here
         maxg = self._maxg
         wild = [c.wild for c in info]
