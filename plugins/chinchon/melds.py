@@ -57,20 +57,23 @@ Speed
 -----
 For one-deck tables without identical copies, ``min_group == min_run == 3``,
 <= 4 suits, <= 16 run positions and no negative values, ``penalty`` is a
-closure that sums precomputed per-card integer codes (suit-major bit per card
-with 2 gap bits between suits, a 3-bit counter per rank and the value in the
-top bits), finds run windows with ``H & H>>1 & H>>2`` and ranks with >= 3
-suits with counter bit tricks, returns at once when no meld is possible, and
-otherwise looks up the best matched value of the meld-involved cards in a dict
-(filled by a small exact search: each candidate group rank keeps 3..max cards
-or none, runs then take every segment of >= 3).  A hand that holds wilds
-(at most one per meld, CH-V7) stays on this path: a meld with a wild is the
-wild plus a "near-meld" of naturals it completes, whatever else the hand holds,
-so its penalty is the least, over sets of at most k disjoint near-melds, of the
-naturals' bit-trick penalty without them plus the k - |set| cheapest wilds
-(``_build_wild``; cached on the meld-able naturals, and on their shape up to a
-renaming of the suits where the suits are alike).  Other tables (two decks,
-...) use a bit-trick filter on 2-bit copy counters that keeps the cards that
+closure that sums precomputed per-card integer codes in a plain loop (a bit per
+card, suit-major with 2 gap bits between suits, a 4-bit counter per rank and the
+value in the top bits; ``_layout``), finds run windows with ``H & H>>1 & H>>2``
+and ranks with >= 3 cards by adding 5 to every counter (its top bit is then
+set), returns at once when no meld is possible, and otherwise looks up the best
+matched value of the meld-involved cards in a dict. On a miss, where no card is
+both in a run window and in a rank of three (and no rank holds more cards than
+a group may), every meld-involved card is matched; else a small exact search
+runs: each such rank keeps one of its groups or none, runs then take every
+segment of >= 3 places left.  A hand that holds wilds (at most one per meld,
+CH-V7) stays on this path: a meld with a wild is the wild plus a "near-meld" of
+naturals it completes, whatever else the hand holds, so its penalty is the
+least, over sets of at most k disjoint near-melds, of the naturals' bit-trick
+penalty without them plus the k - |set| cheapest wilds (``_build_wild``; cached
+on the meld-able naturals, and on their shape up to a renaming of the suits
+where the suits are alike).  Other tables (two decks, ...) use a bit-trick
+filter on the same layout with 2-bit copy counters that keeps the cards that
 could be in some meld, then (cached on those cards) candidate melds are
 enumerated and an exact DP over subsets picks the best.  On both, the closes
 of a turn (``penalties_without``, ``penalties_within``) sum the hand's codes
@@ -556,13 +559,12 @@ class MeldSolver:
         prepare = self._prepare
         any_wild = self._has_wild
 
-        def core(t: int, hand: Sequence[int], skip: int) -> int:
-            """The penalty of ``hand`` less ``skip`` (-1: none), whose codes sum to ``t``."""
+        def live_of(t: int) -> int:
+            """The places of the hand whose codes sum to ``t`` that could be in some meld (a superset)."""
             h = t & hmask
             nz = (h | (h >> 1)) & low
             c = t >> cb
-            k = 1 if any_wild and (t >> wb) & 31 else 0
-            if k:
+            if any_wild and (t >> wb) & 31:
                 w = (nz & (nz >> 2)) | (nz & (nz >> 4)) | ((nz >> 2) & (nz >> 4))  # 2 of 3 positions
                 g = ((c >> 1) | (c >> 2) | (c >> 3)) & ones  # 2 or more of a rank
             else:
@@ -574,9 +576,15 @@ class MeldSolver:
                 if m is None:
                     m = spread[g] = sum(rankcol[p] for p in range(npos) if g >> (4 * p) & 1)
                 live |= nz & m
+            return live
+
+        def core(t: int, hand: Sequence[int], skip: int) -> int:
+            """The penalty of ``hand`` less ``skip`` (-1: none), whose codes sum to ``t``."""
+            live = live_of(t)
             if not live:
                 return t >> vb
-            key: object = h & (live | (live << 1))
+            k = any_wild and (t >> wb) & 31
+            key: object = t & hmask & (live | (live << 1))
             if k:
                 key = (key, tuple(sorted(value[x] for x in hand if wild[x] and x != skip)))
             v = cache.get(key)
@@ -599,17 +607,22 @@ class MeldSolver:
             return core(t, hand, -1)
 
         def without(hand: Sequence[int]) -> list[int]:
-            """``penalty`` of the hand less each card in turn: one sum, one code taken off per card."""
+            """``penalty`` of the hand less each card in turn: one sum, one code taken off per card.
+
+            A natural no meld of the whole hand can hold (not live) is in no meld of any part
+            either, and taking it off leaves the other parts' live cards as they are: that part's
+            penalty is the whole hand's less the card's value. Taking a card off a hand with no
+            live card leaves none."""
             total = sum(map(cg, hand))
-            return [core(total - code[x], hand, x) for x in hand]
+            live = live_of(total)
+            if not live:
+                base = total >> vb
+                return [base - value[x] for x in hand]
+            whole = core(total, hand, -1)
+            return [core(total - code[x], hand, x) if wild[x] or code[x] & live else whole - value[x] for x in hand]
 
         def within(hand: Sequence[int], limit: int) -> list[int | None]:
-            total = sum(map(cg, hand))
-            out: list[int | None] = []
-            for x in hand:
-                p = core(total - code[x], hand, x)
-                out.append(p if p <= limit else None)
-            return out
+            return [p if p <= limit else None for p in without(hand)]
 
         return penalty, without, within
 
@@ -902,19 +915,38 @@ class MeldSolver:
                 out.append(general([y for y in hand if y != x]) if t & wmask else penalty_of_code(t))
             return out
 
+        def involved(t: int) -> int:
+            """The place bits of the cards some meld could hold, of a hand with no wild whose codes sum to ``t``."""
+            h = t & hmask
+            w = h & (h >> 1) & (h >> 2)
+            live = w | (w << 1) | (w << 2)
+            g = (t + gbias) & gmask
+            return live | (h & (spread_get(g) or spread_of(g))) if g else live
+
+        def natural_parts(hand: Sequence[int], total: int) -> list[int]:
+            """``penalty`` of a hand with no wild (codes summing to ``total``) less each card in turn.
+
+            A card no meld of the whole hand can hold is in no meld of any part, and taking it
+            off leaves the other cards some meld could hold as they are: that part's penalty is
+            the whole hand's less the card's value (CH-3.3)."""
+            live = involved(total)
+            if not live:
+                base = total >> vb
+                return [base - value[x] for x in hand]
+            whole = penalty_of_code(total)
+            return [penalty_of_code(total - code[x]) if code[x] & live else whole - value[x] for x in hand]
+
         if not self._has_wild:
 
+            def without_n(hand: Sequence[int]) -> list[int]:
+                return natural_parts(hand, sum(map(cg, hand)))
+
             def within(hand: Sequence[int], limit: int) -> list[int | None]:
-                total = sum(map(cg, hand))
-                out: list[int | None] = []
-                for x in hand:
-                    p = penalty_of_code(total - code[x])
-                    out.append(p if p <= limit else None)
-                return out
+                return [p if p <= limit else None for p in natural_parts(hand, sum(map(cg, hand)))]
 
             self.codes = code
             self.penalty_of_code = penalty_of_code
-            return penalty, without, within
+            return penalty, without_n, within
         if self.rules.max_wild_per_meld > 1:
 
             def penalty_w(hand: Sequence[int]) -> int:
@@ -936,33 +968,50 @@ class MeldSolver:
             return wild_penalty(t, hand, -1) if t & wmask else penalty_of_code(t)
 
         def without_1w(hand: Sequence[int]) -> list[int]:
+            """As ``natural_parts``, with wilds: a natural no meld with one wild can hold in the whole
+            hand (not ``live``) is in none of any part, and taking it off leaves the rest as it is."""
             total = sum(map(cg, hand))
+            if not total & wmask:
+                return natural_parts(hand, total)
+            live, _ = loose_value(total, hand)
+            whole = wild_penalty(total, hand, -1)
             out = []
             for x in hand:
                 t = total - code[x]
-                out.append(wild_penalty(t, hand, x) if t & wmask else penalty_of_code(t))
+                if not t & wmask:
+                    out.append(penalty_of_code(t))
+                elif wild[x] or code[x] & live:
+                    out.append(wild_penalty(t, hand, x))
+                else:
+                    out.append(whole - value[x])
             return out
 
         def within_1w(hand: Sequence[int], limit: int) -> list[int | None]:
             total = sum(map(cg, hand))
-            out: list[int | None] = []
             if not total & wmask:
-                for x in hand:
-                    p = penalty_of_code(total - code[x])
-                    out.append(p if p <= limit else None)
-                return out
+                return [p if p <= limit else None for p in natural_parts(hand, total)]
             # Cards no meld with a wild can hold in the whole hand can't in any part of it either:
-            # their values are a lower bound of each part's penalty.
+            # their values are a lower bound of each part's penalty, and taking one of them off
+            # costs the whole hand's penalty less its value (as in ``without_1w``).
             live, lv = loose_value(total, hand)
+            whole = -1
+            out: list[int | None] = []
             for x in hand:
                 t = total - code[x]
-                if t & wmask:
-                    if (lv if wild[x] or code[x] & live else lv - value[x]) > limit:
+                if not t & wmask:
+                    p = penalty_of_code(t)
+                elif wild[x] or code[x] & live:
+                    if lv > limit:
                         out.append(None)
                         continue
                     p = wild_penalty(t, hand, x)
                 else:
-                    p = penalty_of_code(t)
+                    if lv - value[x] > limit:
+                        out.append(None)
+                        continue
+                    if whole < 0:
+                        whole = wild_penalty(total, hand, -1)
+                    p = whole - value[x]
                 out.append(p if p <= limit else None)
             return out
 
