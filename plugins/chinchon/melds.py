@@ -1159,6 +1159,11 @@ class MeldSolver:
             dfs(0, 0, tn, k)
             return best
 
+        def ranks_of(g: int) -> int:
+            """The place bits of every suit at the ranks marked in ``g`` (bit 4 * place), remembered."""
+            m = spread[g] = sum(rankcol[p] for p in range(npos) if g >> (4 * p) & 1)
+            return m
+
         def loose_value(t: int, hand: Sequence[int]) -> tuple[int, int]:
             """The naturals of ``hand`` (codes summing to ``t``) some meld with one wild could hold (their
             bits), and the value of the others."""
@@ -1169,8 +1174,12 @@ class MeldSolver:
             live = (w | (w << 1) | (w << 2)) & h
             g = ((tn + pairs) >> gb) & ones
             if g:
-                live |= h & sum(rankcol[p] for p in range(npos) if g >> (4 * p) & 1)
-            return live, sum(value[x] for x in hand if not (wild[x] or code[x] & live))
+                live |= h & (spread.get(g) or ranks_of(g))
+            lv = 0
+            for x in hand:
+                if not (wild[x] or code[x] & live):
+                    lv += value[x]
+            return live, lv
 
         def wild_penalty(t: int, hand: Sequence[int], skip: int) -> int:
             k = (t >> wb) & 31
@@ -1185,10 +1194,7 @@ class MeldSolver:
             live = (w | (w << 1) | (w << 2)) & h
             g = ((tn + pairs) >> gb) & ones  # 2 or more of a rank
             if g:
-                m = spread.get(g)
-                if m is None:
-                    m = spread[g] = sum(rankcol[p] for p in range(npos) if g >> (4 * p) & 1)
-                live |= h & m
+                live |= h & (spread.get(g) or ranks_of(g))
             if not live:
                 return t >> vb
             key: object = (live << 5) | k if uniform else (live, ws)
