@@ -212,7 +212,9 @@ def main(argv: list[str]) -> int:
         print(f"recorded {len(got['logs'])} logs, {len(got['views'])} view sets and {len(got['deal_views'])} deals")
         return 0
     want = json.loads(GOLDEN.read_text())
-    bad = [f"{part}: {k}" for part, digests in got.items() for k, d in digests.items() if want.get(part, {}).get(k) != d]
+    bad = [
+        f"{part}: {k}" for part, digests in got.items() for k, d in digests.items() if want.get(part, {}).get(k) != d
+    ]
     for line in bad:
         print("differs:", line)
     print(
