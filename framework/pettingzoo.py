@@ -51,7 +51,7 @@ from .play.deal import Deal
 from .play.loading import Variant, load_variant
 from .play.match import MAX_ACTIONS_PER_DEAL, Match, MatchResult
 from .play.rewards import REWARDS, DealRewards
-from .view import Recorder, View, observer, public, shown
+from .view import Observer, Recorder, View, observer, public
 
 EXPLORE_DEALS = 12
 EXPLORE_ACTIONS = 4000
@@ -63,7 +63,7 @@ _SLOT_CACHE = 200_000  # moves remembered with their slot (a fishing game's capt
 class _Plan(NamedTuple):
     """How one seat reads the state for its observation, at one player count, live or at the end."""
 
-    zones: list[tuple[str, str, int]]  # (zone name in the state, how the seat sees it, plane offset)
+    zones: list[tuple[str, str, int]]  # (zone name in the state, how the seat sees it (`Observer.mode`), plane offset)
     plane: dict[str, int]  # zone name in the state -> plane offset
     counters: list[str]  # counter names in the state, in observation order
     names: frozenset[str]  # the zones of the plan
@@ -176,25 +176,13 @@ class Layout:
         """The observation of ``seat``: what the visibility rules show it now, plus its memory ``pins``.
 
         The same array as `observe_view` of the seat's view, without building the view:
-        a zone is read only through the game's `Observer` (its ``see`` mode for the seat and
-        `shown`), and a card outside what it sees now enters only through ``pins`` (where the
-        seat last knew it to be, `Recorder.pins`)."""
+        the zones are read by the game's `Observer` (`Observer.planes`, with the seat's modes
+        kept in the plan), and a card outside what it sees now enters only through ``pins``
+        (where the seat last knew it to be, `Recorder.pins`)."""
         n = self.deck_size
         plan = self._plan(seat, state.players, state.over)
         zones = state.zones
-        hot: list[int] = []
-        tail: list[float] = []
-        visible: set[int] = set()
-        for real, mode, base in plan.zones:
-            cards = zones.get(real)
-            if not cards:
-                tail.append(0.0)
-                continue
-            tail.append(len(cards) / n)
-            seen = shown(cards, mode)
-            if seen:
-                hot.extend([base + c for c in seen])
-                visible.update(seen)
+        hot, tail, visible = Observer.planes(zones, plan.zones, n)
         if not plan.names.issuperset(zones):  # a zone the layout has no plane for can still hide a memory
             see = observer(self.game)
             for name in zones.keys() - plan.names:

@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from .game import Game
 
 HIDDEN = "?"
+_SET = object.__setattr__  # a view is read-only: its fields are set past its __setattr__, once
 
 
 class Move(NamedTuple):
@@ -180,8 +181,9 @@ class View:
     known: Mapping[int, str]
 
     def __init__(self, **fields: Any):
+        set_field = _SET
         for name, value in fields.items():
-            object.__setattr__(self, name, value)
+            set_field(self, name, value)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("a view is read-only")
@@ -273,7 +275,9 @@ class Observer:
     """What each seat of one game sees of a deal's zones, with the ``see`` modes cached per seat.
 
     One per game object (`observer`); the modes depend only on the game's rules, the zone's
-    name and the seat, so they are worked out once each."""
+    name and the seat, so each is worked out once. The methods below are the hot loops of
+    the views, the histories and the learning environment, each applying the modes as
+    `shown` does, inline, since they run for every seat after every move."""
 
     __slots__ = ("game", "_modes")
 
@@ -282,14 +286,14 @@ class Observer:
         self._modes: dict[int, dict[str, str]] = {}
 
     def modes(self, seat: int) -> dict[str, str]:
-        """The cache of `zone_mode` for ``seat`` (zone -> mode, filled as zones are met by `mode`)."""
+        """The cache of `zone_mode` for ``seat``: zone -> mode, filled by `mode` as zones are met."""
         found = self._modes.get(seat)
         if found is None:
             found = self._modes[seat] = {}
         return found
 
     def mode(self, zone: str, seat: int, over: bool = False) -> str:
-        """How ``seat`` sees ``zone`` now: as the rules say, or ``all`` once the deal is ``over``."""
+        """How ``seat`` sees ``zone`` now: as the rules say (`zone_mode`), or ``all`` once the deal is ``over``."""
         if over:
             return "all"
         modes = self.modes(seat)
@@ -307,24 +311,59 @@ class Observer:
         zones: dict[str, tuple[int, ...]] = {}
         counts: dict[str, int] = {}
         visible: set[int] = set()
-        modes = self.modes(seat)
+        modes = self._modes.get(seat) or self.modes(seat)
         over = state.over
         for name, cards in state.zones.items():
             counts[name] = len(cards)
             mode = "all" if over else modes.get(name) or self.mode(name, seat)
-            seen = zones[name] = tuple(shown(cards, mode))
-            visible.update(seen)
+            if mode == "all":
+                seen: tuple[int, ...] = tuple(cards)
+                visible.update(cards)
+            elif mode == "top" and cards:
+                seen = (cards[-1],)
+                visible.add(cards[-1])
+            else:
+                seen = ()
+            zones[name] = seen
         return zones, counts, visible
 
     def where(self, zones: Mapping[str, list[int]], over: bool, seat: int) -> dict[int, str]:
         """card -> zone for every card ``seat`` sees in ``zones`` (every card when ``over``)."""
         out: dict[int, str] = {}
-        modes = self.modes(seat)
+        modes = self._modes.get(seat) or self.modes(seat)
         for name, cards in zones.items():
             if cards:
-                for c in shown(cards, "all" if over else modes.get(name) or self.mode(name, seat)):
-                    out[c] = name
+                mode = "all" if over else modes.get(name) or self.mode(name, seat)
+                if mode == "all":
+                    for c in cards:
+                        out[c] = name
+                elif mode == "top":
+                    out[cards[-1]] = name
         return out
+
+    @staticmethod
+    def planes(
+        zones: Mapping[str, list[int]], plan: Sequence[tuple[str, str, int]], scale: float
+    ) -> tuple[list[int], list[float], set[int]]:
+        """A seat's card planes, for an observation vector: ``plan`` lists (zone, its `mode` for
+        the seat, plane offset). Returns offset + card for every card seen, each planned zone's
+        size divided by ``scale``, and the cards seen."""
+        hot: list[int] = []
+        sizes: list[float] = []
+        visible: set[int] = set()
+        for name, mode, base in plan:
+            cards = zones.get(name)
+            if not cards:
+                sizes.append(0.0)
+                continue
+            sizes.append(len(cards) / scale)
+            if mode == "all":
+                hot.extend([base + c for c in cards])
+                visible.update(cards)
+            elif mode == "top":
+                hot.append(base + cards[-1])
+                visible.add(cards[-1])
+        return hot, sizes, visible
 
 
 def observer(game: Game) -> Observer:
