@@ -51,7 +51,7 @@ from .play.deal import Deal
 from .play.loading import Variant, load_variant
 from .play.match import MAX_ACTIONS_PER_DEAL, Match, MatchResult
 from .play.rewards import REWARDS, DealRewards
-from .view import Recorder, View, visible_cards, zone_mode
+from .view import Observer, Recorder, View, observer, public
 
 EXPLORE_DEALS = 12
 EXPLORE_ACTIONS = 4000
@@ -63,7 +63,7 @@ _SLOT_CACHE = 200_000  # moves remembered with their slot (a fishing game's capt
 class _Plan(NamedTuple):
     """How one seat reads the state for its observation, at one player count, live or at the end."""
 
-    zones: list[tuple[str, str, int]]  # (zone name in the state, how the seat sees it, plane offset)
+    zones: list[tuple[str, str, int]]  # (zone name in the state, how the seat sees it (`Observer.mode`), plane offset)
     plane: dict[str, int]  # zone name in the state -> plane offset
     counters: list[str]  # counter names in the state, in observation order
     names: frozenset[str]  # the zones of the plan
@@ -85,7 +85,7 @@ class Layout:
             deal = variant.new_deal(players, seed=derive_seed(explore_seed, k), record=False)
             while True:
                 zones.update(deal.state.zones)
-                counters.update(c for c in deal.state.counters if not c.startswith("_"))
+                counters.update(public(deal.state.counters))
                 if deal.over or actions >= EXPLORE_ACTIONS * (k + 1) // EXPLORE_DEALS:
                     break
                 legal = deal.legal_actions()
@@ -150,8 +150,8 @@ class Layout:
         n, players, seat = self.deck_size, view.players, view.seat
         out = np.zeros(self.obs_size, dtype=np.float32)
         where: dict[str, list[int]] = {}
-        for zone, shown in view.zones.items():
-            where.setdefault(zone, []).extend(shown)
+        for zone, seen in view.zones.items():
+            where.setdefault(zone, []).extend(seen)
         for card, zone in view.known.items():
             where.setdefault(zone, []).append(card)
         plan = self._plan(seat, players, False)
@@ -176,30 +176,17 @@ class Layout:
         """The observation of ``seat``: what the visibility rules show it now, plus its memory ``pins``.
 
         The same array as `observe_view` of the seat's view, without building the view:
-        a zone is read only as `zone_mode` lets the seat see it, and a card outside what
-        it sees now enters only through ``pins`` (where the seat last knew it to be,
-        kept by the `Recorder`)."""
+        the zones are read by the game's `Observer` (`Observer.planes`, with the seat's modes
+        kept in the plan), and a card outside what it sees now enters only through ``pins``
+        (where the seat last knew it to be, `Recorder.pins`)."""
         n = self.deck_size
         plan = self._plan(seat, state.players, state.over)
         zones = state.zones
-        hot: list[int] = []
-        tail: list[float] = []
-        visible: set[int] = set()
-        for real, mode, base in plan.zones:
-            cards = zones.get(real)
-            if not cards:
-                tail.append(0.0)
-                continue
-            tail.append(len(cards) / n)
-            if mode == "all":
-                hot.extend([base + c for c in cards])
-                visible.update(cards)
-            elif mode == "top":
-                hot.append(base + cards[-1])
-                visible.add(cards[-1])
+        hot, tail, visible = Observer.planes(zones, plan.zones, n)
         if not plan.names.issuperset(zones):  # a zone the layout has no plane for can still hide a memory
+            see = observer(self.game)
             for name in zones.keys() - plan.names:
-                visible.update(visible_cards(self.game, state, name, seat))
+                visible.update(see.cards(state, name, seat))
         plane = plan.plane
         for c, z in pins.items():
             if c not in visible:
@@ -226,11 +213,11 @@ class Layout:
         key = (seat, players, over)
         found = self._plans.get(key)
         if found is None:
-            n = self.deck_size
+            n, see = self.deck_size, observer(self.game)
             zones = []
             for i, z in enumerate(self.zones):
                 real = self._real(z, seat, players)
-                zones.append((real, "all" if over else zone_mode(self.game, real, seat), i * n))
+                zones.append((real, see.mode(real, seat, over), i * n))
             plane = {real: base for real, _mode, base in zones if real}
             counters = [self._real(c, seat, players) for c in self.counters]
             found = self._plans[key] = _Plan(zones, plane, counters, frozenset(plane))
@@ -395,7 +382,7 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
             return {"observation": np.zeros(self.layout.obs_size, dtype=np.float32), "action_mask": mask}
         if agent == self.agent_selection and self._legal:
             mask[list(self._legal)] = 1
-        pins = self._recorder.memory[seat].pins
+        pins = self._recorder.pins(seat)
         return {"observation": self.layout.observe_seat(state, seat, pins, self._local), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
@@ -409,10 +396,7 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
             raise ValueError(f"action {action} ({self.layout.describe(int(action))}) is not legal now")
         self._cumulative_rewards[agent] = 0.0
         state, recorder = self.deal.state, self._recorder
-        mover = state.to_move
-        before = recorder.before(state)
-        events = self.game.apply(state, move)  # a move of the legal list needs no refusal check
-        recorder.after(state, before, mover, move, events)
+        recorder.apply(state, move)  # a move of the legal list needs no refusal check
         for a in self.agents:
             self.rewards[a] = 0.0
         self._actions += 1

@@ -31,7 +31,7 @@ from .play.deal import Deal, observe
 from .play.loading import Variant, load_variant
 from .play.match import MAX_ACTIONS_PER_DEAL, Match, MatchResult
 from .plugins.loader import registry
-from .view import game_facts, make_view, zone_mode
+from .view import View, game_facts, make_view, observer, private
 
 __all__ = [
     "check_conservation",
@@ -41,6 +41,7 @@ __all__ = [
     "deal_from_zones",
     "hidden_positions",
     "seat_picture",
+    "view_picture",
     "variant",
     "variant_names",
 ]
@@ -111,18 +112,65 @@ def _random_walk(deal: Deal, rng: Random, limit: int) -> Iterable[Deal]:
 def hidden_positions(game: Game, state: DealState, seat: int) -> list[tuple[str, int]]:
     """(zone, index) of every card whose identity ``seat`` is not shown, by the script's ``see`` rules."""
     out = []
+    see = observer(game)
     for name, cards in state.zones.items():
-        mode = zone_mode(game, name, seat)
+        mode = see.mode(name, seat)
         for i in range(len(cards)):
             if mode in ("count", "none") or (mode == "top" and i != len(cards) - 1):
                 out.append((name, i))
     return out
 
 
+def view_picture(view: View) -> tuple[Any, ...]:
+    """Everything a `View` shows, as plain values to compare (but the deck and the game's facts, which never change)."""
+    return (
+        view.seat,
+        view.players,
+        view.dealer,
+        view.to_move,
+        view.over,
+        view.step,
+        dict(view.options),
+        dict(view.zones),
+        dict(view.counts),
+        dict(view.counters),
+        dict(view.data),
+        view.totals,
+        view.deals_won,
+        view.out,
+        view.deal_number,
+        list(view.history),
+        view.seen,
+        dict(view.known),
+    )
+
+
 def seat_picture(game: Game, state: DealState, seat: int) -> Any:
-    """What ``seat`` is shown of ``state``: its observation and its `View` (cards, counts, counters, data)."""
-    view = make_view(game, state, seat, game_facts(game), {}, None)
-    return observe(game, state, seat), (dict(view.zones), dict(view.counts), dict(view.counters), dict(view.data))
+    """What ``seat`` is shown of ``state``: its observation (`Deal.observe`) and everything its `View` shows."""
+    return observe(game, state, seat), view_picture(make_view(game, state, seat, game_facts(game), {}, None))
+
+
+PLANTED = "_planted"  # the private counter and data key check_hidden_information adds, naming a hidden card
+
+
+def _planted(game: Game, state: DealState, card: int, swap: dict[str, str]) -> DealState:
+    """A copy of ``state`` whose private counter and data `PLANTED` name ``card``, with the card
+    names of ``swap`` exchanged in its private data (the game's own records of hidden cards)."""
+
+    def swapped(value: Any) -> Any:
+        if isinstance(value, str):
+            return swap.get(value, value)
+        if isinstance(value, list):
+            return [swapped(v) for v in value]
+        if isinstance(value, dict):
+            return {k: swapped(v) for k, v in value.items()}
+        return value
+
+    out = state.clone()
+    out.data = {k: swapped(v) if private(k) else v for k, v in out.data.items()}
+    out.data[PLANTED] = [game.deck.names[card]]
+    out.counters[PLANTED] = card
+    return out
 
 
 def check_hidden_information(
@@ -137,8 +185,13 @@ def check_hidden_information(
     At every ``every``-th moment of random deals, for each seat, two hidden cards (other
     hands, the stock, face-down piles, a pile below its top) swap identities in a copy
     of the state; what the seat is shown (``look``, by default `seat_picture`: the
-    observation and the `View` a bot would get) must be the same. Returns the number
-    of comparisons made (> 0 is asserted).
+    observation and everything in the `View` a bot would get) must be the same. The
+    private part of the state follows the swap, as a record of hidden cards would: the
+    two cards' names are exchanged in the private (``_``) data, and both copies carry a
+    private counter and data key `PLANTED` naming one of the two cards, so a picture that
+    lets private counters or data through fails at once. (Public data is left as it is:
+    it may name a card a seat saw before it went out of sight.) Returns the number of
+    comparisons made (> 0 is asserted).
     """
     v = _variant(v)
     look = look or seat_picture
@@ -154,10 +207,12 @@ def check_hidden_information(
                 hidden = hidden_positions(now.game, now.state, seat)
                 if len(hidden) < 2:
                     continue
-                before = look(now.game, now.state, seat)
                 (za, ia), (zb, ib) = hidden[rng.below(len(hidden))], hidden[rng.below(len(hidden))]
-                twin = now.state.clone()
-                twin.zones[za][ia], twin.zones[zb][ib] = twin.zones[zb][ib], twin.zones[za][ia]
+                a, b = now.state.zones[za][ia], now.state.zones[zb][ib]
+                names = now.game.deck.names
+                before = look(now.game, _planted(now.game, now.state, a, {}), seat)
+                twin = _planted(now.game, now.state, b, {names[a]: names[b], names[b]: names[a]})
+                twin.zones[za][ia], twin.zones[zb][ib] = b, a
                 after = look(now.game, twin, seat)
                 assert after == before, f"{v.name}: seat {seat} can tell {za}[{ia}] from {zb}[{ib}]"
                 checked += 1

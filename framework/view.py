@@ -33,6 +33,7 @@ look: a bot class with ``observes = False`` (the random bot) receives ``None``.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple, overload
@@ -46,6 +47,7 @@ if TYPE_CHECKING:
     from .game import Game
 
 HIDDEN = "?"
+_SET = object.__setattr__  # a view is read-only: its fields are set past its __setattr__, once
 
 
 class Move(NamedTuple):
@@ -179,8 +181,9 @@ class View:
     known: Mapping[int, str]
 
     def __init__(self, **fields: Any):
+        set_field = _SET
         for name, value in fields.items():
-            object.__setattr__(self, name, value)
+            set_field(self, name, value)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("a view is read-only")
@@ -224,8 +227,16 @@ class View:
         return f"View(seat {self.seat}, to_move {self.to_move}, {zones})"
 
 
-# -- who sees what -----------------------------------------------------------------------
+# -- who sees what: the observer --------------------------------------------------------
+# Everything that shows a seat part of a deal goes through this section: views (`make_view`,
+# and so every bot), the per-seat histories (`Recorder`), `Deal.observe`, the search's
+# imagined deals and the learning environment's observations. The ``see`` modes are applied
+# here and nowhere else, and the private (``_``) counters and data are dropped here.
 def zone_mode(game: Game, zone: str, seat: int) -> str:
+    """How ``seat`` sees ``zone`` by the scripts' ``see`` statements: ``all``, ``top``, ``count`` or ``none``.
+
+    ``own`` is resolved here (``all`` for the seat's own ``hand.N``, ``count`` for the
+    others); a zone no statement names is ``count``."""
     kind, _, owner = zone.partition(".")
     mode: str = game.visibility.get(kind, "count")
     if mode == "own":
@@ -233,58 +244,159 @@ def zone_mode(game: Game, zone: str, seat: int) -> str:
     return mode
 
 
-def visible_cards(game: Game, state: DealState, zone: str, seat: int) -> tuple[int, ...]:
-    """The cards of one zone that ``seat`` sees now (all of them once the deal is over)."""
-    cards = state.zones[zone]
-    if state.over:
-        return tuple(cards)
-    mode = zone_mode(game, zone, seat)
+def shown(cards: Sequence[int], mode: str) -> Sequence[int]:
+    """The cards of a zone a seat sees when it sees the zone as ``mode``: all, the top one, or none.
+
+    ``cards`` itself is returned for ``all`` (no copy; callers that keep it copy it)."""
     if mode == "all":
-        return tuple(cards)
+        return cards
     if mode == "top":
-        return (cards[-1],) if cards else ()
+        return cards[-1:]
     return ()
 
 
-def _visible_map(
-    game: Game, zones: Mapping[str, list[int]], over: bool, seat: int, modes: dict[str, str] | None = None
-) -> dict[int, str]:
-    """card -> zone for every card ``seat`` sees in ``zones`` (``modes``: a cache of `zone_mode` for this seat)."""
-    out: dict[int, str] = {}
-    for name, cards in zones.items():
-        if not cards:
-            continue
+def private(name: str) -> bool:
+    """Counters and ``data`` keys starting with ``_`` belong to the engine and the game: no seat sees them."""
+    return name.startswith("_")
+
+
+def public(values: Mapping[str, Any]) -> dict[str, Any]:
+    """The public part of a deal's counters or ``data`` (a new dict; the values are not copied)."""
+    return {k: v for k, v in values.items() if not k.startswith("_")}
+
+
+def public_data(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The public ``data`` as a deep copy, so that nothing handed to a seat leads back to the state."""
+    found = public(data)
+    return json.loads(json.dumps(found)) if found else {}
+
+
+class Observer:
+    """What each seat of one game sees of a deal's zones, with the ``see`` modes cached per seat.
+
+    One per game object (`observer`); the modes depend only on the game's rules, the zone's
+    name and the seat, so each is worked out once. The methods below are the hot loops of
+    the views, the histories and the learning environment, each applying the modes as
+    `shown` does, inline, since they run for every seat after every move."""
+
+    __slots__ = ("game", "_modes")
+
+    def __init__(self, game: Game):
+        self.game = game
+        self._modes: dict[int, dict[str, str]] = {}
+
+    def modes(self, seat: int) -> dict[str, str]:
+        """The cache of `zone_mode` for ``seat``: zone -> mode, filled by `mode` as zones are met."""
+        found = self._modes.get(seat)
+        if found is None:
+            found = self._modes[seat] = {}
+        return found
+
+    def mode(self, zone: str, seat: int, over: bool = False) -> str:
+        """How ``seat`` sees ``zone`` now: as the rules say (`zone_mode`), or ``all`` once the deal is ``over``."""
         if over:
-            mode = "all"
-        elif modes is None:
-            mode = zone_mode(game, name, seat)
-        else:
-            mode = modes.get(name) or modes.setdefault(name, zone_mode(game, name, seat))
-        if mode == "all":
-            for c in cards:
-                out[c] = name
-        elif mode == "top":
-            out[cards[-1]] = name
-    return out
+            return "all"
+        modes = self.modes(seat)
+        found = modes.get(zone)
+        if found is None:
+            found = modes[zone] = zone_mode(self.game, zone, seat)
+        return found
+
+    def cards(self, state: DealState, zone: str, seat: int) -> tuple[int, ...]:
+        """The cards of one zone that ``seat`` sees now (all of them once the deal is over)."""
+        return tuple(shown(state.zones[zone], self.mode(zone, seat, state.over)))
+
+    def picture(self, state: DealState, seat: int) -> tuple[dict[str, tuple[int, ...]], dict[str, int], set[int]]:
+        """What ``seat`` sees of every zone: the cards shown per zone, every zone's size, and the cards shown."""
+        zones: dict[str, tuple[int, ...]] = {}
+        counts: dict[str, int] = {}
+        visible: set[int] = set()
+        modes = self._modes.get(seat) or self.modes(seat)
+        over = state.over
+        for name, cards in state.zones.items():
+            counts[name] = len(cards)
+            mode = "all" if over else modes.get(name) or self.mode(name, seat)
+            if mode == "all":
+                seen: tuple[int, ...] = tuple(cards)
+                visible.update(cards)
+            elif mode == "top" and cards:
+                seen = (cards[-1],)
+                visible.add(cards[-1])
+            else:
+                seen = ()
+            zones[name] = seen
+        return zones, counts, visible
+
+    def where(self, zones: Mapping[str, list[int]], over: bool, seat: int) -> dict[int, str]:
+        """card -> zone for every card ``seat`` sees in ``zones`` (every card when ``over``)."""
+        out: dict[int, str] = {}
+        modes = self._modes.get(seat) or self.modes(seat)
+        for name, cards in zones.items():
+            if cards:
+                mode = "all" if over else modes.get(name) or self.mode(name, seat)
+                if mode == "all":
+                    for c in cards:
+                        out[c] = name
+                elif mode == "top":
+                    out[cards[-1]] = name
+        return out
+
+    @staticmethod
+    def planes(
+        zones: Mapping[str, list[int]], plan: Sequence[tuple[str, str, int]], scale: float
+    ) -> tuple[list[int], list[float], set[int]]:
+        """A seat's card planes, for an observation vector: ``plan`` lists (zone, its `mode` for
+        the seat, plane offset). Returns offset + card for every card seen, each planned zone's
+        size divided by ``scale``, and the cards seen."""
+        hot: list[int] = []
+        sizes: list[float] = []
+        visible: set[int] = set()
+        for name, mode, base in plan:
+            cards = zones.get(name)
+            if not cards:
+                sizes.append(0.0)
+                continue
+            sizes.append(len(cards) / scale)
+            if mode == "all":
+                hot.extend([base + c for c in cards])
+                visible.update(cards)
+            elif mode == "top":
+                hot.append(base + cards[-1])
+                visible.add(cards[-1])
+        return hot, sizes, visible
+
+
+def observer(game: Game) -> Observer:
+    """The game's `Observer`, made once per game object."""
+    found = getattr(game, "_observer", None)
+    if found is None:
+        found = Observer(game)
+        game._observer = found  # type: ignore[attr-defined]  # a cache on the game object
+    return found
+
+
+def visible_cards(game: Game, state: DealState, zone: str, seat: int) -> tuple[int, ...]:
+    """The cards of one zone that ``seat`` sees now (all of them once the deal is over)."""
+    return observer(game).cards(state, zone, seat)
 
 
 class _SeatMemory:
     """What one seat has seen during a deal, and where it last knew each card to be."""
 
-    __slots__ = ("events", "seen", "pins", "modes")
+    __slots__ = ("events", "seen", "pins")
 
     def __init__(self) -> None:
         self.events: list[Event] = []
         self.seen: set[int] = set()
         self.pins: dict[int, str] = {}
-        self.modes: dict[str, str] = {}  # zone -> how this seat sees it (`zone_mode`), filled as met
 
 
 class Recorder:
     """Keeps each observing seat's history and memory along one deal, and builds its views.
 
-    The match loop (or a `Deal`) calls `after` once per action with a copy of the
-    zones taken before it; nothing here runs for seats that do not observe.
+    The match loop (and a `Deal`, the terminal's watcher, the learning environment)
+    moves a recorded deal with `apply`, which applies the action through the game and
+    records it; nothing here runs for seats that do not observe.
     ``history=False`` keeps only what a seat sees and remembers (``seen`` and
     ``known``), not its events: views then have an empty history. The learning
     environments (tapete.pettingzoo) record that way, since their observation
@@ -305,14 +417,33 @@ class Recorder:
         self.history = history
         self.options = MappingProxyType(dict(options or {}))
         self.facts = game_facts(game)
+        self.observer = observer(game)
         self.seats = list(range(state.players)) if seats is None else list(seats)
         self.memory = {s: _SeatMemory() for s in self.seats}
         for s, mem in self.memory.items():
-            vis = _visible_map(game, state.zones, state.over, s, mem.modes)
+            vis = self.observer.where(state.zones, state.over, s)
             mem.seen.update(vis)
             mem.pins.update(vis)
             if history:
                 mem.events.append(Event("deal", None, None, "deal", (), tuple(sorted(vis)), ()))
+
+    def apply(self, state: DealState, action: Action) -> list[dict[str, Any]]:
+        """Apply ``action`` to ``state`` through the game and record it; the game's events.
+
+        The one way a recorded deal moves: the zones are copied before the move, so `after`
+        can tell what the move changed."""
+        mover = state.to_move
+        before = {name: cards[:] for name, cards in state.zones.items()}
+        events = self.game.apply(state, action)
+        self.after(state, before, mover, action, events)
+        return events
+
+    def pins(self, seat: int) -> Mapping[int, str]:
+        """Where ``seat`` last knew each card it has seen to be (live: it changes as the deal is recorded).
+
+        A view's ``known`` is this without the cards the seat sees now; the learning
+        environment reads it directly to build an observation without a view."""
+        return self.memory[seat].pins
 
     def before(self, state: DealState) -> dict[str, list[int]]:
         """A copy of the zones, taken before an action is applied."""
@@ -327,7 +458,7 @@ class Recorder:
         events: Sequence[Mapping[str, Any]],
     ) -> None:
         """Record one action, applied to ``state``, in every observing seat's history."""
-        game = self.game
+        where = self.observer.where
         zones = state.zones
         changed = [z for z in set(before) | set(zones) if before.get(z) != zones.get(z)]
         where_before: dict[int, str] = {}
@@ -338,17 +469,16 @@ class Recorder:
             for c in zones.get(z, ()):
                 where_after[c] = z
         moved = sorted(c for c, z in where_before.items() if where_after.get(c, z) != z)
-        shown_to_all = _shown(game.deck, events)
+        shown_to_all = _shown(self.game.deck, events)
         # Only zones that changed can change what a seat sees or remembers.
         before_changed = {z: before[z] for z in changed if z in before}
         after_changed = {z: zones[z] for z in changed if z in zones}
         history = self.history
         for seat, mem in self.memory.items():
-            modes = mem.modes
-            vis_before = _visible_map(game, before_changed, False, seat, modes)
+            vis_before = where(before_changed, False, seat)
             for c in shown_to_all:
                 vis_before.setdefault(c, where_before.get(c, ""))
-            vis_after = _visible_map(game, after_changed, False, seat, modes)
+            vis_after = where(after_changed, False, seat)
             pins = mem.pins
             deduced = (
                 self._deduce(before, zones, moved, where_before, where_after, vis_before, vis_after, pins)
@@ -366,8 +496,8 @@ class Recorder:
                     mem, mover, action, events, moved, where_before, where_after, vis_before, vis_after, deduced
                 )
             if state.over:  # the deal's end shows every card
-                vis_end = _visible_map(game, zones, True, seat)
-                vis_now = _visible_map(game, zones, False, seat, modes)
+                vis_end = where(zones, True, seat)
+                vis_now = where(zones, False, seat)
                 newly = tuple(sorted(c for c in vis_end if c not in vis_now))
                 pins.update(vis_end)
                 mem.seen.update(vis_end)
@@ -465,17 +595,14 @@ def make_view(
     history: Sequence[Event] = (),
     seen: frozenset[int] | None = None,
     pins: Mapping[int, str] | None = None,
+    copy_data: bool = True,
 ) -> View:
-    """A view of ``state`` for ``seat`` from copies only (the engine's one way of making views)."""
-    zones: dict[str, tuple[int, ...]] = {}
-    counts: dict[str, int] = {}
-    visible: set[int] = set()
-    for name, cards in state.zones.items():
-        shown = visible_cards(game, state, name, seat)
-        zones[name] = shown
-        counts[name] = len(cards)
-        visible.update(shown)
-    known = {c: z for c, z in (pins or {}).items() if c not in visible}
+    """A view of ``state`` for ``seat`` from copies only (the engine's one way of making views).
+
+    ``copy_data=False`` hands the public ``data`` over without a deep copy, for a state
+    that is thrown away before the view could be misused (the search's imagined deals)."""
+    zones, counts, visible = observer(game).picture(state, seat)
+    known = {c: z for c, z in pins.items() if c not in visible} if pins else {}
     n = state.players
     if ledger is not None:
         totals, won, out, number = (
@@ -498,8 +625,8 @@ def make_view(
         options=options,
         zones=MappingProxyType(zones),
         counts=MappingProxyType(counts),
-        counters=MappingProxyType({k: v for k, v in state.counters.items() if not k.startswith("_")}),
-        data=MappingProxyType(_public_data(state.data)),
+        counters=MappingProxyType(public(state.counters)),
+        data=MappingProxyType(public_data(state.data) if copy_data else public(state.data)),
         totals=totals,
         deals_won=won,
         out=out,
@@ -517,13 +644,6 @@ def _shown(deck: Deck, events: Sequence[Mapping[str, Any]]) -> list[int]:
         for name in e.get("show", ()):
             out.append(deck.parse(str(name)))
     return out
-
-
-def _public_data(data: Mapping[str, Any]) -> dict[str, Any]:
-    import json
-
-    public = {k: v for k, v in data.items() if not k.startswith("_")}
-    return json.loads(json.dumps(public)) if public else {}
 
 
 def game_facts(game: Game) -> Facts:

@@ -3,7 +3,8 @@
 ``tests/golden/golden.json`` holds the digests of whole match logs and of every view a bot is
 handed (``tests/golden/record.py`` says what is in the set and how to record it). Refactoring
 the engine must leave every one of them byte-identical; the suite compares seed 1 of every
-case, and ``python tests/golden/record.py`` compares the whole set (seeds 1-5).
+case and the step-by-step API's deal of every variant, and ``python tests/golden/record.py``
+compares the whole set (seeds 1-5).
 """
 
 from __future__ import annotations
@@ -34,3 +35,11 @@ def test_the_match_log_and_the_views_are_unchanged(name: str, players: int, seed
     assert log == GOLDEN["logs"][k]
     if want_views:
         assert views == GOLDEN["views"][k]
+
+
+@pytest.mark.parametrize("name", record.builtin_variants())
+def test_the_deal_api_views_and_observations_are_unchanged(name: str) -> None:
+    # One random deal through Deal: every seat's view after every move, views asked now and then
+    # (a history built late reads as one built move by move), and the public part of observe.
+    got = record.deal_digests(name)
+    assert got == {part: GOLDEN[part][name] for part in record.DEAL_PARTS}

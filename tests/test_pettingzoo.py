@@ -153,7 +153,7 @@ def test_an_observation_ignores_cards_the_seat_cannot_see(name):
             hidden = hidden_positions(e.game, state, seat)
             if len(hidden) < 2:
                 continue
-            pins = e._recorder.memory[seat].pins
+            pins = e._recorder.pins(seat)
             before = e.layout.observe_seat(state, seat, pins, None)
             twin = state.clone()
             (za, ia), (zb, ib) = hidden[rng.below(len(hidden))], hidden[rng.below(len(hidden))]

@@ -18,7 +18,7 @@ from ..core.state import DealState
 from ..game import Game
 from ..rules.program import Rules
 from ..rules.vocabulary import Ctx
-from ..view import Recorder, View, game_facts, make_view
+from ..view import Recorder, View, game_facts, make_view, observer, public, public_data, shown
 
 if TYPE_CHECKING:
     from .loading import Variant
@@ -53,13 +53,47 @@ def start_deal(game: Game, players: int, dealer: int, rng: Random, ledger: Ledge
 class Deal:
     """One deal in play, for callers who move step by step (tests, tools, people).
 
-    A deal keeps every seat's history as it is played (``record=False`` skips
-    that), so ``view(seat)`` is exactly what a bot at that seat would be handed.
+    A deal keeps every seat's history (``record=False`` skips that), so ``view(seat)`` is
+    exactly what a bot at that seat would be handed. Keeping it costs almost nothing while
+    the deal is played: the deal keeps the moves, and works the histories out from them when
+    a view is first asked for (and then from the moves since), by playing them again on a
+    copy of the deal as it began. The histories therefore follow the moves made with
+    `play`; a state changed by hand is seen as it is now, but its change is in no history.
     """
 
     def __init__(self, variant: Variant, game: Game, state: DealState, record: bool = True):
         self.variant, self.game, self.state = variant, game, state
-        self.recorder: Recorder | None = Recorder(game, state, None, None, variant.options) if record else None
+        self._recorder: Recorder | None = None
+        # recording lazily: the deal where the recorder stands, and the moves played since
+        self._behind: DealState | None = state.clone() if record else None
+        self._moves: list[Action] = []
+
+    @property
+    def recorder(self) -> Recorder | None:
+        """The `Recorder` of every seat's history, brought up to date; None without recording."""
+        if self._behind is not None:
+            self._catch_up(self._behind)
+        return self._recorder
+
+    @recorder.setter
+    def recorder(self, recorder: Recorder | None) -> None:
+        """Record with ``recorder`` from now on, move by move (it must stand at this deal's state)."""
+        self._recorder, self._behind, self._moves = recorder, None, []
+
+    def _catch_up(self, behind: DealState) -> None:
+        """Record the moves played since the last look, on the copy that stands where the recorder does."""
+        recorder = self._recorder
+        if recorder is None:
+            recorder = self._recorder = Recorder(self.game, behind, None, None, self.variant.options)
+        moves, self._moves = self._moves, []
+        try:
+            for action in moves:
+                recorder.apply(behind, action)
+        except Exception:  # the state was changed by hand and a move does not replay: follow the state as it is
+            self._behind = self.state.clone()
+            return
+        if behind != self.state:  # changed by hand: go on from the state as it is
+            self._behind = self.state.clone()
 
     @property
     def to_move(self) -> int:
@@ -87,13 +121,11 @@ class Deal:
         why = self.game.refusal(self.state, action)
         if why is not None:
             raise IllegalAction(why)
-        if self.recorder is None:
-            return self.game.apply(self.state, action)
-        mover = self.state.to_move
-        before = self.recorder.before(self.state)
-        events = self.game.apply(self.state, action)
-        self.recorder.after(self.state, before, mover, action, events)
-        return events
+        if self._behind is not None:
+            self._moves.append(action)
+        elif self._recorder is not None:
+            return self._recorder.apply(self.state, action)
+        return self.game.apply(self.state, action)
 
     def clone(self) -> Deal:
         """A copy to try moves on; it starts without history."""
@@ -102,8 +134,9 @@ class Deal:
     def view(self, seat: int | None = None) -> View:
         """What ``seat`` (default: the seat to move) knows now: the view its bot would get."""
         seat = self.state.to_move if seat is None else seat
-        if self.recorder is not None:
-            return self.recorder.view(self.state, seat)
+        recorder = self.recorder
+        if recorder is not None:
+            return recorder.view(self.state, seat)
         return make_view(self.game, self.state, seat, game_facts(self.game), self.variant.options, None)
 
     def snapshot(self) -> dict[str, Any]:
@@ -114,18 +147,22 @@ class Deal:
 
 
 def observe(game: Game, state: DealState, seat: int) -> dict[str, Any]:
-    """What ``seat`` may know, from the script's ``see`` statements (unlisted zones: count only)."""
+    """What ``seat`` may know, as plain JSON, from the script's ``see`` statements (unlisted zones: count only).
+
+    A zone the seat sees whole is the list of its cards, a ``top`` pile its top card and
+    size, any other zone its size (a ``none`` zone is left out); the counters and ``data``
+    are the public ones (`tapete.view.public`). The zones are read by the rules as they
+    stand during play, also once the deal is over (a `View` then shows every card)."""
     names = game.deck.names
+    see = observer(game)
     zones: dict[str, Any] = {}
     for name, cards in state.zones.items():
-        kind, _, owner = name.partition(".")
-        mode = game.visibility.get(kind, "count")
-        if mode == "own":
-            mode = "all" if owner == str(seat) else "count"
+        mode = see.mode(name, seat)
         if mode == "all":
-            zones[name] = [names[c] for c in cards]
+            zones[name] = [names[c] for c in shown(cards, mode)]
         elif mode == "top":
-            zones[name] = {"top": names[cards[-1]] if cards else None, "count": len(cards)}
+            top = shown(cards, mode)
+            zones[name] = {"top": names[top[0]] if top else None, "count": len(cards)}
         elif mode == "count":
             zones[name] = {"count": len(cards)}
     return {
@@ -135,6 +172,6 @@ def observe(game: Game, state: DealState, seat: int) -> dict[str, Any]:
         "to_move": state.to_move,
         "over": state.over,
         "zones": zones,
-        "counters": dict(state.counters),
-        "data": state.data,
+        "counters": public(state.counters),
+        "data": public_data(state.data),
     }

@@ -193,12 +193,7 @@ class Match:
                         raise IllegalAction(f"bot at seat {seats[seat]} tried {action.text(deck)!r}: {why}")
                     action = self._decide(agent, kind, recorder, state, seat, legal)
                     why = game.refusal(state, action)
-                if recorder is not None:
-                    before = recorder.before(state)
-                    events = game.apply(state, action)
-                    recorder.after(state, before, seat, action, events)
-                else:
-                    events = game.apply(state, action)
+                events = game.apply(state, action) if recorder is None else recorder.apply(state, action)
                 out: dict[str, Any] = {"type": "action", "seat": seats[seat], "action": action.text(deck)}
                 if events:
                     out["events"] = events

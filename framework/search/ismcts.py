@@ -67,7 +67,6 @@ import copy
 import math
 import time
 from collections.abc import Callable, Mapping, Sequence
-from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from ..core.actions import Action
@@ -418,10 +417,10 @@ class ISMCTSBot:
 class _RolloutViews:
     """Views of an imagined deal for the bots of a rollout, built the cheap way.
 
-    The same picture as `make_view` without a ledger, history or memory (an imagined
-    deal has none): each seat sees what the game's visibility rules show it. Who sees
-    which zone is worked out once per zone and seat; the public ``data`` is passed
-    without a deep copy, since an imagined deal is thrown away after its rollout.
+    `make_view` without a ledger, history or memory (an imagined deal has none): each seat
+    sees what the game's `Observer` shows it, with the ``see`` modes cached per zone and
+    seat there. The public ``data`` is passed without a deep copy, since an imagined deal is
+    thrown away after its rollout.
     """
 
     def __init__(self, game: Game, options: Mapping[str, Any]):
@@ -430,49 +429,8 @@ class _RolloutViews:
         self.game = game
         self.facts = game_facts(game)
         self.options = options
-        self.modes: dict[tuple[str, int], str] = {}
 
     def view(self, state: DealState, seat: int) -> View:
-        from ..view import View, zone_mode
+        from ..view import make_view
 
-        game, modes = self.game, self.modes
-        zones: dict[str, tuple[int, ...]] = {}
-        counts: dict[str, int] = {}
-        visible: set[int] = set()
-        over = state.over
-        for name, cards in state.zones.items():
-            counts[name] = len(cards)
-            mode = "all" if over else modes.get((name, seat))
-            if mode is None:
-                mode = modes[(name, seat)] = zone_mode(game, name, seat)
-            if mode == "all":
-                shown: tuple[int, ...] = tuple(cards)
-            elif mode == "top" and cards:
-                shown = (cards[-1],)
-            else:
-                shown = ()
-            zones[name] = shown
-            visible.update(shown)
-        n = state.players
-        return View(
-            seat=seat,
-            players=n,
-            dealer=state.dealer,
-            to_move=state.to_move,
-            over=over,
-            deck=game.deck,
-            step=game.step,
-            facts=self.facts,
-            options=self.options,
-            zones=MappingProxyType(zones),
-            counts=MappingProxyType(counts),
-            counters=MappingProxyType({k: v for k, v in state.counters.items() if not k.startswith("_")}),
-            data=MappingProxyType({k: v for k, v in state.data.items() if not k.startswith("_")}),
-            totals=(0,) * n,
-            deals_won=(0,) * n,
-            out=(False,) * n,
-            deal_number=1,
-            history=(),
-            seen=frozenset(visible),
-            known=MappingProxyType({}),
-        )
+        return make_view(self.game, state, seat, self.facts, self.options, None, copy_data=False)

@@ -134,10 +134,7 @@ class Follower:
         elif kind == "action" and self.state is not None and self.recorder is not None:
             state, recorder = self.state, self.recorder
             action = Action.parse(str(event["action"]), game.deck)
-            mover = state.to_move
-            before = recorder.before(state)
-            events = game.apply(state, action)
-            recorder.after(state, before, mover, action, events)
+            recorder.apply(state, action)
             return state.over
         return False
 

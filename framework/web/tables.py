@@ -407,10 +407,7 @@ class LiveTable:
             why = game.refusal(state, action)
             if why is not None:
                 raise TapeteError(f"step {step.seq} ({step.move!r} by seat {step.seat}) is refused: {why}")
-        mover = state.to_move
-        before = self.recorder.before(state)
-        events = game.apply(state, action)
-        self.recorder.after(state, before, mover, action, events)
+        self.recorder.apply(state, action)  # the one way a recorded deal moves
         self.steps.append(step)
         self.deal_actions += 1
         if self.deal_actions > MAX_ACTIONS_PER_DEAL:

@@ -4,7 +4,12 @@ A refactor of the engine must not change a single game. This records, for every 
 variant at its smallest and largest player count, seeds 1-5, with the game's default bot and
 with ``random`` in every seat, the SHA-256 of the match's whole JSON-lines log; and for seed 1
 at the smallest count, the SHA-256 of every view a bot is handed (its zones, counts, counters,
-data, ledger, history and memory). ``golden.json`` beside this file holds the digests.
+data, ledger, history and memory). Through the step-by-step API (`Deal`), for one random deal
+per variant: every seat's view after every move (``deal_views``), the same deal's views asked
+only now and then, with a view kept from early on read again at the end (``sparse_views``: a
+history built late must read as one built move by move), and every seat's ``Deal.observe``
+after every move without its private ``_`` keys (``observe``: the observation's public part).
+``golden.json`` beside this file holds the digests.
 
     python tests/golden/record.py            # compare with golden.json; exit 1 on any difference
     python tests/golden/record.py --write    # record golden.json anew (only for an intended change)
@@ -88,6 +93,71 @@ def play_digest(name: str, players: int, seed: int, bots: list[str], views: bool
     return log.hexdigest(), None if seen is None else seen.hexdigest()
 
 
+DEAL_SEED = 1
+DEAL_MOVES = 400  # a random rummy deal can last thousands of moves; the opening is where views change most
+SPARSE_EVERY = 23  # moves between two looks in ``sparse_views``
+
+
+def _dump(obj: Any) -> bytes:
+    return json.dumps(obj, sort_keys=True, default=repr, ensure_ascii=False).encode()
+
+
+def _public(observed: dict[str, Any]) -> dict[str, Any]:
+    """An observation without its private (``_``) counters and data."""
+    out = dict(observed)
+    for part in ("counters", "data"):
+        out[part] = {k: v for k, v in observed[part].items() if not k.startswith("_")}
+    return out
+
+
+def deal_digests(name: str) -> dict[str, str]:
+    """Digests of one random deal's views and observations through the `Deal` API (see the module docstring)."""
+    from tapete.core.rng import Random
+    from tapete.testing import variant
+
+    v = variant(name)
+    players = v.player_range()[0]
+    every, sparse, observed = hashlib.sha256(), hashlib.sha256(), hashlib.sha256()
+
+    def walk(look: Any) -> Any:
+        deal = v.new_deal(players, seed=DEAL_SEED)
+        rng = Random(DEAL_SEED, "golden deal")
+        look(deal, 0)
+        moves = 0
+        while not deal.over and moves < DEAL_MOVES:
+            legal = deal.legal_actions()
+            deal.play(legal[rng.below(len(legal))])
+            moves += 1
+            look(deal, moves)
+        return deal
+
+    def every_move(deal: Any, moves: int) -> None:
+        legal = deal.legal_actions()
+        for seat in range(players):
+            every.update(_dump(view_record(deal.view(seat), legal)))
+            observed.update(_dump(_public(deal.observe(seat))))
+
+    kept: list[Any] = []
+
+    def now_and_then(deal: Any, moves: int) -> None:
+        if moves % SPARSE_EVERY == SPARSE_EVERY - 1 or deal.over or moves == DEAL_MOVES:
+            legal = deal.legal_actions()
+            views = [deal.view(seat) for seat in range(players)]
+            if not kept:
+                kept.extend(views)
+            for view in views:
+                sparse.update(_dump(view_record(view, legal)))
+
+    walk(every_move)
+    walk(now_and_then)
+    for view in kept:  # a view is fixed at the moment it was made
+        sparse.update(_dump(view_record(view, [])))
+    return {"deal_views": every.hexdigest(), "sparse_views": sparse.hexdigest(), "observe": observed.hexdigest()}
+
+
+DEAL_PARTS = ("deal_views", "sparse_views", "observe")
+
+
 def cases(names: Iterable[str]) -> Iterable[tuple[str, int, int, str]]:
     from tapete.testing import variant
 
@@ -115,8 +185,13 @@ def key(name: str, players: int, seed: int, who: str) -> str:
 def record(names: Iterable[str]) -> dict[str, dict[str, str]]:
     from tapete.testing import variant
 
+    names = list(names)
     logs: dict[str, str] = {}
     views: dict[str, str] = {}
+    deals: dict[str, dict[str, str]] = {part: {} for part in DEAL_PARTS}
+    for name in names:
+        for part, digest in deal_digests(name).items():
+            deals[part][name] = digest
     for name, players, seed, who in cases(names):
         lo = variant(name).player_range()[0]
         want_views = seed == 1 and players == lo
@@ -124,7 +199,7 @@ def record(names: Iterable[str]) -> dict[str, dict[str, str]]:
         logs[key(name, players, seed, who)] = digest
         if vd is not None:
             views[key(name, players, seed, who)] = vd
-    return {"logs": logs, "views": views}
+    return {"logs": logs, "views": views, **deals}
 
 
 def main(argv: list[str]) -> int:
@@ -136,13 +211,18 @@ def main(argv: list[str]) -> int:
     got = record(names)
     if args.write:
         GOLDEN.write_text(json.dumps(got, indent=1, sort_keys=True) + "\n")
-        print(f"recorded {len(got['logs'])} logs and {len(got['views'])} view sets")
+        print(f"recorded {len(got['logs'])} logs, {len(got['views'])} view sets and {len(got['deal_views'])} deals")
         return 0
     want = json.loads(GOLDEN.read_text())
-    bad = [f"{part}: {k}" for part in ("logs", "views") for k, d in got[part].items() if want[part].get(k) != d]
+    bad = [
+        f"{part}: {k}" for part, digests in got.items() for k, d in digests.items() if want.get(part, {}).get(k) != d
+    ]
     for line in bad:
         print("differs:", line)
-    print(f"compared {len(got['logs'])} logs and {len(got['views'])} view sets: {len(bad)} differ")
+    print(
+        f"compared {len(got['logs'])} logs, {len(got['views'])} view sets and {len(got['deal_views'])} deals: "
+        f"{len(bad)} differ"
+    )
     return 1 if bad else 0
 
 
