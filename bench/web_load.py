@@ -4,20 +4,33 @@ The server runs as its own process on a free loopback port (as a host runs it) w
 fresh database. This script opens N tables; at each one person's seat is played by a
 simulated page (a WebSocket client that thinks ``--think`` seconds, then sends a legal
 move) and the other seats by bots that wait ``--pace`` seconds before each move; a
-spectator page per table (``--spectators``) receives every update too. After a warm-up
-it measures for ``--seconds``:
+spectator page per table (``--spectators``) receives every update too. Once every
+table is open (``opening_s``), and after a further warm-up, it measures for ``--seconds``:
 
 - moves/s: every step the server stored, over all tables (bots, people, next deals);
-- the round trip of a person's move: from sending it to its acknowledgement (stored,
-  applied, and the new table sent to every page of the table), median and 99th percentile;
+- the round trip of a person's move, as the person meets it: from sending the move to
+  having both its acknowledgement (stored, applied) and the table at the new position
+  (``rtt_*``: median, 99th percentile, worst); the acknowledgement alone is ``ack_*``;
+- the server process's CPU time per stored move and its share of one core, read from
+  ``/proc``: what the server costs, whatever else the machine is doing;
+- the machine while it ran: the 1-minute load average (median and highest of one sample
+  a second), and how many cores everything else but the server and this script kept busy
+  (from ``/proc/stat``): with 2 cores, a load above 2 means the server waited for a core;
+- this script's own CPU share and how late its event loop woke (``client_lag_p99_ms``):
+  a late client makes round trips look longer than the server made them;
 - memory per table: the server's resident memory with the tables open, less its memory
   before they were opened, divided by N.
 
-A table whose match ends is replaced by a new one, so N stay in play. Prints one JSON
-object. ``--check`` exits 1 when the p99 round trip is above ``--p99-goal`` ms (used by the
-test suite's small run, which asserts nothing about time itself).
+A table whose match ends is replaced by a new one, so N stay in play. ``--tables`` takes a
+list (``10,50,100,200``) and ``--runs`` repeats each size on a fresh server, the sizes
+taken in turn within each round so that the machine's changing load falls on all of them;
+with more than one run or size the output has every run and the median of each figure
+per size (``--markdown`` also prints the medians as the rows of bench/README.md's table).
+Prints JSON. ``--check`` exits 1 when a p99 round trip is above ``--p99-goal`` ms (used by
+the test suite's small run, which asserts nothing about time itself).
 
     python bench/web_load.py --tables 200 --seconds 60
+    python bench/web_load.py --tables 10,50,100,200 --runs 3 --seconds 60 --warmup 15 --markdown
 """
 
 from __future__ import annotations
@@ -40,6 +53,7 @@ from typing import Any
 from websockets.asyncio.client import connect
 
 TIMEOUT = 30.0
+TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
 def free_port() -> int:
@@ -55,6 +69,21 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of process ``pid`` and all its threads so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICK  # utime, stime (fields 14 and 15 of stat)
+
+
+def machine_jiffies() -> tuple[int, int]:
+    """(busy, total) CPU time of the whole machine so far, in clock ticks, from /proc/stat."""
+    first = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
+    ticks = [int(x) for x in first]
+    idle = ticks[3] + (ticks[4] if len(ticks) > 4 else 0)  # idle + iowait
+    total = sum(ticks[:8])  # guest time is already counted in user
+    return total - idle, total
+
+
 def post(url: str, body: Any) -> Any:
     req = urllib.request.Request(
         url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST"
@@ -63,14 +92,26 @@ def post(url: str, body: Any) -> Any:
         return json.loads(resp.read())
 
 
+def quantile(sorted_values: list[float], q: float) -> float:
+    if not sorted_values:
+        return float("nan")
+    if len(sorted_values) == 1:
+        return sorted_values[0]
+    return statistics.quantiles(sorted_values, n=100, method="inclusive")[round(q * 100) - 1]
+
+
 class Load:
-    def __init__(self, args: argparse.Namespace, base: str):
-        self.args, self.base = args, base
+    def __init__(self, args: argparse.Namespace, base: str, tables: int):
+        self.args, self.base, self.tables = args, base, tables
         self.ws = base.replace("http://", "ws://") + "/ws"
-        self.rtts: list[float] = []
+        self.rtts: list[float] = []  # send -> ack and the new position both received
+        self.acks: list[float] = []  # send -> ack
+        self.lags: list[float] = []  # how late this script's loop woke from a 10 ms sleep
         self.measuring = False
         self.stop = False
         self.tables_done = 0
+        self.opened = 0  # tables whose person has been shown the table once
+        self.all_open = asyncio.Event()
         self.errors: list[str] = []
 
     def form(self, k: int) -> dict[str, Any]:
@@ -115,40 +156,65 @@ class Load:
             await ws.close()
 
     async def person(self, link: str, rng: random.Random) -> None:
+        """A page that keeps the table as the server sends it (whole, or changed keys) and plays it."""
         ws = await self.hello(link)
+        first = True
         acted = -1
-        sent_at: dict[int, float] = {}
+        pending: dict[int, list[float]] = {}  # seq -> [sent at, ack at]
+        state: dict[str, Any] = {}
         try:
             while not self.stop:
                 msg = json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))
                 kind = msg["type"]
                 if kind == "ack":
-                    t0 = sent_at.pop(msg["seq"], None)
-                    if t0 is not None and self.measuring:
-                        self.rtts.append(time.perf_counter() - t0)
+                    got = pending.get(msg["seq"])
+                    if got is not None:
+                        got[1] = time.perf_counter()
                     continue
                 if kind in ("error", "refused"):
                     self.errors.append(msg["message"])
                     continue
-                if kind != "state":
+                if kind == "state":
+                    state = msg
+                elif kind == "change":
+                    state = {**state, **msg, "type": "state"}
+                else:
                     continue
-                if msg["phase"] in ("match-over", "broken"):
+                if first:
+                    first = False
+                    self.opened += 1
+                    if self.opened >= self.tables:
+                        self.all_open.set()
+                seq = state["seq"]
+                now = time.perf_counter()
+                for s in [s for s in pending if s < seq]:
+                    sent, acked = pending.pop(s)
+                    if acked and self.measuring:
+                        self.acks.append(acked - sent)
+                        self.rtts.append(now - sent)
+                if state["phase"] in ("match-over", "broken"):
                     return
-                seq = msg["seq"]
                 if seq <= acted:
                     continue
-                me = msg["seats"][0]
-                if msg["phase"] == "deal-over" and not me["ready"]:
+                me = state["seats"][0]
+                if state["phase"] == "deal-over" and not me["ready"]:
                     acted = seq
                     await ws.send(json.dumps({"type": "next", "seq": seq}))
-                elif msg["moves"]:
+                elif state["moves"]:
                     acted = seq
                     await asyncio.sleep(self.args.think * rng.uniform(0.5, 1.5))
-                    move = rng.choice(msg["moves"])["text"]
-                    sent_at[seq] = time.perf_counter()
+                    move = rng.choice(state["moves"])["text"]
+                    pending[seq] = [time.perf_counter(), 0.0]
                     await ws.send(json.dumps({"type": "move", "seq": seq, "move": move}))
         finally:
             await ws.close()
+
+    async def lag(self) -> None:
+        while not self.stop:
+            t = time.perf_counter()
+            await asyncio.sleep(0.01)
+            if self.measuring:
+                self.lags.append(time.perf_counter() - t - 0.01)
 
 
 def stored_steps(db: Path) -> int:
@@ -158,60 +224,72 @@ def stored_steps(db: Path) -> int:
         return int(con.execute("SELECT COUNT(*) FROM steps").fetchone()[0])
 
 
-async def run(args: argparse.Namespace, base: str, pid: int, db: Path) -> dict[str, Any]:
-    load = Load(args, base)
+async def measure(args: argparse.Namespace, tables: int, base: str, pid: int, db: Path) -> dict[str, Any]:
+    load = Load(args, base, tables)
     before = rss_kib(pid)
-    tasks = [asyncio.create_task(load.table(k)) for k in range(args.tables)]
+    started = time.perf_counter()
+    tasks = [asyncio.create_task(load.table(k)) for k in range(tables)]
+    tasks.append(asyncio.create_task(load.lag()))
+    await asyncio.wait_for(load.all_open.wait(), TIMEOUT * 10)
+    opened_in = time.perf_counter() - started
     await asyncio.sleep(args.warmup)
     open_rss = rss_kib(pid)
     load.measuring = True
+    loads: list[float] = []
     steps0, t0 = stored_steps(db), time.perf_counter()
-    await asyncio.sleep(args.seconds)
+    server0, client0, machine0 = cpu_seconds(pid), time.process_time(), machine_jiffies()
+    end = t0 + args.seconds
+    while (left := end - time.perf_counter()) > 0:
+        loads.append(os.getloadavg()[0])
+        await asyncio.sleep(min(1.0, left))
     steps1, t1 = stored_steps(db), time.perf_counter()
+    server1, client1, machine1 = cpu_seconds(pid), time.process_time(), machine_jiffies()
+    loads.append(os.getloadavg()[0])
     load.measuring = False
     peak = rss_kib(pid)
     load.stop = True
     for t in tasks:
         t.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-    rtts = sorted(load.rtts)
-    q = statistics.quantiles(rtts, n=100, method="inclusive") if len(rtts) >= 2 else [float("nan")] * 99
+    wall = t1 - t0
+    moves = steps1 - steps0
+    server_cpu, client_cpu = server1 - server0, client1 - client0
+    busy = (machine1[0] - machine0[0]) / TICK
+    rtts, acks, lags = sorted(load.rtts), sorted(load.acks), sorted(load.lags)
     return {
-        "tables": args.tables,
+        "tables": tables,
         "variant": args.variant,
         "players": args.players,
         "bots": args.bot,
         "pace_s": args.pace,
         "think_s": args.think,
         "spectators_per_table": args.spectators,
-        "seconds": round(t1 - t0, 1),
-        "moves_per_s": round((steps1 - steps0) / (t1 - t0), 1),
+        "seconds": round(wall, 1),
+        "opening_s": round(opened_in, 1),
+        "moves_per_s": round(moves / wall, 1),
         "person_moves_measured": len(rtts),
-        "rtt_p50_ms": round(q[49] * 1000, 2),
-        "rtt_p99_ms": round(q[98] * 1000, 2),
+        "rtt_p50_ms": round(quantile(rtts, 0.50) * 1000, 2),
+        "rtt_p99_ms": round(quantile(rtts, 0.99) * 1000, 2),
         "rtt_max_ms": round(rtts[-1] * 1000, 2) if rtts else None,
+        "ack_p50_ms": round(quantile(acks, 0.50) * 1000, 2),
+        "ack_p99_ms": round(quantile(acks, 0.99) * 1000, 2),
+        "server_cpu_ms_per_move": round(server_cpu / moves * 1000, 3) if moves else None,
+        "server_core_share": round(server_cpu / wall, 3),
+        "client_core_share": round(client_cpu / wall, 3),
+        "client_lag_p99_ms": round(quantile(lags, 0.99) * 1000, 2),
+        "load_avg_median": round(statistics.median(loads), 2),
+        "load_avg_max": round(max(loads), 2),
+        "other_busy_cores": round(max(0.0, busy - server_cpu - client_cpu) / wall, 2),
+        "cores": os.cpu_count(),
         "server_rss_mib": round(peak / 1024, 1),
-        "memory_per_table_kib": round((open_rss - before) / args.tables, 1),
+        "memory_per_table_kib": round((open_rss - before) / tables, 1),
         "matches_finished": load.tables_done,
         "refusals": len(load.errors),
     }
 
 
-def main() -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--tables", type=int, default=200)
-    p.add_argument("--seconds", type=float, default=60.0)
-    p.add_argument("--warmup", type=float, default=10.0)
-    p.add_argument("--variant", default="fantan/pagat")
-    p.add_argument("--players", type=int, default=4)
-    p.add_argument("--bot", default="sensible")
-    p.add_argument("--option", action="append", default=["wins_to=99"])
-    p.add_argument("--pace", type=float, default=0.5, help="seconds a bot waits before each move")
-    p.add_argument("--think", type=float, default=1.0, help="seconds a simulated person thinks (x0.5-1.5)")
-    p.add_argument("--spectators", type=int, default=1, help="spectator pages per table")
-    p.add_argument("--check", action="store_true", help="exit 1 when the p99 round trip misses the goal")
-    p.add_argument("--p99-goal", type=float, default=50.0)
-    args = p.parse_args()
+def one_run(args: argparse.Namespace, tables: int) -> dict[str, Any]:
+    """A fresh server process and database, ``tables`` tables, one measurement."""
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "load.db"
         port = free_port()
@@ -228,16 +306,94 @@ def main() -> int:
                     if time.monotonic() > deadline or server.poll() is not None:
                         raise SystemExit("the server did not start") from None
                     time.sleep(0.05)
-            result = asyncio.run(run(args, base, server.pid, db))
+            return asyncio.run(measure(args, tables, base, server.pid, db))
         finally:
             server.terminate()
             try:
                 server.wait(TIMEOUT)
             except subprocess.TimeoutExpired:
                 server.kill()
-    result["cores"] = os.cpu_count()
+
+
+MEDIANS = (
+    "moves_per_s",
+    "person_moves_measured",
+    "rtt_p50_ms",
+    "rtt_p99_ms",
+    "rtt_max_ms",
+    "ack_p50_ms",
+    "ack_p99_ms",
+    "server_cpu_ms_per_move",
+    "server_core_share",
+    "client_core_share",
+    "client_lag_p99_ms",
+    "load_avg_median",
+    "load_avg_max",
+    "other_busy_cores",
+    "server_rss_mib",
+    "memory_per_table_kib",
+)
+
+
+def summary(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {"tables": runs[0]["tables"], "runs": len(runs)}
+    for key in MEDIANS:
+        values = [r[key] for r in runs if r.get(key) is not None]
+        out[key] = round(statistics.median(values), 3) if values else None
+    out["rtt_p99_ms_each_run"] = [r["rtt_p99_ms"] for r in runs]
+    return out
+
+
+def markdown(rows: list[dict[str, Any]]) -> str:
+    lines = [
+        "| tables | runs | load average | others' cores | moves/s | server CPU per move | server core share "
+        "| p50 round trip | p99 round trip (each run) | client lag p99 | memory per table |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        each = ", ".join(f"{x:g}" for x in r["rtt_p99_ms_each_run"])
+        lines.append(
+            f"| {r['tables']} | {r['runs']} | {r['load_avg_median']:g} | {r['other_busy_cores']:g} "
+            f"| {r['moves_per_s']:g} | {r['server_cpu_ms_per_move']:g} ms | {r['server_core_share']:.0%} "
+            f"| {r['rtt_p50_ms']:g} ms | **{r['rtt_p99_ms']:g} ms** ({each}) | {r['client_lag_p99_ms']:g} ms "
+            f"| {r['memory_per_table_kib']:g} KiB |"
+        )
+    return "\n".join(lines)
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--tables", default="200", help="tables at once; a list (10,50,200) measures each size")
+    p.add_argument("--runs", type=int, default=1, help="fresh servers per size; the medians are reported")
+    p.add_argument("--seconds", type=float, default=60.0)
+    p.add_argument("--warmup", type=float, default=10.0)
+    p.add_argument("--variant", default="fantan/pagat")
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--bot", default="sensible")
+    p.add_argument("--option", action="append", default=["wins_to=99"])
+    p.add_argument("--pace", type=float, default=0.5, help="seconds a bot waits before each move")
+    p.add_argument("--think", type=float, default=1.0, help="seconds a simulated person thinks (x0.5-1.5)")
+    p.add_argument("--spectators", type=int, default=1, help="spectator pages per table")
+    p.add_argument("--check", action="store_true", help="exit 1 when a p99 round trip misses the goal")
+    p.add_argument("--p99-goal", type=float, default=50.0)
+    p.add_argument("--markdown", action="store_true", help="also print the medians as a markdown table (stderr)")
+    args = p.parse_args()
+    sizes = [int(x) for x in str(args.tables).split(",") if x.strip()]
+    runs: list[dict[str, Any]] = []
+    for _ in range(args.runs):
+        for n in sizes:
+            runs.append(one_run(args, n))
+            print(json.dumps(runs[-1]), file=sys.stderr, flush=True)
+    if len(runs) == 1:
+        result: dict[str, Any] = runs[0]
+        rows = [summary(runs)]
+    else:
+        rows = [summary([r for r in runs if r["tables"] == n]) for n in sizes]
+        result = {"medians": rows, "runs": runs}
     print(json.dumps(result, indent=1))
-    if args.check and not result["rtt_p99_ms"] <= args.p99_goal:
+    if args.markdown:
+        print(markdown(rows), file=sys.stderr)
+    if args.check and not all(r["rtt_p99_ms"] <= args.p99_goal for r in rows):
         return 1
     return 0
 

@@ -9,9 +9,20 @@ good: it can move only for that seat, only in turn, only answering the position
 it was shown (the sequence number), and a message that fails any check is
 answered with a refusal and changes nothing.
 
-Everything that changes a table runs on the event loop, one step at a time; a
-bot's thinking runs in a worker thread on a copy (its view), and its choice is
-dropped if the table moved on meanwhile (a person came back to their seat).
+Everything that changes a table runs on the event loop, one step at a time per table
+(``Room.lock``): the step is checked, handed to the store and, once the store's
+writer thread has it in the file (`tapete.web.store`: one transaction for the steps
+of every table in one turn of the loop), applied, acknowledged and shown. A bot
+that decides in a blink (its last decision took under `QUICK_BOT` of CPU time)
+decides on the loop, where a worker thread would cost more than the decision; any
+other bot thinks in a worker thread on a copy (its view), and its choice is dropped
+if the table moved on meanwhile (a person came back to their seat).
+
+What a page is sent about the table is one state message per seat and position,
+built once from the seat's view and encoded once for every page of that seat
+(`SeatState`); a page that was shown the seat's previous state is sent only what
+changed (a ``change`` message: the keys of the state whose values differ, always
+with ``seq``), any other page the whole state.
 """
 
 from __future__ import annotations
@@ -70,7 +81,8 @@ HELLO_TIMEOUT = 10.0  # seconds a new connection has to name its token
 MAX_LIVE_TABLES = 2000  # tables held in memory at once; creating more is refused until some finish
 MAX_PACE = 10.0
 MAX_WAIT = 24 * 3600.0
-QUICK_BOT = 0.002  # a bot whose last decision took less (seconds) decides on the event loop
+TICK = 0.02  # seconds: a table's timed move (a bot's pace, the clock, the away time) waits for the next beat
+QUICK_BOT = 0.001  # a bot whose last decision took less CPU time (seconds) decides on the event loop
 QUEUE_LIMIT = 64  # messages waiting for one slow connection before it is dropped
 
 Json = dict[str, Any]
@@ -85,13 +97,39 @@ class Connection:
     table_id: str
     seat: int
     queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
-    last_state_seq: int = -1
+    shown: Json | None = None  # the last state message this page was sent (a change builds on it)
 
     def send(self, msg: Json) -> None:
+        self.send_text(messages.encode(msg))
+
+    def send_text(self, text: str) -> None:
         if self.queue.qsize() >= QUEUE_LIMIT:
             self.queue.put_nowait(None)  # the page cannot keep up: close it (it reconnects and gets the latest)
             return
-        self.queue.put_nowait(json.dumps(msg, ensure_ascii=False, separators=(",", ":")))
+        self.queue.put_nowait(text)
+
+
+@dataclass(eq=False)
+class SeatState:
+    """A seat's state message at one position, with its text encoded once for all the seat's pages.
+
+    ``prev`` is the seat's state before this one: a page that was shown it is sent
+    only the change."""
+
+    key: Any  # the position and everyone's presence, which the message shows
+    msg: Json
+    prev: Json | None
+    full: str | None = None
+    change: str | None = None
+
+    def text_for(self, shown: Json | None) -> str:
+        if shown is not None and shown is self.prev:
+            if self.change is None:
+                self.change = messages.encode(messages.change_message(shown, self.msg))
+            return self.change
+        if self.full is None:
+            self.full = messages.encode(self.msg)
+        return self.full
 
 
 @dataclass
@@ -105,7 +143,10 @@ class Room:
     since: float = field(default_factory=time.monotonic)  # when the present position was reached
     gone: dict[int, float] = field(default_factory=dict)  # seat -> when its last page closed
     driver: asyncio.Task[None] | None = None
-    cache: dict[int, tuple[Any, Json]] = field(default_factory=dict)  # seat -> (position and presence, message)
+    states: dict[int, SeatState] = field(default_factory=dict)  # seat -> its state message now
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # held from a step's check until it is shown
+    storing: bool = False  # a checked step is being written: its position is not shown until it is applied
+    quick: dict[int, float] = field(default_factory=dict)  # id(agent) -> CPU seconds its last decision took
 
 
 class Hub:
@@ -117,8 +158,8 @@ class Hub:
         self.rooms: dict[str, Room] = {}
         self._variants: dict[tuple[str, tuple[tuple[str, str], ...]], Variant] = {}
         self._catalogue: list[Json] | None = None
+        self._known: frozenset[str] | None = None
         self.steps_played = 0
-        self.quick: dict[int, float] = {}  # id(agent) -> seconds its last decision took
 
     # -- variants ---------------------------------------------------------------------------
     def variant(self, name: str, options: dict[str, str] | None = None) -> Variant:
@@ -130,11 +171,17 @@ class Hub:
             self._variants[key] = v
         return v
 
+    def known(self) -> frozenset[str]:
+        """The registered variants' names, read from their folders once (a table's form is checked against them)."""
+        if self._known is None:
+            self._known = frozenset(self.registry.variants())
+        return self._known
+
     def catalogue(self) -> list[Json]:
         """Every registered variant with what the lobby's form needs (loaded once)."""
         if self._catalogue is None:
             out = []
-            for name in sorted(self.registry.variants()):
+            for name in sorted(self.known()):
                 try:
                     v = self.variant(name)
                 except TapeteError:
@@ -173,7 +220,7 @@ class Hub:
         return describe(self.variant(name))
 
     # -- tables -----------------------------------------------------------------------------
-    def create(self, request: Json) -> Created:
+    async def create(self, request: Json) -> Created:
         """A new table from the lobby's form; `FormErrors` names every field that is wrong."""
         config, variant = self.check_form(request)
         live = sum(1 for r in self.rooms.values() if r.table.phase in (PLAY, DEAL_OVER))
@@ -183,7 +230,7 @@ class Hub:
         tokens = {s: new_token() for s, plan in enumerate(config.seats) if plan.person}
         tokens[SPECTATOR] = new_token()
         table = LiveTable(table_id, config, variant)
-        self.store.create(table_id, config, variant.digest, tokens)
+        await self.store.create(table_id, config, variant.digest, tokens)
         self._open(table)
         created = Created(table_id, {s: t for s, t in tokens.items() if s != SPECTATOR}, tokens[SPECTATOR])
         return created
@@ -191,8 +238,7 @@ class Hub:
     def check_form(self, req: Json) -> tuple[TableConfig, Variant]:
         errors: dict[str, str] = {}
         name = req.get("variant")
-        known = self.registry.variants()
-        if not isinstance(name, str) or name not in known:
+        if not isinstance(name, str) or name not in self.known():
             raise FormErrors({"variant": "choose one of the registered variants"})
         base = self.variant(name)
         options: dict[str, str] = {}
@@ -332,12 +378,20 @@ class Hub:
                     await room.driver
 
     # -- changing a table -----------------------------------------------------------------------
-    def commit(self, room: Room, step: Step, by: Connection | None = None) -> None:
+    async def commit(self, room: Room, step: Step, by: Connection | None = None) -> None:
         """Store the step, then apply it, then acknowledge it to ``by`` and tell every connection.
 
-        Nothing is acknowledged or shown before it is in the store."""
+        Called with ``room.lock`` held, after the step was checked: the table takes no
+        other step meanwhile. Nothing is acknowledged or shown before it is in the store."""
         table = room.table
-        self.store.append(table.id, step)
+        room.storing = True  # the position shown now is about to change: nobody is shown it meanwhile
+        try:
+            await self.store.append(table.id, step)
+        except BaseException:
+            room.storing = False
+            self.broadcast(room)
+            raise
+        room.storing = False
         table.apply(step)
         if by is not None:
             by.send({"type": "ack", "seq": step.seq})
@@ -349,19 +403,31 @@ class Hub:
         room.wake.set()
 
     def broadcast(self, room: Room) -> None:
+        """Every page of the table is shown its seat's state (after the step being stored, if one is)."""
+        if room.storing:
+            return  # the step's own broadcast follows, with whatever else changed meanwhile
         for conn in list(room.conns):
-            conn.send(self.state_for(room, conn.seat))
+            self.show(room, conn)
 
-    def state_for(self, room: Room, seat: int) -> Json:
-        """The state message of a seat at the present position (built once for several pages of it)."""
+    def show(self, room: Room, conn: Connection) -> None:
+        """The page is sent its seat's state now: what changed since it was shown, or the whole, or nothing."""
+        seat_state = self.state_for(room, conn.seat)
+        if conn.shown is seat_state.msg:
+            return
+        conn.send_text(seat_state.text_for(conn.shown))
+        conn.shown = seat_state.msg
+
+    def state_for(self, room: Room, seat: int) -> SeatState:
+        """The state message of a seat at the present position (built once for every page of the seat)."""
         table = room.table
-        hit = room.cache.get(seat)
+        hit = room.states.get(seat)
         key = (table.seq, tuple((s.connections > 0, s.away, s.ready) for s in table.status))
-        if hit is not None and hit[0] == key:
-            return hit[1]
+        if hit is not None and hit.key == key:
+            return hit
         msg = messages.state_message(table, room.layout, seat, self.clock_of(room))
-        room.cache[seat] = (key, msg)
-        return msg
+        made = SeatState(key, msg, hit.msg if hit is not None else None)
+        room.states[seat] = made
+        return made
 
     def clock_of(self, room: Room) -> Json | None:
         table = room.table
@@ -373,18 +439,22 @@ class Hub:
     async def _drive(self, room: Room) -> None:
         """The table's own player: bots, stand-ins, the clock and the next deal, each at its time."""
         table = room.table
+        loop = asyncio.get_running_loop()
         while table.phase in (PLAY, DEAL_OVER):
             when, act = self._next_action(room)
-            if act is None:
-                room.wake.clear()
-                await room.wake.wait()
-                continue
+            if act is not None and when > time.monotonic():
+                when = math.ceil(when / TICK) * TICK  # on the shared beat: many tables' moves, one wake-up
             delay = when - time.monotonic()
-            if delay > 0:
+            if act is None or delay > 0:
+                # Until something changes at the table or the time comes; then look again.
                 room.wake.clear()
-                with contextlib.suppress(asyncio.TimeoutError):
-                    await asyncio.wait_for(room.wake.wait(), delay)
-                    continue  # something changed: look again
+                timer = loop.call_at(when, room.wake.set) if act is not None else None
+                try:
+                    await room.wake.wait()
+                finally:
+                    if timer is not None:
+                        timer.cancel()
+                continue
             try:
                 await act()
             except Refusal:
@@ -446,8 +516,9 @@ class Hub:
 
     async def _next_deal(self, room: Room) -> None:
         table = room.table
-        if table.phase == DEAL_OVER:
-            self.commit(room, table.next_step())
+        async with room.lock:
+            if table.phase == DEAL_OVER:
+                await self.commit(room, table.next_step())
 
     async def _bot_move(self, room: Room, stand_in: bool, by: str) -> None:
         table = room.table
@@ -457,19 +528,18 @@ class Hub:
         agent, default_by = got
         seq = table.seq
         view, legal, state = table.decision_input(agent)
-        if self.quick.get(id(agent), 1.0) < QUICK_BOT:
+        if room.quick.get(id(agent), 1.0) < QUICK_BOT:
             # A bot that decides in a blink is asked here: a worker thread would cost more than it saves.
-            started = time.perf_counter()
-            action = table.decide(agent, view, legal, state)
+            action, cost = _timed(table.decide, agent, view, legal, state)
         else:
-            started = time.perf_counter()
-            action = await asyncio.to_thread(table.decide, agent, view, legal, state)
-        self.quick[id(agent)] = time.perf_counter() - started
-        mover = table.to_move
-        if by == BY_STAND_IN and (mover is None or not table.status[mover].away):
-            return  # the person came back while the stand-in thought: the move is theirs again
-        step = table.bot_step(seq, agent, by or default_by, action)
-        self.commit(room, step)
+            action, cost = await asyncio.to_thread(_timed, table.decide, agent, view, legal, state)
+        room.quick[id(agent)] = cost
+        async with room.lock:
+            mover = table.to_move
+            if by == BY_STAND_IN and (mover is None or not table.status[mover].away):
+                return  # the person came back while the stand-in thought: the move is theirs again
+            step = table.bot_step(seq, agent, by or default_by, action)
+            await self.commit(room, step)
 
     # -- connections ------------------------------------------------------------------------------
     async def serve_socket(self, ws: WebSocket) -> None:
@@ -536,7 +606,8 @@ class Hub:
             }
         )
         if conn.seat == SPECTATOR:
-            conn.send(self.state_for(room, conn.seat))
+            if not room.storing:
+                self.show(room, conn)
         else:
             self.broadcast(room)  # the others see the person arrive
 
@@ -588,8 +659,9 @@ class Hub:
             move = obj.get("move")
             if not isinstance(move, str) or not move.strip() or len(move) > MAX_MOVE_TEXT:
                 raise Refusal("malformed", "a move is text such as 'play 7♥'", table.seq)
-            action = table.check_move(conn.seat, seq, move)
-            self.commit(room, table.person_step(conn.seat, action), conn)
+            async with room.lock:  # a step of the bots being stored meanwhile is waited for, then seen
+                action = table.check_move(conn.seat, seq, move)
+                await self.commit(room, table.person_step(conn.seat, action), conn)
         except Refusal as r:
             conn.send(messages.refusal_message(r.code, r.message, r.seq if r.seq is not None else table.seq))
         except Exception as exc:  # a fault of the server or a game: this message fails, the table goes on
@@ -632,6 +704,13 @@ class FormErrors(TapeteError):
 
 def messages_default(variant: Variant, key: str) -> str:
     return option_text(variant.options.get(key))
+
+
+def _timed(decide: Callable[..., Any], *args: Any) -> tuple[Any, float]:
+    """A decision and the CPU time it took in its thread (not the wall time: a busy machine does not count)."""
+    started = time.thread_time()
+    action = decide(*args)
+    return action, time.thread_time() - started
 
 
 def _stand_in_name(name: str) -> str:
@@ -714,7 +793,7 @@ def make_app(db: Path | str, registry: Registry | None = None, durable: bool = F
 
     async def rules(request: Request) -> Response:
         name = f"{request.path_params['game']}/{request.path_params['name']}"
-        if name not in hub.registry.variants():
+        if name not in hub.known():
             return JSONResponse({"error": f"no variant {name}"}, status_code=404)
         return JSONResponse({"variant": name, "lines": hub.rules(name)})
 
@@ -731,7 +810,7 @@ def make_app(db: Path | str, registry: Registry | None = None, durable: bool = F
         if not isinstance(req, dict):
             return JSONResponse({"errors": {"": "the form is not a JSON object"}}, status_code=400)
         try:
-            created = hub.create(req)
+            created = await hub.create(req)
         except FormErrors as exc:
             return JSONResponse({"errors": exc.errors}, status_code=400)
         return JSONResponse(

@@ -11,10 +11,17 @@ view is the public one (seat -1: what every seat sees).
 The one thing taken from beyond the view is the deal's closing account (the game's
 ``describe_deal`` lines kept in the match's score event), and only once the deal is
 over, when the view shows every card anyway.
+
+A page that already holds the seat's previous state is sent a ``change`` instead
+(`change_message`): the keys whose values differ, taken from the new state, so it
+too holds only what the seat's view shows. Every state has the same keys (``reveal``,
+``result`` and ``broken`` are null when there is none), so merging a change into the
+previous state gives exactly the new state.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -157,14 +164,32 @@ def state_message(table: LiveTable, layout: Layout, viewer: int, clock: Json | N
         "help": [*table.game.rules_help(), *layout.help(view)],  # the game's rules, in its member's ids
         "waiting": table.waiting_for(),
         "clock": clock,
+        "reveal": reveal(table, layout, view) if view.over else None,
+        "result": None,
+        "broken": table.broken or None,
     }
-    if view.over:
-        msg["reveal"] = reveal(table, layout, view)
     if table.phase == MATCH_OVER and table.result is not None:
         msg["result"] = {"winner": table.result.winner, "totals": list(table.result.totals)}
-    if table.broken:
-        msg["broken"] = table.broken
     return msg
+
+
+def change_message(before: Json, after: Json) -> Json:
+    """What differs between two state messages of one seat: ``after``'s values of the keys that changed.
+
+    Always with the position (``seq``); a key ``after`` lacks is sent as null."""
+    out: Json = {"type": "change", "seq": after["seq"]}
+    for key, value in after.items():
+        if key not in out and (key not in before or before[key] != value):
+            out[key] = value
+    for key in before:
+        if key not in after:
+            out[key] = None
+    return out
+
+
+def encode(msg: Json) -> str:
+    """A message as the text of one WebSocket frame (compact; card suits as they are, not escaped)."""
+    return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
 
 
 def reveal(table: LiveTable, layout: Layout, view: View) -> Json:

@@ -7,6 +7,14 @@ cards to come. The database runs in WAL mode with ``synchronous=NORMAL``: a
 committed step survives the process dying; only the machine losing power can
 take back the last few (``durable=True`` syncs every commit, at a cost).
 
+Writes go through one writer thread with its own connection, so that a slow disk, a
+WAL checkpoint or a ``durable`` sync never holds up the event loop: the loop hands
+over the writes of one turn of the loop at once (`Store.flush`), the thread commits
+them in one transaction (group commit, across tables), and each caller's future is
+resolved only once its write is in the file, so a step is still stored before it is
+acknowledged. Reads (a link token, a table to restore) use the loop's connection;
+in WAL mode they never wait for the writer.
+
 Link tokens are not stored, only their SHA-256: a copy of the database lets
 nobody sit at a table. Nothing else secret is kept; the match seed is, since it
 rebuilds the deals (so the file itself must stay private to whoever runs the
@@ -15,11 +23,15 @@ server).
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
+import queue
 import sqlite3
+import threading
 import time
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -65,55 +77,140 @@ class StoredTable:
     steps: list[Step]
 
 
+Sql = tuple[str, Sequence[tuple[Any, ...]]]  # one statement and the rows it is run for
+
+
+@dataclass(eq=False)
+class Write:
+    """Statements that must land together, and the loop's future waiting for them (None: nobody waits)."""
+
+    statements: list[Sql]
+    future: asyncio.Future[None] | None = None
+    error: BaseException | None = field(default=None, repr=False)
+
+
 class Store:
     """Tables, link tokens and steps in one SQLite file (see the module docstring)."""
 
     def __init__(self, path: Path | str, durable: bool = False):
         self.path = str(path)
-        # One connection, used only from the server's event loop thread.
-        self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
-        self.db.execute("PRAGMA foreign_keys=ON")
+        self.durable = durable
+        # The loop's connection reads (tests read it from their own thread too).
+        self.db = _connect(self.path, durable)
         self.db.executescript(SCHEMA)
+        self._pending: list[Write] = []
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._flush_due = False
+        self._jobs: queue.SimpleQueue[list[Write] | None] = queue.SimpleQueue()
+        self._writer: threading.Thread | None = None
+        self.batches = 0  # transactions committed by the writer thread
+        self.writes = 0  # writes they held
 
-    def close(self) -> None:
-        self.db.close()
+    # -- writing ------------------------------------------------------------------------------
+    def submit(self, statements: list[Sql], wait: bool = True) -> asyncio.Future[None] | None:
+        """Queue ``statements`` (one transaction's worth) for the writer; a future resolved once they are in the file.
 
-    def create(self, table_id: str, config: TableConfig, digest: str, tokens: dict[int, str]) -> None:
+        Called on the event loop. The writes of one turn of the loop go to the writer
+        thread together, when the turn ends; ``wait=False`` returns no future (a write
+        nobody waits for, such as marking a table finished: it still lands in order)."""
+        loop = asyncio.get_running_loop()
+        if self._writer is None:
+            self._loop = loop
+            self._writer = threading.Thread(target=self._write_loop, name="tapete-store-writer", daemon=True)
+            self._writer.start()
+        future: asyncio.Future[None] | None = loop.create_future() if wait else None
+        self._pending.append(Write(statements, future))
+        if not self._flush_due:
+            self._flush_due = True
+            loop.call_soon(self.flush)
+        return future
+
+    def flush(self) -> None:
+        """Hand this turn's writes to the writer thread, in one batch."""
+        self._flush_due = False
+        if self._pending:
+            batch, self._pending = self._pending, []
+            self._jobs.put(batch)
+
+    def _write_loop(self) -> None:
+        db = _connect(self.path, self.durable)
+        try:
+            while True:
+                batch = self._jobs.get()
+                if batch is None:
+                    return
+                while True:  # whatever else has arrived meanwhile goes in the same transaction
+                    try:
+                        more = self._jobs.get_nowait()
+                    except queue.Empty:
+                        break
+                    if more is None:
+                        self._jobs.put(None)
+                        break
+                    batch.extend(more)
+                self._commit(db, batch)
+                if self._loop is not None and not self._loop.is_closed():
+                    try:
+                        self._loop.call_soon_threadsafe(_resolve, batch)
+                    except RuntimeError:  # the loop closed meanwhile
+                        pass
+        finally:
+            db.close()
+
+    def _commit(self, db: sqlite3.Connection, batch: list[Write]) -> None:
+        """One transaction for the whole batch; if it fails, each write alone, so that one bad write fails alone."""
+        try:
+            _transaction(db, [sql for w in batch for sql in w.statements])
+            self.batches += 1
+            self.writes += len(batch)
+            return
+        except Exception:  # found again below, write by write
+            pass
+        for w in batch:
+            try:
+                _transaction(db, w.statements)
+                self.batches += 1
+                self.writes += 1
+            except Exception as exc:  # the write's own caller is told; the writer thread goes on
+                w.error = exc
+
+    async def create(self, table_id: str, config: TableConfig, digest: str, tokens: dict[int, str]) -> None:
         """A new table with its link tokens (seat -> token; -1 the spectators'), in one transaction."""
-        with self._transaction():
-            self.db.execute(
-                "INSERT INTO tables (id, created, config, digest) VALUES (?, ?, ?, ?)",
-                (table_id, time.time(), json.dumps(config.to_json(), ensure_ascii=False), digest),
-            )
-            self.db.executemany(
-                "INSERT INTO tokens (hash, table_id, seat) VALUES (?, ?, ?)",
-                [(token_hash(t), table_id, seat) for seat, t in tokens.items()],
-            )
-
-    def append(self, table_id: str, step: Step, finished: bool = False) -> None:
-        """Commit one step; returns only once it is in the file (the caller then applies and tells)."""
-        with self._transaction():
-            self.db.execute(
-                "INSERT INTO steps (table_id, seq, kind, seat, move, by, rng, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        row = (table_id, time.time(), json.dumps(config.to_json(), ensure_ascii=False), digest)
+        future = self.submit(
+            [
+                ("INSERT INTO tables (id, created, config, digest) VALUES (?, ?, ?, ?)", [row]),
                 (
-                    table_id,
-                    step.seq,
-                    step.kind,
-                    step.seat,
-                    step.move,
-                    step.by,
-                    None if step.rng is None else json.dumps(step.rng),
-                    time.time(),
+                    "INSERT INTO tokens (hash, table_id, seat) VALUES (?, ?, ?)",
+                    [(token_hash(t), table_id, seat) for seat, t in tokens.items()],
                 ),
-            )
-            if finished:
-                self.db.execute("UPDATE tables SET finished = 1 WHERE id = ?", (table_id,))
+            ]
+        )
+        assert future is not None
+        await future
+
+    async def append(self, table_id: str, step: Step) -> None:
+        """Store one step; returns only once it is in the file (the caller then applies and tells)."""
+        rng = None if step.rng is None else json.dumps(step.rng)
+        row = (table_id, step.seq, step.kind, step.seat, step.move, step.by, rng, time.time())
+        future = self.submit([(INSERT_STEP, [row])])
+        assert future is not None
+        await future
 
     def mark_finished(self, table_id: str) -> None:
-        self.db.execute("UPDATE tables SET finished = 1 WHERE id = ?", (table_id,))
+        """The table needs no replay at start-up (nobody waits: a table not yet marked replays to its end)."""
+        self.submit([("UPDATE tables SET finished = 1 WHERE id = ?", [(table_id,)])], wait=False)
 
+    def close(self) -> None:
+        """Write what is queued, stop the writer thread, close the file."""
+        self.flush()
+        if self._writer is not None:
+            self._jobs.put(None)
+            self._writer.join()
+            self._writer = None
+        self.db.close()
+
+    # -- reading ------------------------------------------------------------------------------
     def seat_of(self, token: str) -> tuple[str, int] | None:
         """(table, seat) a link token opens, or None."""
         row = self.db.execute("SELECT table_id, seat FROM tokens WHERE hash = ?", (token_hash(token),)).fetchone()
@@ -142,16 +239,37 @@ class Store:
         )
         return [{"seq": r[0], "kind": r[1], "seat": r[2], "move": r[3], "by": r[4]} for r in cur]
 
-    def _transaction(self) -> _Transaction:
-        return _Transaction(self.db)
+
+INSERT_STEP = "INSERT INTO steps (table_id, seq, kind, seat, move, by, rng, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 
 
-class _Transaction:
-    def __init__(self, db: sqlite3.Connection):
-        self.db = db
+def _connect(path: str, durable: bool) -> sqlite3.Connection:
+    db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=30.0)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
+    db.execute("PRAGMA foreign_keys=ON")
+    return db
 
-    def __enter__(self) -> None:
-        self.db.execute("BEGIN IMMEDIATE")
 
-    def __exit__(self, kind: object, value: object, tb: object) -> None:
-        self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+def _resolve(batch: list[Write]) -> None:
+    """On the loop: every write of a committed batch is answered (its error, if it alone failed)."""
+    for w in batch:
+        f = w.future
+        if f is None or f.done():
+            continue
+        if w.error is None:
+            f.set_result(None)
+        else:
+            f.set_exception(w.error)
+
+
+def _transaction(db: sqlite3.Connection, statements: list[Sql]) -> None:
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        for sql, rows in statements:
+            db.executemany(sql, rows)
+        db.execute("COMMIT")
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise

@@ -123,11 +123,17 @@ def token(link: str) -> str:
 
 
 class Client:
-    """One page's connection: every message it received, in order, and helpers to wait for some."""
+    """One page's connection: every message it received, in order, and helpers to wait for some.
+
+    Like the page, it keeps the table it was last shown: a ``change`` (only the keys
+    that differ) is merged into the state before it, and ``received`` holds the
+    merged state, as the page shows it; ``raw`` holds the messages as they came."""
 
     def __init__(self, ws: ClientConnection, seat: int):
         self.ws, self.seat = ws, seat
         self.received: list[dict[str, Any]] = []
+        self.raw: list[dict[str, Any]] = []
+        self.state: dict[str, Any] | None = None
 
     @classmethod
     async def open(cls, ws_url: str, tok: str) -> Client:
@@ -140,6 +146,13 @@ class Client:
 
     async def recv(self) -> dict[str, Any]:
         msg = json.loads(await asyncio.wait_for(self.ws.recv(), WAIT))
+        self.raw.append(msg)
+        if msg["type"] == "change":
+            assert self.state is not None, f"a change before any state: {msg}"
+            assert set(msg) <= set(self.state) | {"type"}, f"a change with keys no state has: {msg}"
+            msg = {**self.state, **msg, "type": "state"}
+        if msg["type"] == "state":
+            self.state = msg
         self.received.append(msg)
         return dict(msg)
 

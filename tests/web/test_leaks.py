@@ -8,7 +8,9 @@ the link again. Afterwards the stored steps are replayed independently
 (`replaying.Replayed`) and every message each page received is checked against the
 view of its seat at the position the message names: every card named anywhere in
 it, in any field, must be one the seat has seen; the spectators' messages only
-cards every seat has seen; and each state's hand is the seat's hand.
+cards every seat has seen; and each state's hand is the seat's hand. A page that
+holds the seat's previous state is sent only what changed: each change is checked
+as it came, and so is the table the page holds after merging it.
 """
 
 from __future__ import annotations
@@ -93,13 +95,18 @@ async def person(ws_url: str, tok: str, rng: random.Random, log: Log, probes: Pr
             await client.send({"type": "move", "seq": seq, "move": pick["text"]})
             if rng.random() < 0.04:  # close the page and open the link again
                 seen += len(client.received)
-                log.extend((client.seat, m) for m in client.received)
+                log.extend((client.seat, m) for m in sent(client))
                 await client.close()
                 client = await Client.open(ws_url, tok)
                 acted = -1
     finally:
-        log.extend((client.seat, m) for m in client.received)
+        log.extend((client.seat, m) for m in sent(client))
         await client.close()
+
+
+def sent(client: Client) -> list[dict[str, Any]]:
+    """Every table the page held (changes merged) and every change as it came."""
+    return client.received + [m for m in client.raw if m["type"] == "change"]
 
 
 async def spectator(ws_url: str, tok: str, log: list[tuple[int, dict[str, Any]]]) -> None:
@@ -110,7 +117,7 @@ async def spectator(ws_url: str, tok: str, log: list[tuple[int, dict[str, Any]]]
             if msg["type"] == "state" and msg["phase"] == "match-over":
                 return
     finally:
-        log.extend((SPECTATOR, m) for m in client.received)
+        log.extend((SPECTATOR, m) for m in sent(client))
         await client.close()
 
 
@@ -135,7 +142,7 @@ def check_log(srv: ThreadServer, made: dict[str, Any], log: Log, probes: Probes)
     keep = {seq for _, seq in probes}
     replay = Replayed(cfg.variant, cfg.options, cfg.players, cfg.seed, hub.store.steps(table.id), keep)
     find = card_pattern(replay.names)
-    counts = {"messages": 0, "refused": 0, "states": 0, "reveals": 0}
+    counts = {"messages": 0, "refused": 0, "states": 0, "reveals": 0, "changes": 0}
     for seat, msg in log:
         counts["messages"] += 1
         names = {m for text in strings(msg) for m in find.findall(text)}
@@ -155,10 +162,11 @@ def check_log(srv: ThreadServer, made: dict[str, Any], log: Log, probes: Probes)
         assert not leaked, f"seat {seat} at position {seq} was sent {sorted(leaked)} it cannot see: {msg}"
         if msg["type"] == "state":
             counts["states"] += 1
-            counts["reveals"] += "reveal" in msg
+            counts["reveals"] += msg["reveal"] is not None
             if seat != SPECTATOR:
                 assert sorted(c["c"] for c in msg["hand"]) == replay.hands[(seq, seat)]
         counts["refused"] += msg["type"] == "refused"
+        counts["changes"] += msg["type"] == "change"
     return counts
 
 
@@ -167,4 +175,5 @@ def test_no_message_names_a_card_its_seat_cannot_see(name: str, server: ThreadSe
     made, log, probes = asyncio.run(play_match(server, name, seed=sum(map(ord, name))))
     counts = check_log(server, made, log, probes)
     assert counts["reveals"] > 0  # the deal's end, every card shown, was checked too
+    assert counts["changes"] > 0  # and so were the changes sent to pages that held the table
     assert server.hub.rooms[made["table"]].table.phase == "match-over"

@@ -94,6 +94,11 @@ function onMessage(msg) {
   } else if (msg.type === "state") {
     state = msg;
     render();
+  } else if (msg.type === "change") {
+    // Only what changed since the state this page holds: the rest stays as it is.
+    if (!state) return;
+    state = Object.assign({}, state, msg, { type: "state" });
+    render();
   } else if (msg.type === "refused") {
     notice("refused: " + msg.message, "refused");
     enable(true);
