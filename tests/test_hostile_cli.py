@@ -73,7 +73,10 @@ def test_the_bots_listed_set_the_player_count(tmp_path):
     assert '"bots": ["sensible", "random", "random"]' in (tmp_path / "g.jsonl").read_text(encoding="utf-8")
     run = tapete("play", "fantan/pagat", "--bots", ",".join(["random"] * 9))
     assert run.code == 1
-    assert run.err.strip() == "9 bots were listed, so 9 players, but fantan/pagat is for 3-8 players"
+    assert (
+        run.err.strip()
+        == "9 bots were listed, so 9 players, but fantan/pagat is for 3-8 players: list at most 8 bots, one per seat"
+    )
     run = tapete("play", "fantan/pagat", "-p", "3", "--bots", "random,random,random,random")
     assert run.code == 1
     assert run.err.strip() == "4 bots were listed for 3 players: list at most one bot per seat"
