@@ -87,7 +87,9 @@ def test_closing_shows_the_melds_and_points_and_waits_for_a_yes():
     action = person.choose(deal.view(0), _legal(deal))
     assert action == Action.parse("close 7♣", deal.game.deck)
     text = "\n".join(said)
-    assert "7 de bastos goes face down and you show: [" in text and "[A de copas, 2 de copas, 3 de copas]" in text
+    assert (
+        "closing, 7 de bastos goes face down and you show: [" in text and "[A de copas, 2 de copas, 3 de copas]" in text
+    )
     assert "[5 de oros, 5 de espadas, 5 de bastos]" in text
     assert "unmatched: 2 de bastos = 2 points" in text and "not done; choose again" in text
 

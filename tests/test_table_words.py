@@ -361,3 +361,25 @@ def test_a_deal_at_the_table_reads_in_the_games_own_words(name, tmp_path, monkey
         assert ended < out.index("deal 1 is over; press Enter for deal 2") < out.index("-- deal 2,")
     if "Winner: seat" in out or "Draw after" in out:
         assert re.search(r"^(you won the match|you lost the match: seat \d won|the match is a draw)", out, re.M)
+
+
+def test_a_close_the_rules_do_not_allow_is_refused_in_the_members_words():
+    """CH-4.3 closing / GR-4.3 knocking, the points left counted as a person says them."""
+    from tapete.testing import deal_from_zones
+
+    zones = {
+        "hand.0": ["A♥", "2♥", "3♥", "5♣", "5♦", "5♠", "7♣", "K♣"],
+        "hand.1": ["K♦", "Q♠", "J♠", "4♦", "6♦", "7♦", "2♣"],
+        "stock": ["4♣", "6♣"],
+        "discard": ["Q♦"],
+        "facedown": [],
+    }
+    deal = deal_from_zones("chinchon/fournier", zones, counters={"drawn": 1})
+    deck = deal.game.deck
+    why = deal.game.refusal(deal.state, Action("close", (deck.parse("7♣"),)))
+    assert why == (
+        "the close rule does not allow closing with 7♣ face down: the other cards leave 10 points unmatched "
+        "in 1 card (CH-4.3)"
+    )
+    shown = person(deal).faces(deal.view(0)).words(why)
+    assert "closing with 7 de bastos face down" in shown

@@ -297,7 +297,7 @@ class Chinchon(Game):
         rest = [c for c in hand if c != card]
         shown = Shown(self.tables, rest)
         return (
-            f"the {close} rule does not allow {close}ing with {deck.format(card)} face down: the other cards "
+            f"the {close} rule does not allow {gerund(close)} with {deck.format(card)} face down: the other cards "
             f"leave {count_words(shown.penalty, 'point')} {says['loose']} in {count_words(shown.loose, 'card')} "
             f"({says['close']})"
         )
@@ -621,3 +621,8 @@ class Chinchon(Game):
             )
             lines.append(line)
         return lines
+
+
+def gerund(verb: str) -> str:
+    """``closing``, ``knocking``: the closing move as it is done."""
+    return (verb[:-1] if verb.endswith("e") else verb) + "ing"

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from tapete import SPANISH_SUITS, Action, Layout, Row, View
 from tapete.layout import Token, cards_words, count_words
 
+from .game import gerund
 from .tables import Shown
 
 
@@ -75,8 +76,7 @@ class ChinchonLayout(Layout):
         tokens, loose, points = self.melds(view, rest)
         joiner = ", " if any(" " in n for n in names) else " "
         shown = " ".join(meld_text(names, tokens, joiner))
-        verb = f"{action.kind}ing"
-        lines = [f"{verb}, {names[card]} goes face down and you show: {shown or 'no melds'}"]
+        lines = [f"{gerund(action.kind)}, {names[card]} goes face down and you show: {shown or 'no melds'}"]
         if loose:
             lines.append(f"unmatched: {joiner.join(names[c] for c in loose)} = {count_words(points, 'point')}")
         else:
