@@ -460,7 +460,9 @@ class Recorder:
         """Record one action, applied to ``state``, in every observing seat's history."""
         where = self.observer.where
         zones = state.zones
-        changed = [z for z in set(before) | set(zones) if before.get(z) != zones.get(z)]
+        changed = [z for z, cards in zones.items() if before.get(z) != cards]
+        if before.keys() != zones.keys():  # a zone the action removed
+            changed += [z for z in before if z not in zones]
         where_before: dict[int, str] = {}
         where_after: dict[int, str] = {}
         for z in changed:

@@ -424,13 +424,12 @@ class _RolloutViews:
     """
 
     def __init__(self, game: Game, options: Mapping[str, Any]):
-        from ..view import game_facts
+        from ..view import game_facts, make_view
 
         self.game = game
         self.facts = game_facts(game)
         self.options = options
+        self.make = make_view
 
     def view(self, state: DealState, seat: int) -> View:
-        from ..view import make_view
-
-        return make_view(self.game, state, seat, self.facts, self.options, None, copy_data=False)
+        return self.make(self.game, state, seat, self.facts, self.options, None, copy_data=False)
