@@ -53,6 +53,8 @@ from .play.match import MAX_ACTIONS_PER_DEAL, Match, MatchResult
 from .play.rewards import REWARDS, DealRewards
 from .view import Observer, Recorder, View, observer, public
 
+_planes = Observer.planes  # bound once: it runs for every observation
+
 EXPLORE_DEALS = 12
 EXPLORE_ACTIONS = 4000
 EPISODES = ("deal", "match")
@@ -182,7 +184,7 @@ class Layout:
         n = self.deck_size
         plan = self._plan(seat, state.players, state.over)
         zones = state.zones
-        hot, tail, visible = Observer.planes(zones, plan.zones, n)
+        hot, tail, visible = _planes(zones, plan.zones, n)
         if not plan.names.issuperset(zones):  # a zone the layout has no plane for can still hide a memory
             see = observer(self.game)
             for name in zones.keys() - plan.names:
