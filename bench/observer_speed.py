@@ -11,7 +11,8 @@ time of this process (``time.process_time``) per operation, the best of ``--runs
 * ``make_view``: one seat's view of a live deal (copies of everything);
 * ``rollout view``: the search's view of an imagined deal (`_RolloutViews`);
 * ``observe_seat``: the PettingZoo observation vector of one seat from the state and its memory;
-* ``env step``: a whole PettingZoo step of random play (``env.step`` and ``env.last()``);
+* ``env step``: a whole PettingZoo step of random play (``env.step`` and ``env.last()``, the
+  loop of ``env_speed.py``, 3 CPU seconds);
 * ``ismcts decision``: one ``ismcts:iterations=60`` decision in Chinchón and one
   ``ismcts:iterations=300`` decision in Fan Tan, from the same positions.
 
@@ -27,7 +28,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
+from env_speed import tapete_steps  # this folder's PettingZoo loop (run from bench/ or by path)
 
 from tapete import Random, load_variant, registry
 from tapete.core.rng import derive_seed
@@ -115,24 +116,9 @@ def observe_seat() -> float:
     return (time.process_time() - start) / (2 * len(STATES))
 
 
-def env_step(steps: int = 20_000) -> float:
-    e = tapete_env("chinchon/fournier", players=2)
-    rng = np.random.default_rng(0)
-    e.reset(seed=0)
-    done_steps = 0
-    start = time.process_time()
-    while done_steps < steps:
-        obs, _reward, done, truncated, _ = e.last()
-        if done or truncated:
-            if not e.agents or all(e.terminations.values()) or all(e.truncations.values()):
-                e.reset()
-                continue
-            e.step(None)
-            continue
-        legal = np.flatnonzero(obs["action_mask"])
-        e.step(int(legal[rng.integers(len(legal))]))
-        done_steps += 1
-    return (time.process_time() - start) / steps
+def env_step() -> float:
+    rate, _episodes = tapete_steps("chinchon/fournier", 2, 3.0)
+    return 1 / rate
 
 
 def ismcts(name: str, players: int, iterations: int, decisions: int) -> Callable[[], float]:
