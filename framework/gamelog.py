@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from .core.actions import Action
 from .core.errors import IllegalAction, ScriptError, SnapshotError, TapeteError, display_path
-from .core.limits import MAX_LOG_BYTES, decode
+from .core.limits import MAX_LOG_BYTES, FileRefused, decode, load_json, read_file
 from .formats import LOG_FORMAT, UNNUMBERED, check_format
 from .play.loading import load_variant
 from .play.match import Match
@@ -45,14 +45,9 @@ def read_log(path: Path) -> list[dict[str, Any]]:
     """Every event of a log, or SnapshotError naming the file and line that is wrong."""
     shown = display_path(path)
     try:
-        size = Path(path).stat().st_size
-        if size > MAX_LOG_BYTES:
-            raise SnapshotError(f"{shown}: the log is {size:,} bytes; tapete reads logs of at most 64 MB")
-        data = Path(path).read_bytes()
-    except IsADirectoryError:
-        raise SnapshotError(f"{shown}: is a folder, not a log") from None
-    except OSError as exc:
-        raise SnapshotError(f"{shown}: cannot read the log: {exc.strerror or exc}") from None
+        data = read_file(path, "log", MAX_LOG_BYTES)
+    except FileRefused as exc:
+        raise SnapshotError(f"{shown}: {exc}") from None
     try:
         text = decode(data, shown, "log", ScriptError)
     except ScriptError as exc:
@@ -62,11 +57,11 @@ def read_log(path: Path) -> list[dict[str, Any]]:
         if not line.strip():
             continue
         try:
-            obj = json.loads(line)
+            obj = load_json(line)
         except json.JSONDecodeError as exc:
             raise SnapshotError(f"{shown}:{n}: not a JSON line: {exc.msg} (column {exc.colno})") from None
-        except RecursionError:
-            raise SnapshotError(f"{shown}:{n}: the JSON nests too deeply") from None
+        except ValueError as exc:  # nested beyond MAX_NESTING
+            raise SnapshotError(f"{shown}:{n}: {exc}") from None
         if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
             raise SnapshotError(f"{shown}:{n}: an event must be a JSON object with a 'type'")
         obj["_line"] = n

@@ -1,13 +1,24 @@
-"""Shared helpers: load variants once, and build deals from readable snapshots."""
+"""Shared helpers: load variants once, and build deals from readable snapshots; reproducible hypothesis runs.
+
+Every property and fuzz test runs derandomized with no example database (profile
+``tapete``): the same examples on every machine and every run, so a red run always
+means the change under test. ``--hypothesis-profile=fuzz`` is the longer, randomised
+run (README, Checks), which looks for new failures instead.
+"""
 
 from __future__ import annotations
 
 from functools import cache
 
 import pytest
+from hypothesis import settings
 
 from tapete import load_variant
 from tapete.testing import deal_from_zones
+
+settings.register_profile("tapete", derandomize=True, database=None)
+settings.register_profile("fuzz", derandomize=False, database=None, max_examples=2000, print_blob=True)
+settings.load_profile("tapete")  # --hypothesis-profile=fuzz, read after this file, replaces it
 
 
 @cache

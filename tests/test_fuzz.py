@@ -3,8 +3,11 @@
 Inputs are mutated from the real built-in files: rule scripts, variant YAML, a
 real log, real snapshots, and ``--option`` values. Mutations delete spans, insert
 grammar tokens, flip bytes, nest deeply, grow huge and change the encoding. Runs
-are derandomized (the same examples on every run, so CI is stable) and sized to
-take well under a minute together.
+are derandomized (the same examples on every run, so CI is stable; the profile is
+set in conftest.py) and sized to take well under a minute together;
+``pytest tests/test_fuzz.py --hypothesis-profile=fuzz`` is the long randomised run.
+A mutated variant file is also judged by ``check`` and by ``play``: both accept it
+or both refuse it.
 """
 
 from __future__ import annotations
@@ -20,19 +23,25 @@ from hypothesis import strategies as st
 
 from tapete import ErrorList, Match, TapeteError, load_variant, registry
 from tapete.core.errors import LocatedError
+from tapete.design.checking import check_file
 from tapete.gamelog import LogWriter, replay
 
+
+def examples(n: int) -> int:
+    """``n`` examples in the suite's fixed run; the profile's number in the randomised one (profile ``fuzz``)."""
+    return n if settings.default.derandomize else settings.default.max_examples
+
+
 FUZZ = settings(
-    derandomize=True,
     deadline=None,
-    max_examples=80,
+    max_examples=examples(80),
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-    database=None,
 )
 TOKENS = [
     "{", "}", "(", ")", "if ", " when ", " = ", "..", "♥", "7♦", '"', "#", "\n", ":", ",", "|", " not ", " and ",
     "-", "*", " / 0", " % 0", "score", "deck", "players", "1..99", "0", "-1", "\t", "\r", "\x00", "é", "_", "(" * 40,
-    "{\n" * 40, "1+" * 120, "[", "]", "&a", "*a", "- ", "? ", "!!python/object ", "<<: ", "---\n", "'",
+    "{\n" * 40, "1+" * 120, "[", "]", "&a", "*a", "- ", "? ", "!!python/object ", "<<: ", "---\n", "'", "\ufeff",
+    "9" * 5000, " when total", "deck\n",
 ]  # fmt: skip
 
 
@@ -86,6 +95,26 @@ def assert_clean(exc: TapeteError) -> None:
             assert e.location.path
 
 
+def refused_by_play(path: Path) -> TapeteError | None:
+    """What ``tapete play FILE`` refuses before its first move: loading, the match's bots, the first deal."""
+    try:
+        variant = load_variant(path)
+        Match(variant, None, 0, bots=[variant.game_class.default_bot])
+        deal = variant.new_deal(seed=0)
+        if not deal.over and not deal.legal_actions():
+            return TapeteError("the first deal offers no move")
+    except TapeteError as exc:
+        return exc
+    return None
+
+
+def check_and_play_agree(path: Path) -> None:
+    """``check`` accepts the file exactly when ``play`` does (issue: a BOM that play read and check refused)."""
+    problems, _ = check_file(path)
+    refused = refused_by_play(path)
+    assert (not problems) == (refused is None), (problems, refused)
+
+
 def load_or_refuse(path: Path, options=None):
     try:
         return load_variant(path, options=options)
@@ -117,6 +146,7 @@ def test_mutated_rule_scripts_load_or_are_refused_at_a_place(data):
     yaml_file = script.parent / "fuzz-script.yaml"
     base = variants[0].read_text(encoding="utf-8") if variants else ""
     yaml_file.write_text(base.replace(script.name, target.name).replace("name: ", "name: fuzz-", 1), encoding="utf-8")
+    check_and_play_agree(yaml_file)
     variant = load_or_refuse(yaml_file)
     if variant is not None:
         play_a_little(variant)
@@ -128,6 +158,7 @@ def test_mutated_variant_files_load_or_are_refused_at_a_place(data):
     source = data.draw(st.sampled_from(sources(".yaml")), label="variant")
     target = source.parent / "fuzz-variant.yaml"
     target.write_bytes(mutate(data, source.read_text(encoding="utf-8")))
+    check_and_play_agree(target)
     variant = load_or_refuse(target)
     if variant is not None:
         play_a_little(variant)
@@ -165,7 +196,7 @@ def real_log() -> list[str]:
     return path.read_text(encoding="utf-8").splitlines()
 
 
-@settings(FUZZ, max_examples=30)
+@settings(FUZZ, max_examples=examples(30))
 @given(st.data())
 def test_mutated_logs_replay_or_are_refused_at_a_line(data):
     lines = list(real_log())

@@ -84,8 +84,10 @@ def test_sweep_prints_each_value_and_a_comparison(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (["--games", "0"], "--games must be 1 or more"),
-        (["--workers", "0"], "--workers must be 1 or more"),
+        (["--games", "0"], "--games must be a whole number from 1 to 1,000,000, not 0"),
+        (["--workers", "0"], "--workers must be a whole number from 1 to 256, not 0"),
+        (["--games", "100000000000000"], "--games must be a whole number from 1 to 1,000,000, not 100,000,000,000,000"),
+        (["--workers", "100000"], "--workers must be a whole number from 1 to 256, not 100,000"),
         (["--option", "nosuch=1"], "unknown option 'nosuch'"),
         (["--sweep", "wins_to=2,abc"], "option wins_to: 'abc' is not a whole number"),
         (["--sweep", "wins_to=0,2"], "below the smallest allowed value"),

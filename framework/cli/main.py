@@ -165,6 +165,19 @@ def command(*args: Any, **kwargs: Any) -> Callable[[F], F]:
     return deco
 
 
+DELAY_HELP = "with --watch: seconds to wait after a bot's move (at most 60)"
+
+
+def _delay(value: float) -> float:
+    """``--delay`` read like every number: finite, within 0..MAX_DELAY (a usage error otherwise)."""
+    from ..core.limits import MAX_DELAY, NumberError, check_number
+
+    try:
+        return float(check_number(value, "the delay", low=0, high=MAX_DELAY))
+    except NumberError as exc:
+        raise typer.BadParameter(str(exc)) from None
+
+
 def _options(pairs: list[str]) -> dict[str, str]:
     from ..rules.options import split_pairs
 
@@ -295,7 +308,7 @@ def play(
     save: Path | None = typer.Option(None, "--save", help="keep the match saved in this file after every move"),
     force: bool = typer.Option(False, "--force", help="with --save: replace a file that is not this match's save"),
     watch: bool = typer.Option(False, "--watch", help="print every move as the table sees it"),
-    delay: float = typer.Option(0.0, "--delay", min=0.0, help="with --watch: seconds to wait after a bot's move"),
+    delay: float = typer.Option(0.0, "--delay", callback=_delay, help=DELAY_HELP),
 ) -> None:
     """Play a whole match and print each deal's result and the winner; seat yourself with --bots human,..."""
     from ..core.rng import fresh_seed, read_seed
@@ -359,7 +372,7 @@ def _check_seats(v: Variant, players: int | None, kinds: list[str]) -> None:
 def resume(
     file: Path = typer.Argument(..., help="a save written by 'tapete play --save' or by 'quit'"),
     watch: bool = typer.Option(False, "--watch", help="print every move as the table sees it"),
-    delay: float = typer.Option(0.0, "--delay", min=0.0, help="with --watch: seconds to wait after a bot's move"),
+    delay: float = typer.Option(0.0, "--delay", callback=_delay, help=DELAY_HELP),
 ) -> None:
     """Continue a saved match where it stopped, with the same cards to come."""
     from ..table.session import resume_at_table

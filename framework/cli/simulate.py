@@ -44,8 +44,9 @@ def simulate(
     from rich.console import Console
 
     from ..core.errors import ErrorList, LocatedError, TapeteError
+    from ..core.rng import read_seed
     from ..rules.options import split_pairs
-    from ..simulation.plan import Simulation, SimulationError
+    from ..simulation.plan import Simulation, SimulationError, check_run_size
     from ..simulation.plan import simulate as run_simulation
 
     out = Console(highlight=False, soft_wrap=True)
@@ -60,10 +61,7 @@ def simulate(
     sim: Simulation | None = None
     failure: str | None = None
     try:
-        if workers is not None and workers < 1:
-            fail(f"--workers must be 1 or more, not {workers}")
-        if games < 1:
-            fail(f"--games must be 1 or more, not {games}")
+        check_run_size(games, workers)
         if plot is not None:
             _check_plotting()
         options = dict(split_pairs(option or [], "--option"))
@@ -80,7 +78,7 @@ def simulate(
                 bots=kinds,
                 options=options,
                 sweep=grid,
-                seed=int(seed) if seed.lstrip("-").isdigit() else seed,
+                seed=read_seed(seed),
                 workers=workers,
                 scheduler=scheduler,
                 progress=display,

@@ -26,15 +26,15 @@ def check_file(path: Path, registry: Registry | None = None) -> tuple[list[Excep
     path = Path(path)
     if path.is_dir():
         return [TapeteError(f"{path}: is a folder; name the variant files or scripts in it (e.g. {path}/*.yaml)")], ""
-    if not path.is_file():
-        return [TapeteError(f"{path}: no such file")], ""
+    if not path.exists():
+        return [TapeteError(f"{path}: no such file")], ""  # a FIFO or a device is refused when it is read
     try:
         if path.suffix in (".yaml", ".yml"):
             from .designer_checks import design_findings
 
             variant = load_variant(path, registry)
             errors, warnings = design_findings(variant)
-            problems: list[Exception] = [*first_deal_problems(variant), *errors]
+            problems: list[Exception] = [*errors] or first_deal_problems(variant)  # a deal needs sound rules
             if problems:
                 return [*problems, *warnings], ""
             return [], "ok" + "".join(f"\n{w}" for w in warnings)

@@ -8,7 +8,8 @@ loader cannot know these (they depend on the family's mechanics and on every pla
 count), so ``tapete check`` asks after loading: the core checks what every game
 shares, and each game family adds what only it knows through
 `Game.design_problems`. Every finding is placed at the statement or declaration it
-is about.
+is about. The findings that make a variant unplayable are `tapete.play.soundness`'s,
+which every way of playing runs too; the warnings are only here.
 """
 
 from __future__ import annotations
@@ -17,54 +18,22 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..core.errors import ErrorList, LocatedError, Location, TapeteError, display_path
-from ..core.problems import ERROR, WARNING, DesignProblem
+from ..core.errors import LocatedError, Location, ScriptError, VariantError, display_path
+from ..core.limits import MAX_SCRIPT_BYTES, MAX_VARIANT_BYTES, read_source
+from ..core.problems import ERROR, WARNING
+from ..play.soundness import DesignFinding, deal_findings
 from ..rules import tree as t
 
 if TYPE_CHECKING:
     from ..play.loading import Variant
 
 
-class DesignFinding(LocatedError):
-    """A designer check's result at its place; ``severity`` says whether it fails the check."""
-
-    def __init__(self, location: Location, message: str, severity: str = ERROR):
-        super().__init__(location, message if severity == ERROR else f"warning: {message}")
-        self.severity = severity
-
-
 def design_findings(variant: Variant) -> tuple[list[DesignFinding], list[DesignFinding]]:
     """(errors, warnings) for a loaded variant, each at the statement or declaration concerned."""
-    found = [*_deal_findings(variant), *_option_findings(variant)]
+    found = [*deal_findings(variant), *_option_findings(variant)]
     errors = [f for f in found if f.severity == ERROR]
     warnings = [f for f in found if f.severity != ERROR]
     return errors, warnings
-
-
-# -- deals at every allowed player count ---------------------------------------------------
-def _deal_findings(variant: Variant) -> Iterator[DesignFinding]:
-    from ..core.ledger import Ledger
-    from ..core.rng import Random
-    from ..play.deal import start_deal
-
-    rules = variant.rules
-    game = variant.new_game()
-    lo, hi = variant.player_range()
-    said: dict[tuple[str, str, str], list[tuple[int, DesignProblem]]] = {}
-    for players in range(lo, hi + 1):
-        problems = list(game.design_problems(players))
-        if not any(p.severity == ERROR for p in problems):
-            try:  # the family may not know every way its deal can fail: try one
-                start_deal(game, players, 0, Random(0, "design-check"), Ledger(players))
-            except (TapeteError, ErrorList, IndexError, ValueError, KeyError) as exc:
-                problems.append(DesignProblem("players", f"a deal for {players} players fails: {exc}"))
-        for p in problems:
-            said.setdefault((p.key, p.first, p.severity), []).append((players, p))
-    for (key, first, severity), found in said.items():
-        message = found[0][1].message  # the first player count it happens at, then the others
-        if len(found) > 1:
-            message += f" (the same with {', '.join(str(n) for n, _ in found[1:])} players)"
-        yield DesignFinding(rules.location(key, first), message, severity)
 
 
 # -- options -------------------------------------------------------------------------------
@@ -75,7 +44,8 @@ def _option_findings(variant: Variant) -> Iterator[DesignFinding]:
     effective = {item.pos for item in rules.statements.values()}
     used: set[str] = set()
     for path in spec.scripts:
-        script = parse_script(path.read_text(encoding="utf-8"), display_path(path))
+        # read as loading read it (a byte-order mark dropped, the same limits), so check and play agree
+        script = parse_script(read_source(path, "rule script", MAX_SCRIPT_BYTES, ScriptError), display_path(path))
         used |= _names_in(script.items, effective, inside_if=False)
     own = _declared_here(spec.path)
     for name, decl in spec.declarations.items():
@@ -147,8 +117,8 @@ def _declared_at(files: list[Path], option: str) -> Location:
         if path.suffix not in (".yaml", ".yml"):
             continue
         try:
-            doc = _Doc(path, path.read_text(encoding="utf-8"))
-        except (OSError, LocatedError):
+            doc = _Doc(path, read_source(path, "variant file", MAX_VARIANT_BYTES, VariantError))
+        except LocatedError:
             continue
         if ("declare", option) in doc.marks:
             where = doc.at(("declare", option))

@@ -27,7 +27,15 @@ from ..core.errors import (
     suggest,
 )
 from ..core.ledger import Ledger
-from ..core.limits import MAX_PLAYERS, MAX_SCRIPT_BYTES, read_source
+from ..core.limits import (
+    MAX_PLAYERS,
+    MAX_SCRIPT_BYTES,
+    MAX_VARIANT_BYTES,
+    FileRefused,
+    load_json,
+    read_file,
+    read_source,
+)
 from ..core.rng import Random, derive_seed
 from ..game import Game
 from ..plugins.loader import Registry
@@ -70,6 +78,7 @@ class Variant:
         return found
 
     _game: Game | None = field(default=None, init=False, repr=False, compare=False)
+    _unsound: list[LocatedError] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def name(self) -> str:
@@ -99,6 +108,19 @@ class Variant:
             self._game = game
         return self._game
 
+    def require_sound(self) -> None:
+        """Refuse (ErrorList, ``tapete check``'s messages) a variant its design checks find unplayable.
+
+        Every way of dealing calls this first (a deal, a match, a snapshot, a simulation,
+        the PettingZoo environment), so a hand size the deck cannot deal is refused by name
+        instead of failing in the middle of a deal. The checks run once per variant."""
+        if self._unsound is None:
+            from .soundness import design_errors
+
+            self._unsound = list(design_errors(self))
+        if self._unsound:
+            raise ErrorList(self._unsound)
+
     def check_players(self, players: int) -> None:
         lo, hi = self.player_range()
         if isinstance(players, bool) or not isinstance(players, int) or not lo <= players <= hi:
@@ -115,6 +137,7 @@ class Variant:
         ``record=False``: the deal keeps no per-seat history (see `Deal`)."""
         players = self.default_players() if players is None else players
         self.check_players(players)
+        self.require_sound()
         game = self.new_game()
         if dealer is None:
             dealer = first_dealer(self.rules, players, seed)
@@ -132,15 +155,16 @@ class Variant:
         card, and one without them may be partial."""
         if isinstance(snapshot, str):
             try:
-                snapshot = json.loads(snapshot)
+                snapshot = load_json(snapshot)
             except json.JSONDecodeError as exc:
                 raise SnapshotError(
                     f"the snapshot is not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
                 ) from None
-            except RecursionError:
-                raise SnapshotError("the snapshot's JSON nests too deeply") from None
+            except ValueError as exc:  # nested beyond MAX_NESTING
+                raise SnapshotError(f"the snapshot is not read: {exc}") from None
         if partial is None:  # what Deal.snapshot() writes carries the dice; a worked example need not
             partial = not (isinstance(snapshot, dict) and "rng" in snapshot)
+        self.require_sound()
         game = self.new_game()
         return Deal(self, game, state_from_snapshot(game, snapshot, partial))
 
@@ -171,8 +195,8 @@ def _variant_name(path: Path) -> str | None:
     import yaml
 
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError):
+        data = yaml.safe_load(read_source(path, "variant file", MAX_VARIANT_BYTES, VariantError))
+    except (VariantError, yaml.YAMLError, RecursionError):
         return None
     return data.get("name") if isinstance(data, dict) else None
 
@@ -180,9 +204,9 @@ def _variant_name(path: Path) -> str | None:
 def find_variant_file(name_or_path: str, reg: Registry) -> Path:
     p = Path(name_or_path)
     if p.suffix in (".yaml", ".yml"):
-        if not p.is_file():
+        if not p.exists():
             raise VariantError(Location(str(p)), "no such variant file")
-        return p
+        return p  # a folder, FIFO or device of that name is refused when it is read (`read_source`)
     known = reg.variants()
     if name_or_path in known:
         return known[name_or_path]
@@ -256,7 +280,10 @@ def compile_variant(spec: VariantSpec, reg: Registry) -> Variant:
     digest = hashlib.sha256()
     each = []
     for file in spec.files:
-        content = file.read_bytes()
+        try:
+            content = read_file(file, "file", max(MAX_SCRIPT_BYTES, MAX_VARIANT_BYTES))
+        except FileRefused as exc:  # replaced since it was read a moment ago
+            raise ErrorList([VariantError(Location(display_path(file)), str(exc))]) from None
         digest.update(file.name.encode())
         digest.update(content)
         each.append((file.name, hashlib.sha256(content).hexdigest()[:16]))

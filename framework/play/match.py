@@ -76,6 +76,7 @@ class Match:
         self.variant = variant
         names = list(bots or ["random"])
         self.players, self.bot_names = seat_bots(variant, players, names)
+        variant.require_sound()  # before any bot is built or card dealt (once per variant)
         self.seed = seed
         self.game = variant.new_game()
         self.rules = variant.rules

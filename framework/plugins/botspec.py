@@ -3,9 +3,12 @@
 A seat's bot is written ``NAME`` or ``NAME:KEY=VALUE,KEY=VALUE``. In a list of
 seats (``--bots``) a comma starts a new seat unless what follows is another
 ``KEY=VALUE`` (a bot name never holds ``=``), so
-``ismcts:iterations=400,c=0.5,random`` is two seats. Values read as integers,
-then decimals, then words. The full spec is what logs and snapshots keep, so a
-replay builds the same bots.
+``ismcts:iterations=400,c=0.5,random`` is two seats. Values read as whole
+numbers, then decimals, then words, by the one number reader
+(`tapete.core.limits.read_number`): a value that starts like a number must be
+one, finite and of at most 100 digits (``nan``, ``inf``, ``1e400`` and 5,000
+digits are refused, naming the parameter), and anything else is a word. The
+full spec is what logs and snapshots keep, so a replay builds the same bots.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from functools import partial
 from typing import Any
 
 from ..core.errors import TapeteError
+from ..core.limits import looks_numeric, read_number
 
 
 def split_bots(text: str) -> list[str]:
@@ -41,17 +45,18 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
             raise TapeteError(f"bot parameter {item!r} of {name!r} is not KEY=VALUE")
-        params[key.strip()] = _value(value.strip())
+        params[key.strip()] = _value(value.strip(), f"bot parameter {key.strip()!r} of {name.strip()!r}")
     return name.strip(), params
 
 
-def _value(text: str) -> Any:
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text
+def _value(text: str, what: str) -> Any:
+    """A whole number, a decimal, or the word itself; text meant as a number that is none is refused."""
+    if not looks_numeric(text):
+        return text
+    try:
+        return read_number(text, what, whole=True)
+    except TapeteError:
+        return read_number(text, what, whole=False)
 
 
 def with_params(name: str, factory: Callable[..., Any], params: dict[str, Any]) -> Callable[..., Any]:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from ..core.cards import RED_SUITS, SUIT_NAMES, Deck, face_value
 from ..core.errors import Location, ScriptError, line_of, suggest
 from . import tree as t
-from .vocabulary import CARD, MATCH, SEAT, Ctx, Vocabulary
+from .vocabulary import CARD, MATCH, NUMBER, SEAT, TRUTH, Ctx, Vocabulary
 
 if TYPE_CHECKING:
     from .vocabulary import Quantity
@@ -333,6 +333,91 @@ def _comparison(node: t.Call, env: Env, scope: frozenset[str]) -> Compiled:
             if not better(mine, f(ctx.for_seat(s))):
                 return False
         return True
+
+    return Compiled(run)
+
+
+# What an expression gives -------------------------------------------------------
+_COMPARE = ("==", "!=", "<", "<=", ">", ">=")
+_CALL_KINDS = {"any": TRUTH, "all": TRUTH, "most": TRUTH, "fewest": TRUTH, "total": NUMBER}
+_CALL_KINDS.update(dict.fromkeys(("max", "min", "sum", "count", "highest", "lowest"), NUMBER))
+
+
+def kind_of(node: t.Expr, env: Env) -> str:
+    """What ``node`` gives, as far as the words say: NUMBER, TRUTH, another type's name, or "" (unknown).
+
+    Options and symbols give their value's kind, arithmetic a number, comparisons
+    and ``not`` true or false, and a quantity or function its declared ``kind``."""
+    if isinstance(node, t.Literal):
+        return NUMBER if node.kind == "int" else node.kind
+    if isinstance(node, t.Name):
+        if node.name in env.options or node.name in env.vocab.symbols:
+            value = env.options[node.name] if node.name in env.options else env.vocab.symbols[node.name]
+            return TRUTH if isinstance(value, bool) else NUMBER if isinstance(value, int) else type(value).__name__
+        q = env.vocab.quantities.get(node.name)
+        return q.kind if q is not None else ""
+    if isinstance(node, t.Unary):
+        return TRUTH if node.op == "not" else NUMBER
+    if isinstance(node, t.Binary):
+        if node.op in ("and", "or"):
+            left, right = kind_of(node.left, env), kind_of(node.right, env)
+            return left if left == right else ""
+        return TRUTH if node.op in _COMPARE else NUMBER
+    if isinstance(node, t.Call):
+        if node.name == "if" and len(node.args) == 3:
+            then, otherwise = kind_of(node.args[1], env), kind_of(node.args[2], env)
+            return then if then == otherwise else ""
+        if node.name in _CALL_KINDS:  # the aggregates, comparisons and total() the compiler itself knows
+            return _CALL_KINDS[node.name]
+        fn = env.vocab.functions.get(node.name)
+        return fn.kind if fn is not None else ""
+    return ""
+
+
+def truth_problem(node: t.Expr, env: Env, condition: bool = True) -> tuple[t.Pos, str] | None:
+    """Where a number (or text) stands where true or false is wanted, and why, or None.
+
+    Such places are a ``when`` condition (``node`` itself, when ``condition``), the
+    operands of ``and``, ``or`` and ``not``, and the first argument of ``if``, at any
+    depth: ``out when total`` is as wrong as ``won when 5``, and so is
+    ``score = if(total, 1, 2)``."""
+    wanted: list[t.Expr] = [node] if condition else []
+    stack: list[t.Expr] = [node]
+    while stack:
+        e = stack.pop()
+        if isinstance(e, t.Binary):
+            stack += [e.left, e.right]
+            if e.op in ("and", "or"):
+                wanted += [e.left, e.right]
+        elif isinstance(e, t.Unary):
+            stack.append(e.operand)
+            if e.op == "not":
+                wanted.append(e.operand)
+        elif isinstance(e, t.Call):
+            stack += list(e.args)
+            if e.name == "if" and e.args:
+                wanted.append(e.args[0])
+    for e in wanted:
+        kind = kind_of(e, env)
+        if kind and kind != TRUTH:
+            what = "a number" if kind == NUMBER else f"a {kind}" if kind in ("card", "suit", "range") else "text"
+            hint = f" (compare it: '{e.name} > 0')" if isinstance(e, t.Name) and kind == NUMBER else ""
+            return e.pos, f"a condition must be true or false, not {what}{hint}"
+    return None
+
+
+def truth_checked(cond: Compiled, env: Env, pos: t.Pos) -> Compiled:
+    """``cond`` checked in play: a value that is not true or false is a located error, as a zero divisor is.
+
+    Used for a ``when`` condition whose kind the words do not say (a plugin's quantity
+    without ``kind``); what a condition gives is known only when it runs."""
+    f = cond.fn
+
+    def run(ctx: Ctx) -> Any:
+        value = f(ctx)
+        if value is True or value is False:
+            return value
+        raise env.error(pos, f"a condition must be true or false, but in play it gave {value!r}")
 
     return Compiled(run)
 

@@ -14,10 +14,12 @@ from .vocabulary import (
     CONSTANT,
     DEAL,
     MATCH_WIDE,
+    NUMBER,
     PER_SEAT,
     PLAY,
     SEAT,
     SEAT_IN_MATCH,
+    TRUTH,
     Function,
     Quantity,
     StatementSpec,
@@ -144,32 +146,48 @@ QUANTITIES: list[Quantity] = [
         "number of players in the match",
         scopes(PLAY),
         lambda c: c.state.players if c.state is not None else c.ledger.players,
+        kind=NUMBER,
     ),
-    Quantity("dealer", "the dealer's seat in this deal", scopes(PLAY, DEAL), lambda c: c.state.dealer),
-    Quantity("seat", "the seat being asked about", scopes(PLAY, SEAT), lambda c: c.seat),
-    Quantity("total", "the player's running total in the match", SEAT_IN_MATCH, lambda c: c.ledger.totals[c.seat]),
-    Quantity("deals_won", "deals this player has won", SEAT_IN_MATCH, lambda c: c.ledger.deals_won[c.seat]),
+    Quantity("dealer", "the dealer's seat in this deal", scopes(PLAY, DEAL), lambda c: c.state.dealer, kind=NUMBER),
+    Quantity("seat", "the seat being asked about", scopes(PLAY, SEAT), lambda c: c.seat, kind=NUMBER),
+    Quantity(
+        "total",
+        "the player's running total in the match",
+        SEAT_IN_MATCH,
+        lambda c: c.ledger.totals[c.seat],
+        kind=NUMBER,
+    ),
+    Quantity(
+        "deals_won", "deals this player has won", SEAT_IN_MATCH, lambda c: c.ledger.deals_won[c.seat], kind=NUMBER
+    ),
     Quantity(
         "last_score",
         "what the player scored in the last finished deal",
         SEAT_IN_MATCH,
         lambda c: c.ledger.last_scores[c.seat] if c.ledger.last_scores else 0,
+        kind=NUMBER,
     ),
     Quantity(
         "deal_number",
         "1 for the first deal of the match, 2 for the next, ...",
         MATCH_WIDE,
         lambda c: c.ledger.deal_number,
+        kind=NUMBER,
     ),
     Quantity(
-        "reentries", "how often the player has rejoined the match", SEAT_IN_MATCH, lambda c: c.ledger.reentries[c.seat]
+        "reentries",
+        "how often the player has rejoined the match",
+        SEAT_IN_MATCH,
+        lambda c: c.ledger.reentries[c.seat],
+        kind=NUMBER,
     ),
-    Quantity("active_players", "players not out of the match", MATCH_WIDE, lambda c: len(c.ledger.active)),
+    Quantity("active_players", "players not out of the match", MATCH_WIDE, lambda c: len(c.ledger.active), kind=NUMBER),
     Quantity(
         "won_match",
         "the player won the match (known only in match_bonus, once the match is over)",
         SEAT_IN_MATCH,
         lambda c: c.extra.get("winner") == c.seat,
+        kind=TRUTH,
     ),
 ]
 
@@ -180,10 +198,11 @@ FUNCTIONS: list[Function] = [
         (1, 2),
         scopes(PLAY),
         _next,
+        kind=NUMBER,
     ),
-    Function("abs", "absolute value", (1, 1), scopes(), lambda c, x: abs(x)),
-    Function("max", "the larger of several values", (2, 8), scopes(), lambda c, *xs: max(xs)),
-    Function("min", "the smaller of several values", (2, 8), scopes(), lambda c, *xs: min(xs)),
+    Function("abs", "absolute value", (1, 1), scopes(), lambda c, x: abs(x), kind=NUMBER),
+    Function("max", "the larger of several values", (2, 8), scopes(), lambda c, *xs: max(xs), kind=NUMBER),
+    Function("min", "the smaller of several values", (2, 8), scopes(), lambda c, *xs: min(xs), kind=NUMBER),
 ]
 
 SYMBOLS = {

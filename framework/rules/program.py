@@ -15,7 +15,16 @@ from typing import Any
 from ..core.cards import NAMED_DECKS, SUIT_NAMES, Deck
 from ..core.errors import ErrorList, LocatedError, Location, ScriptError, line_of, suggest
 from . import tree as t
-from .compiler import Compiled, Env, card_quantities, compile_expr, compile_table
+from .compiler import (
+    Compiled,
+    Env,
+    card_quantities,
+    compile_expr,
+    compile_table,
+    kind_of,
+    truth_checked,
+    truth_problem,
+)
 from .vocabulary import StatementSpec, Vocabulary
 
 OPTION_SCOPE: frozenset[str] = frozenset()
@@ -36,6 +45,9 @@ class Rules:
     tables: dict[str, list[Any]] = field(default_factory=dict)
     parsed: dict[tuple[str, str], Any] = field(default_factory=dict)
     sources: dict[str, str] = field(default_factory=dict)  # display path -> script text
+    # ``when`` conditions whose words do not say they give true or false (a plugin quantity without a
+    # ``kind``), unchecked: the design checks try them on a fresh deal; in play they are checked as they run
+    unknown_conditions: dict[tuple[str, str], Compiled] = field(default_factory=dict)
 
     def location(self, key: str, first: str = "") -> Location:
         """Where a statement is written (file, line, column, the line itself), for messages."""
@@ -136,6 +148,10 @@ def build_rules(
                 )
             )
             continue
+        shape = _shape_problem(item, spec)
+        if shape is not None:  # before anything reads the words (the deck, the order, a family's check)
+            errors.append(env.error(item.pos, shape))
+            continue
         first = ""
         if spec.multi:
             if not item.words:
@@ -197,14 +213,19 @@ def build_rules(
     return rules
 
 
-def _check_statement(
-    item: t.Statement | t.Table, spec: StatementSpec, env: Env, table_env: Env, rules: Rules, first: str
-) -> None:
+def _shape_problem(item: t.Statement | t.Table, spec: StatementSpec) -> str | None:
+    """Why the statement has the wrong number of words for its key, or None."""
     lo, hi = spec.words
     n = len(item.words)
     if n < lo or (hi is not None and n > hi):
         want = f"{lo}" if lo == hi else (f"at least {lo}" if hi is None else f"{lo} to {hi}")
-        raise env.error(item.pos, f"{item.key!r} takes {want} word(s) before its value, got {n}")
+        return f"{item.key!r} takes {want} word(s) before its value, got {n}"
+    return None
+
+
+def _check_statement(
+    item: t.Statement | t.Table, spec: StatementSpec, env: Env, table_env: Env, rules: Rules, first: str
+) -> None:
     if isinstance(item, t.Table):
         if not spec.table:
             raise env.error(item.pos, f"{item.key!r} is not a card table")
@@ -217,6 +238,9 @@ def _check_statement(
             if spec.value is None:
                 raise env.error(item.value.pos, f"{item.key!r} takes no '= value'")
             rules.compiled[(item.key, first, "value")] = compile_expr(item.value, env, spec.value)
+            wrong = truth_problem(item.value, env, condition=False)  # conditions inside it: if(total, ...)
+            if wrong is not None:
+                raise env.error(*wrong)
         elif spec.needs_value:
             raise env.error(item.pos, f"{item.key!r} needs '= value'")
         if item.condition is not None:
@@ -225,6 +249,12 @@ def _check_statement(
             cond = compile_expr(item.condition, env, spec.condition)
             if cond.const and not isinstance(cond.value, bool):
                 raise env.error(item.condition.pos, f"a 'when' condition must be true or false, not {cond.value!r}")
+            wrong = truth_problem(item.condition, env)
+            if wrong is not None:
+                raise env.error(*wrong)
+            if not cond.const and not kind_of(item.condition, env):
+                rules.unknown_conditions[(item.key, first)] = cond
+                cond = truth_checked(cond, env, item.condition.pos)
             rules.compiled[(item.key, first, "condition")] = cond
         elif spec.needs_condition:
             raise env.error(item.pos, f"{item.key!r} needs 'when condition'")

@@ -17,7 +17,7 @@ from typing import Any
 import yaml
 
 from ..core.errors import ErrorList, LocatedError, Location, VariantError, display_path, line_of, suggest
-from ..core.limits import MAX_NESTING, MAX_PLAYERS, MAX_VARIANT_BYTES, MAX_YAML_VALUES, read_source
+from ..core.limits import MAX_EXTENDS, MAX_NESTING, MAX_PLAYERS, MAX_VARIANT_BYTES, MAX_YAML_VALUES, read_source
 
 KeyPath = tuple[str | int, ...]  # where a value sits in a YAML document: keys and list indexes
 
@@ -185,6 +185,12 @@ def read_variant(
         raise VariantError(
             Location(display_path(path)), "extends itself through " + " -> ".join(p.name for p in (*_seen, path))
         )
+    if len(_seen) >= MAX_EXTENDS:  # each file of the chain is read (and recursed into) before its child
+        raise VariantError(
+            Location(display_path(_seen[0])),
+            f"extends a chain of more than {MAX_EXTENDS} variant files ({_seen[0].name} -> {_seen[1].name} -> ..."
+            f" -> {path.name}); tapete follows at most {MAX_EXTENDS}",
+        )
     text = read_source(path, "variant file", MAX_VARIANT_BYTES, VariantError)
     doc = _Doc(path, text)
     data = doc.data
@@ -269,9 +275,11 @@ def read_variant(
         declare = {}
     for opt, d in declare.items():
         try:
-            spec.declarations[opt] = _declaration(doc, opt, d)
+            spec.declarations[opt] = decl = _declaration(doc, opt, d)
         except VariantError as exc:
             errors.append(exc)
+        else:
+            spec.options[opt] = decl.default  # a re-declaration brings its own default: the parent's value gives way
     for opt, decl in spec.declarations.items():
         spec.options.setdefault(opt, decl.default)
 

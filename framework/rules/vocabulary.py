@@ -38,6 +38,7 @@ else:  # the defaults are for type checkers (PEP 696); typing.TypeVar takes none
     T = TypeVar("T")
 
 CARD, SEAT, DEAL, MATCH = "card", "seat", "deal", "match"
+NUMBER, TRUTH = "number", "truth"  # what a quantity or function gives, when it says (``kind``)
 PLAY = "play"  # present in every scope that runs during a match (not at load time)
 
 
@@ -99,13 +100,17 @@ class Quantity:
     quantity of a deal in play); a script using it elsewhere is refused at load
     time with a message saying why. ``get(ctx)`` returns the value from the
     `Ctx` (``ctx.state``, ``ctx.seat``, ``ctx.ledger``, ``ctx.game``, ``ctx.card``,
-    ``ctx.extra``). It runs on the hot path: read, never write.
+    ``ctx.extra``). It runs on the hot path: read, never write. ``kind`` says what it
+    gives (`NUMBER` or `TRUTH`), so that ``won when cards_left`` (a number where true
+    or false is wanted) is refused at load time; a quantity that does not say is
+    checked when the condition first runs in play.
     """
 
     name: str
     doc: str
     needs: frozenset[str]
     get: Callable[[Any], Any]
+    kind: str = ""  # NUMBER or TRUTH: lets a script that uses it wrongly be refused at load time
 
 
 @dataclass(frozen=True)
@@ -123,6 +128,7 @@ class Function:
     arity: tuple[int, int]
     needs: frozenset[str]
     call: Callable[..., Any]
+    kind: str = ""  # NUMBER or TRUTH, as for a Quantity
 
 
 @dataclass

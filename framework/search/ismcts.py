@@ -72,6 +72,7 @@ from typing import TYPE_CHECKING, Any
 from ..core.actions import Action
 from ..core.errors import TapeteError
 from ..core.ledger import Ledger
+from ..core.limits import check_number
 from ..core.rng import Random, derive_seed
 from ..core.state import DealState
 from ..play.rewards import DealRewards
@@ -84,6 +85,16 @@ if TYPE_CHECKING:
 ROLLOUTS = ("default", "random")
 SEARCHES = ("paired", "tree")
 PRIORS = ("default", "none")
+# What each parameter may be: numbers (whole?, smallest, largest; finite, never a bool), words (the choices).
+# One table, so a parameter given from Python (ISMCTSBot(..., c=float("nan"))) is checked like a typed one.
+NUMBERS: dict[str, tuple[bool, float, float]] = {
+    "iterations": (True, 1, 10_000_000),
+    "seconds": (False, 0.001, 3_600),
+    "depth": (True, 0, 100_000),  # 0: play the deal out
+    "c": (False, 0, 1_000_000),
+    "margin": (False, 0, 1_000_000),  # a margin of 1,000 standard errors: never leave the heuristic
+}
+WORDS: dict[str, tuple[str, ...]] = {"rollout": ROLLOUTS, "search": SEARCHES, "prior": PRIORS}
 MIN_PAIRS = 3  # imagined deals a paired comparison needs before it may drop or prefer a move
 MIN_OVERRIDE = 8  # imagined deals before a move may replace the reference (a standard error from fewer is unreliable)
 PRUNE = 0.5  # standard errors: a candidate whose advantage is below -PRUNE errors is dropped (falling
@@ -130,22 +141,13 @@ class ISMCTSBot:
         margin: float = 2.0,
         prior: str = "default",
     ):
-        if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
-            raise TapeteError(f"ismcts iterations must be a whole number of at least 1, not {iterations!r}")
-        if seconds is not None and (not isinstance(seconds, (int, float)) or seconds <= 0):
-            raise TapeteError(f"ismcts seconds must be a positive number, not {seconds!r}")
-        if rollout not in ROLLOUTS:
-            raise TapeteError(f"ismcts rollout must be one of {', '.join(ROLLOUTS)}, not {rollout!r}")
-        if search not in SEARCHES:
-            raise TapeteError(f"ismcts search must be one of {', '.join(SEARCHES)}, not {search!r}")
-        if prior not in PRIORS:
-            raise TapeteError(f"ismcts prior must be one of {', '.join(PRIORS)}, not {prior!r}")
-        if not isinstance(depth, int) or depth < 0:
-            raise TapeteError(f"ismcts depth must be a whole number (0: play out), not {depth!r}")
-        if not isinstance(c, (int, float)) or c < 0:
-            raise TapeteError(f"ismcts c must be a number of at least 0, not {c!r}")
-        if not isinstance(margin, (int, float)) or margin < 0:
-            raise TapeteError(f"ismcts margin must be a number of at least 0, not {margin!r}")
+        given = {"iterations": iterations, "seconds": seconds, "depth": depth, "c": c, "margin": margin}
+        for name, (whole, low, high) in NUMBERS.items():
+            if given[name] is not None or name not in ("iterations", "seconds"):  # those two may be left out
+                check_number(given[name], f"ismcts {name}", whole=whole, low=low, high=high)
+        for name, value in (("rollout", rollout), ("search", search), ("prior", prior)):
+            if value not in WORDS[name]:
+                raise TapeteError(f"ismcts {name} must be one of {', '.join(WORDS[name])}, not {value!r}")
         self.game, self.seat, self.rng = game, seat, rng
         self.iterations = iterations if iterations is not None else (None if seconds is not None else 200)
         self.seconds = seconds

@@ -21,11 +21,14 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import TapeteError
+from ..core.limits import check_number
 from ..core.rng import derive_seed
 from ..play.loading import Variant, load_variant
 from ..rules.options import declaration, option_value
 
 Progress = Callable[[int, int], None]  # (matches done, matches in the run)
+MAX_GAMES = 1_000_000  # matches per sweep point (a run of a million matches takes hours; a typo more takes for ever)
+MAX_WORKERS = 256  # processes of one run on this machine
 
 
 class SimulationError(TapeteError):
@@ -127,6 +130,13 @@ class Simulation:
         return summarize(self)
 
 
+def check_run_size(games: Any, workers: Any) -> None:
+    """``games`` and ``workers`` are whole numbers within their limits (NumberError says which is not)."""
+    check_number(games, "--games", whole=True, low=1, high=MAX_GAMES)
+    if workers is not None:
+        check_number(workers, "--workers", whole=True, low=1, high=MAX_WORKERS)
+
+
 def match_seed(seed: object, index: int) -> int:
     return derive_seed(seed, "simulate", index)
 
@@ -142,12 +152,12 @@ def make_plan(
     seed: object = 1,
 ) -> Plan:
     """Check everything a run needs (variant, options, sweep values, players, bots) up front."""
-    if games < 1:
-        raise TapeteError(f"--games must be 1 or more, not {games}")
+    check_run_size(games, None)
     name = str(variant)
     if Path(name).suffix in (".yaml", ".yml"):
         name = str(Path(name).resolve())
     base = load_variant(name)
+    base.require_sound()
     opts: dict[str, Any] = {}
     for key, value in (options or {}).items():
         opts[key] = option_value(declaration(base.spec.declarations, key, base.name), value)
@@ -171,6 +181,7 @@ def make_plan(
     for p in range(len(points)):
         v = cached_variant(name, tuple(sorted(plan.point_options(p).items())))
         v.check_players(players)
+        v.require_sound()  # an option value may make the deal impossible (a hand the deck cannot fill)
         for kind in set(kinds):
             v.record.bot(kind)  # an unknown bot fails here, with the known ones
         if v.digest != plan.digest:  # pragma: no cover - the files changed while loading
@@ -306,7 +317,6 @@ def simulate(
     """
     from .workers import run
 
-    if workers is not None and workers < 1:
-        raise TapeteError(f"--workers must be 1 or more, not {workers}")
+    check_run_size(games, workers)
     plan = make_plan(variant, games, players, bots, options, sweep, seed)
     return run(plan, workers or default_workers(), scheduler, progress, connect_timeout)

@@ -30,6 +30,7 @@ from rich.text import Text
 
 from ..core.actions import Action
 from ..core.cards import SUIT_LETTERS, SUIT_NAMES, Deck
+from ..core.limits import NumberError, read_number
 from ..core.rng import Random
 from ..game import Game, MoveHelp
 from ..layout import Layout, Picture, recap, since_last_move
@@ -211,10 +212,17 @@ class HumanBot:
                 self.show(got)
 
     def prompt(self, text: str) -> str:
+        """A line from the person; no more input (the end of it, or stdin closed: ``<&-``) stops the match."""
         try:
             return self.ask(text)
         except EOFError:
             raise Quit("the input ended") from None
+        except (OSError, RuntimeError, ValueError):
+            # input() with stdin closed says "lost sys.stdin" (RuntimeError) or, with a closed
+            # file, "I/O operation on closed file" (ValueError) or EBADF (OSError)
+            if self.ask is not input:
+                raise
+            raise Quit("the input is closed") from None
 
     def refused(self, action: Action, reason: str) -> bool:
         """The game refused the move: say why in its words and ask again (the state has not changed)."""
@@ -365,11 +373,13 @@ def interpret(
     text = _SPOKEN_CARD.sub(lambda m: m.group(1) + SUIT_NAMES[m.group(2).lower()], text)
     if not text:
         return f"  type a move, its number (1-{len(legal)}), or 'help'"
-    if text.isdigit():
-        n = int(text)
-        if 1 <= n <= len(legal):
-            return legal[n - 1]
-        return f"  there is no move {n}: choose 1-{len(legal)}, or type the move"
+    if text.isdigit():  # a move's number, read by the one bounded number reader (5,000 digits never reach int())
+        try:
+            n = int(read_number(text, "a move's number", low=1, high=len(legal)))
+        except NumberError:
+            shown = text if len(text) <= 12 else f"{text[:9]}... ({len(text):,} digits)"
+            return f"  there is no move {shown}: choose 1-{len(legal)}, or type the move"
+        return legal[n - 1]
     kinds = {a.kind for a in legal}
     lowered = " ".join(text.lower().split())
     alias = words.aliases.get(lowered)

@@ -29,6 +29,7 @@ from typing import Any
 from ..bots import observes
 from ..core.actions import Action
 from ..core.errors import SnapshotError, TapeteError
+from ..core.limits import MAX_SAVE_BYTES, FileRefused, load_json, read_file
 from ..core.version import __version__
 from ..formats import SAVE_FORMAT, check_format
 from ..play.loading import Variant, load_variant
@@ -94,19 +95,21 @@ def write_save(path: Path, save: Save) -> None:
 def read_save(path: Path) -> Save:
     """Read and check a save file; SnapshotError naming the problem, and nothing loaded, if it fails."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise SnapshotError(f"{path}: cannot read the save: {exc.strerror}") from None
+        text = read_file(path, "save", MAX_SAVE_BYTES).decode("utf-8")
+    except FileRefused as exc:
+        raise SnapshotError(f"{path}: {exc}") from None
     except UnicodeDecodeError:
         raise SnapshotError(f"{path}: not a tapete save (not text)") from None
     if not text.strip():
         raise SnapshotError(f"{path}: the save is empty")
     try:
-        obj = json.loads(text)
+        obj = load_json(text)
     except json.JSONDecodeError as exc:
         cut = exc.pos >= len(text.rstrip()) - 1
         what = "the save is cut short" if cut else "the save is damaged"
         raise SnapshotError(f"{path}: {what} (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    except ValueError as exc:  # nested beyond MAX_NESTING
+        raise SnapshotError(f"{path}: the save is damaged: {exc}") from None
     if not isinstance(obj, dict) or obj.get("type") != SAVE_TYPE:
         raise SnapshotError(f'{path}: not a tapete save (a save starts with "type": "{SAVE_TYPE}")')
     try:
