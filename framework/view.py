@@ -112,12 +112,25 @@ class History(Sequence[Event]):
 
 
 class Facts:
-    """A game's public derived facts (tables, solvers, card values), read by attribute."""
+    """A game's public derived facts (tables, solvers, card values), read by attribute; deeply read-only.
+
+    A game's ``facts()`` may hand its own lists and objects (Chinese Ten's ``point_of``,
+    Chinchón's meld solver). Every view of every match in the process shares one `Facts`,
+    so they are sealed when it is built, once per game: lists become tuples, mappings
+    read-only mappings, sets frozensets, all the way down, and any other object (a
+    solver, a table of card infos) becomes a deep copy that is the facts' own. A bot
+    that writes to what it reads gets a TypeError (or changes only its copy), and the
+    game's scoring never sees it; reading costs what it cost before.
+    """
+
+    __slots__ = ("_values",)
 
     def __init__(self, values: Mapping[str, Any]):
-        object.__setattr__(self, "_values", dict(values))
+        object.__setattr__(self, "_values", read_only(dict(values)))
 
     def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") or name == "_values":  # copy/pickle probes, or _values not set yet
+            raise AttributeError(name)
         try:
             return self._values[name]
         except KeyError:
@@ -126,11 +139,52 @@ class Facts:
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("a view's facts are read-only")
 
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("a view's facts are read-only")
+
     def __contains__(self, name: str) -> bool:
         return name in self._values
 
     def __dir__(self) -> list[str]:
         return sorted(self._values)
+
+
+_PLAIN = (type(None), bool, int, float, complex, str, bytes, range)
+
+
+def read_only(value: Any) -> Any:
+    """``value`` sealed for sharing: containers become their read-only kinds, other objects private copies.
+
+    Plain values, functions and classes are kept (nothing in them is data a bot should
+    write); a tuple (a NamedTuple too) keeps its type with sealed items. An object
+    reached twice is copied once (Chinchón's ``solver`` is its ``tables.solver``)."""
+    import copy
+    import types
+
+    sealed: dict[int, tuple[Any, Any]] = {}  # id -> (sealed, original: kept alive so its id is not reused)
+    copies: dict[int, Any] = {}  # deepcopy's memo, shared by every object copied
+
+    def seal(v: Any) -> Any:
+        if isinstance(v, (*_PLAIN, types.FunctionType, types.BuiltinFunctionType, type)):
+            return v
+        found = sealed.get(id(v))
+        if found is not None:
+            return found[0]
+        out: Any
+        if isinstance(v, list | tuple):
+            items = [seal(x) for x in v]
+            make = getattr(type(v), "_make", None)  # a NamedTuple keeps its type
+            out = make(items) if make is not None else tuple(items)
+        elif isinstance(v, Mapping):
+            out = MappingProxyType({k: seal(x) for k, x in v.items()})
+        elif isinstance(v, set | frozenset):
+            out = frozenset(seal(x) for x in v)
+        else:
+            out = copy.deepcopy(v, copies)  # a solver, a table object: the facts' own copy, never the game's
+        sealed[id(v)] = (out, v)
+        return out
+
+    return seal(value)
 
 
 class View:

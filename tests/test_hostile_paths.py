@@ -113,3 +113,21 @@ def test_the_reader_reads_at_most_the_limit_of_a_file_that_claims_no_size(tmp_pa
     assert read_file(path, "log", 1 << 20).startswith(b"Name:")
     with pytest.raises(FileRefused, match="the log is more than 10 bytes"):
         read_file(path, "log", 10)
+
+
+def test_a_human_seat_whose_stdin_is_closed_stops_and_saves_like_the_end_of_input(tmp_path):
+    import subprocess
+    import sys
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "tapete", "play", "fantan/pagat", "--bots", "human,sensible,sensible"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=lambda: os.close(0),  # the shell's <&-
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert "the input is closed: the match is saved in fantan-pagat-seed-1.tapete-save.json" in proc.stdout
+    assert "internal error" not in proc.stdout + proc.stderr
+    assert (tmp_path / "fantan-pagat-seed-1.tapete-save.json").exists()

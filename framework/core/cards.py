@@ -11,8 +11,10 @@ ids; the second copy is written ``7♥/2`` so that a snapshot round-trips exactl
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
 
 SUIT_SYMBOLS = "♣♦♥♠"
 SUIT_LETTERS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
@@ -73,37 +75,56 @@ def face_value(rank: str) -> int:
     return FACE_VALUES.get(rank, 0)
 
 
-@dataclass
+@dataclass(slots=True)
 class Deck:
-    """The physical cards of a game: ranks x suits x copies, plus jokers."""
+    """The physical cards of a game: ranks x suits x copies, plus jokers.
+
+    Read-only: every view hands a bot the game's own deck, so its per-card arrays are
+    tuples and its names a read-only mapping, and a deck is shared, never copied."""
 
     ranks: tuple[str, ...]
     suits: tuple[str, ...] = tuple(SUIT_SYMBOLS)
     copies: int = 1
     jokers: int = 0
     name: str = "custom"
-    rank_of: list[str] = field(init=False, repr=False)
-    suit_of: list[str] = field(init=False, repr=False)
-    copy_of: list[int] = field(init=False, repr=False)
-    names: list[str] = field(init=False, repr=False)
-    _by_name: dict[str, int] = field(init=False, repr=False)
+    rank_of: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    suit_of: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    copy_of: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    names: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    _by_name: Mapping[str, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        self.rank_of, self.suit_of, self.copy_of, self.names = [], [], [], []
-        for copy in range(self.copies):
-            for suit in self.suits:
-                for rank in self.ranks:
-                    self._add(rank, suit, copy)
-        for j in range(self.jokers):
-            self._add(JOKER, "", j)
-        self._by_name = {n: i for i, n in enumerate(self.names)}
+        rank_of: list[str] = []
+        suit_of: list[str] = []
+        copy_of: list[int] = []
+        names: list[str] = []
+        cards = [(rank, suit, c) for c in range(self.copies) for suit in self.suits for rank in self.ranks]
+        cards += [(JOKER, "", j) for j in range(self.jokers)]
+        for rank, suit, copy in cards:
+            rank_of.append(rank)
+            suit_of.append(suit)
+            copy_of.append(copy)
+            names.append(f"{rank}{suit}{f'/{copy + 1}' if copy else ''}")
+        for key, value in (("rank_of", rank_of), ("suit_of", suit_of), ("copy_of", copy_of), ("names", names)):
+            object.__setattr__(self, key, tuple(value))
+        object.__setattr__(self, "_by_name", MappingProxyType({n: i for i, n in enumerate(names)}))
 
-    def _add(self, rank: str, suit: str, copy: int) -> None:
-        self.rank_of.append(rank)
-        self.suit_of.append(suit)
-        self.copy_of.append(copy)
-        suffix = f"/{copy + 1}" if copy else ""
-        self.names.append(f"{rank}{suit}{suffix}")
+    def __setattr__(self, name: str, value: Any) -> None:
+        if hasattr(self, "_by_name"):  # built: from here on the deck is what every view of the game shares
+            raise AttributeError(f"a deck is read-only (cannot set {name!r})")
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"a deck is read-only (cannot delete {name!r})")
+
+    def __reduce__(self) -> tuple[type[Deck], tuple[Any, ...]]:
+        return Deck, (self.ranks, self.suits, self.copies, self.jokers, self.name)
+
+    def __copy__(self) -> Deck:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Deck:
+        return self
 
     @classmethod
     def named(cls, name: str, copies: int = 1, jokers: int = 0) -> Deck:
