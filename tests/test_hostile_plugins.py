@@ -74,7 +74,8 @@ def test_broken_plugins_are_listed_with_the_reason_and_the_rest_works(tmp_path):
         "broken: plugin 'brokenimport' (brokenimport): cannot be imported: ModuleNotFoundError: "
         "No module named 'no_such_module_anywhere'",
         "broken: plugin 'raises' (raises): failed while registering: RuntimeError: no config file",
-        "clash: plugin 'clash' (clash): registers game 'fantan', already registered by 'fantan'; ignored",
+        "clash: plugin 'clash' (clash): registers game 'fantan', already registered by 'fantan'; ignored"
+        " (and its variants, bots, words and layout for that game)",
     ]:
         assert line in lines
     assert "fantan" in listed.stdout and "games: " in listed.stdout

@@ -57,6 +57,10 @@ class Registry:
     def package_of(self, plugin: str) -> str:
         return self.dists.get(plugin, ("tapete", ""))[0]
 
+    # variant folder -> (its plugin, {game it registered but another plugin owns: that plugin}):
+    # the folder's variants of those games are not listed, since they would play on the other's mechanics
+    foreign_games: dict[Path, tuple[str, dict[str, str]]] = field(default_factory=dict)
+
     def vocabulary(self, game: str) -> Vocabulary:
         """The words a script of ``game`` may use: the core's, then the family class's
         ``words``, then words registered through the vocabulary hook for every game, then
@@ -105,14 +109,14 @@ class Registry:
     def variants(self) -> dict[str, Path]:
         from ..rules.variant_file import scan_variants
 
-        return scan_variants(self.variant_dirs)
+        return scan_variants(self.variant_dirs, ignore=self.foreign_games)
 
     def variant_problems(self) -> list[str]:
         """Variant files of the registered folders that cannot be listed, and names used twice."""
         from ..rules.variant_file import scan_variants
 
         problems: list[str] = []
-        scan_variants(self.variant_dirs, problems)
+        scan_variants(self.variant_dirs, problems, ignore=self.foreign_games)
         return problems
 
     def plugin_info(self) -> list[dict[str, Any]]:
@@ -212,6 +216,16 @@ def make_manager(
     return pm
 
 
+def failure(exc: BaseException) -> str:
+    """How a plugin failed, for its `PluginProblem`; Ctrl-C is the person's, not the plugin's, and goes on.
+
+    Any other BaseException counts: a plugin whose import calls ``sys.exit()`` (SystemExit)
+    or raises GeneratorExit is left out like one raising ImportError, and the rest works."""
+    if isinstance(exc, KeyboardInterrupt):
+        raise exc
+    return f"{type(exc).__name__}: {exc}"
+
+
 def _load_entry_points(
     pm: pluggy.PluginManager, problems: list[PluginProblem], dists: dict[str, tuple[str, str]]
 ) -> None:
@@ -229,17 +243,19 @@ def _load_entry_points(
         dists[ep.name] = (package, version)
         try:
             plugin = ep.load()
-        except Exception as exc:  # any import failure of a third-party module is that plugin's fault
-            problems.append(PluginProblem(ep.name, package, f"cannot be imported: {type(exc).__name__}: {exc}"))
-            continue
-        bad = unknown_hooks(pm, plugin)
-        if bad:
-            problems.append(PluginProblem(ep.name, package, "; ".join(bad)))
+        except BaseException as exc:  # any import failure of a third-party module is that plugin's fault
+            problems.append(PluginProblem(ep.name, package, f"cannot be imported: {failure(exc)}"))
             continue
         try:
+            bad = unknown_hooks(pm, plugin)
+            if bad:
+                problems.append(PluginProblem(ep.name, package, "; ".join(bad)))
+                continue
             pm.register(plugin, name=ep.name)
         except (pluggy.PluginValidationError, ValueError) as exc:
             problems.append(PluginProblem(ep.name, package, f"invalid: {exc}"))
+        except BaseException as exc:  # its attributes fail to be read (a module __getattr__ that raises)
+            problems.append(PluginProblem(ep.name, package, f"cannot be read: {failure(exc)}"))
 
 
 def trace(pm: pluggy.PluginManager) -> None:
@@ -292,21 +308,29 @@ def build_registry(extra_plugins: Iterable[object] = (), entry_points: bool = Tr
         try:
             for hook in REGISTRATION_HOOKS:
                 call_one(pm, hook, plugin, register=getattr(staging, hook))
-        except Exception as exc:  # a plugin failing while it registers is left out, the rest load
-            problems.append(PluginProblem(name, package, f"failed while registering: {type(exc).__name__}: {exc}"))
+        except BaseException as exc:  # a plugin failing while it registers is left out, the rest load
+            problems.append(PluginProblem(name, package, f"failed while registering: {failure(exc)}"))
             pm.unregister(plugin)
             continue
         refused: set[str] = set()  # games of this plugin's records that another plugin registered first
+        lost = {key: owner[("game", key)] for kind, key, _, _ in staging.staged if kind == "game" and ("game", key) in owner}
+        lost = {game: first for game, first in lost.items() if first != name}
         for kind, key, apply, game in staging.staged:
             if game in refused:
                 continue
+            target = key if kind == "layout" else key[0] if kind in ("bot", "word") else None
+            if kind != "game" and (game in lost or target in lost):
+                continue  # a bot, word or layout for a game this plugin does not get: said with the game
+            if kind == "variants" and lost:
+                reg.foreign_games[key] = (name, lost)  # its variants of those games are left out too
             first = owner.get((kind, key))
             if first is not None and first != name:
+                also = " (and its variants, bots, words and layout for that game)" if kind == "game" else ""
                 problems.append(
                     PluginProblem(
                         name,
                         package,
-                        f"registers {_WHAT[kind]} {_key_text(key)!r}, already registered by {first!r}; ignored",
+                        f"registers {_WHAT[kind]} {_key_text(key)!r}, already registered by {first!r}; ignored{also}",
                     )
                 )
                 if kind == "game" and game is not None:

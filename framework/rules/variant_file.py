@@ -9,7 +9,7 @@ Every error names the file, the key path and the line.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -367,13 +367,20 @@ def option_text(value: Any) -> str:
     return str(value)
 
 
-def scan_variants(dirs: Iterable[Path], problems: list[str] | None = None) -> dict[str, Path]:
+def scan_variants(
+    dirs: Iterable[Path],
+    problems: list[str] | None = None,
+    ignore: Mapping[Path, tuple[str, Mapping[str, str]]] | None = None,
+) -> dict[str, Path]:
     """Registered variant names (game/name) -> files, read cheaply without validation.
 
     A file that cannot be read as a variant, or a name two files both claim, is
-    described in ``problems`` (the first file keeps the name)."""
+    described in ``problems`` (the first file keeps the name). ``ignore`` maps a folder
+    to (its plugin, {game: the plugin that owns it}): the folder's variants of those
+    games are left out and described, as their plugin's game was."""
     found: dict[str, Path] = {}
     for d in dirs:
+        plugin, foreign = (ignore or {}).get(Path(d), ("", {}))
         for file in sorted(Path(d).glob("**/*.yaml")):
             try:
                 data = yaml.safe_load(read_source(file, "variant file", MAX_VARIANT_BYTES, VariantError)) or {}
@@ -388,6 +395,13 @@ def scan_variants(dirs: Iterable[Path], problems: list[str] | None = None) -> di
             if isinstance(data, dict) and isinstance(data.get("name"), str):
                 game = data.get("game") or file.parent.name
                 name = f"{game}/{data['name']}"
+                if game in foreign:
+                    if problems is not None:
+                        problems.append(
+                            f"{display_path(file)}: variant {name!r} of plugin {plugin!r} is ignored: its game"
+                            f" {game!r} is plugin {foreign[game]!r}'s, so it would play on other rules"
+                        )
+                    continue
                 if name in found:
                     if problems is not None:
                         problems.append(
