@@ -44,6 +44,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped, import-not-found, 
 from .core.actions import Action
 from .core.errors import TapeteError
 from .core.ledger import Ledger
+from .core.limits import number_text
 from .core.rng import Random, derive_seed
 from .core.state import DealState
 from .game import Game
@@ -392,10 +393,11 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        assert self.deal is not None and self._recorder is not None and action is not None
-        move = self._legal.get(int(action))
+        assert self.deal is not None and self._recorder is not None
+        slot = self._slot(action)
+        move = self._legal.get(slot)
         if move is None:
-            raise ValueError(f"action {action} ({self.layout.describe(int(action))}) is not legal now")
+            raise ValueError(f"action {slot} ({self.layout.describe(slot)}) is not legal now")
         self._cumulative_rewards[agent] = 0.0
         state, recorder = self.deal.state, self._recorder
         recorder.apply(state, move)  # a move of the legal list needs no refusal check
@@ -418,6 +420,18 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
             self._legal = {}
             self._deal_over(state)
         self._accumulate_rewards()
+
+    def _slot(self, action: object) -> int:
+        """``action`` as a slot of the action space; ValueError saying why it is none (nothing changes)."""
+        size = self.layout.size
+        if action is None:
+            raise ValueError(f"{self.agent_selection} is to move: step(None) is only for an agent that is done")
+        if isinstance(action, bool) or not isinstance(action, int | np.integer):
+            raise ValueError(f"an action is a slot number, an int from 0 to {size - 1}, not {action!r:.60}")
+        slot = int(action)
+        if not 0 <= slot < size:
+            raise ValueError(f"action {number_text(slot)} is not a slot: the action space has slots 0 to {size - 1}")
+        return slot
 
     def _deal_over(self, state: DealState) -> None:
         """A deal of a match episode ended: score it; start the next deal, or end the episode."""

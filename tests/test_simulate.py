@@ -12,6 +12,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -140,6 +141,32 @@ def test_ctrl_c_prints_the_finished_games(start) -> None:
     assert "per seat" in stdout
     done = records(out)
     assert 0 < len(done) < 200000 and [r["match"] for r in done] == sorted(r["match"] for r in done)
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs /proc to find the worker processes")
+@pytest.mark.parametrize("workers", ["2", "1"])
+def test_sigterm_stops_every_worker_and_says_so(start, workers) -> None:
+    proc, out = start("--workers", workers)
+    me = Path(f"/proc/{proc.pid}/cmdline").read_bytes()
+    children = [c for c in _children(proc.pid) if Path(f"/proc/{c}/cmdline").read_bytes() == me]
+    assert len(children) == (2 if workers == "2" else 0)
+    proc.send_signal(signal.SIGTERM)  # to the parent alone, as kill PID does
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 143
+    assert stderr.strip().splitlines()[-1].startswith("terminated: ") and "Traceback" not in stderr
+    assert "per seat" in stdout and 0 < len(records(out)) < 200000
+    deadline = time.monotonic() + 10
+    while any(Path(f"/proc/{c}").exists() for c in children) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    left = [c for c in children if Path(f"/proc/{c}").exists() and "Z" not in _state(c)]
+    assert left == []  # no worker survives its parent
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ")[1].split()[0]
+    except (OSError, IndexError):
+        return "gone"
 
 
 def _children(pid: int) -> list[int]:

@@ -108,8 +108,9 @@ def simulate(
         draw(sim, plot)
     if failure is not None:
         fail(failure)
-    if sim.stopped == "interrupted":
-        fail(f"interrupted: {len(sim.records)} of {sim.plan.total} matches finished", 130)
+    if sim.stopped in ("interrupted", "terminated"):  # Ctrl-C, or SIGTERM: every worker has been stopped
+        code = 130 if sim.stopped == "interrupted" else 143
+        fail(f"{sim.stopped}: {len(sim.records)} of {sim.plan.total} matches finished", code)
 
 
 def _check_plotting() -> None:

@@ -107,15 +107,24 @@ class Deal:
         return [] if self.state.over else self.game.legal_actions(self.state)
 
     def action(self, text: str) -> Action:
+        """The move ``text`` writes (``play 7♥``); ValueError says why when it is none."""
+        if not isinstance(text, str):
+            raise ValueError(f"a move's text must be a string such as 'play 7♥', not {type(text).__name__}")
         return Action.parse(text, self.game.deck)
 
     def play(self, action: Action | str) -> list[dict[str, Any]]:
-        """Make a move; an illegal one raises IllegalAction saying why and changes nothing."""
+        """Make a move; an illegal one raises IllegalAction saying why and changes nothing.
+
+        Anything else handed in (None, a number, an Action naming a card the deck does not
+        have) is an illegal move too, refused before the game sees it."""
         if isinstance(action, str):
             try:
                 action = self.action(action)
             except ValueError as exc:
                 raise IllegalAction(str(exc)) from None
+        why = malformed(action, len(self.game.deck))
+        if why is not None:
+            raise IllegalAction(why)
         if self.state.over:
             raise IllegalAction("the deal is over")
         why = self.game.refusal(self.state, action)
@@ -144,6 +153,19 @@ class Deal:
 
     def observe(self, seat: int) -> dict[str, Any]:
         return observe(self.game, self.state, seat)
+
+
+def malformed(action: object, deck_size: int) -> str | None:
+    """Why ``action`` is not a move at all (not an Action, a card outside the deck), or None."""
+    if not isinstance(action, Action):
+        return f"a move is an Action or its text (such as 'play 7♥'), not {type(action).__name__} {action!r:.60}"
+    kind, cards, detail = action
+    if not isinstance(kind, str) or not isinstance(detail, str) or not isinstance(cards, tuple):
+        return f"a move has a kind (text), cards (a tuple of card numbers) and a detail (text), not {action!r:.80}"
+    for card in cards:
+        if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < deck_size:
+            return f"{card!r:.40} is not a card of this deck (cards are numbered 0-{deck_size - 1})"
+    return None
 
 
 def observe(game: Game, state: DealState, seat: int) -> dict[str, Any]:

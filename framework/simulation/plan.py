@@ -311,7 +311,8 @@ def simulate(
     ``connect_timeout`` seconds), ``"local"`` for a ``distributed.LocalCluster``
     of ``workers`` processes, or a ``distributed.Client`` the caller made. The records are
     the same whichever way they are played. Ctrl-C stops the run: the result
-    then holds the matches that finished and ``stopped == "interrupted"``. A
+    then holds the matches that finished and ``stopped == "interrupted"`` (SIGTERM:
+    ``"terminated"``; either way every worker process is stopped first). A
     failure (a worker dying, an unreachable scheduler) raises `SimulationError`
     whose ``partial`` holds the finished matches. ``.summary()`` gives the tables.
     """

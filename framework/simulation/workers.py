@@ -3,7 +3,9 @@
 Every way collects the same `MatchRecord`s (a match depends only on its seed) and
 files them by (point, match), so the result does not depend on the way. A run
 that stops early keeps every chunk that finished: Ctrl-C returns them with
-``stopped = "interrupted"``; a failure raises `SimulationError` carrying them.
+``stopped = "interrupted"``, SIGTERM with ``stopped = "terminated"`` (every worker
+process stopped first, none left running); a failure raises `SimulationError`
+carrying them.
 """
 
 from __future__ import annotations
@@ -50,23 +52,42 @@ def run(
     return _run_processes(plan, workers, progress)
 
 
+class _Terminated(BaseException):
+    """SIGTERM while the matches are played in this process: stop as Ctrl-C does."""
+
+
+def _raise_terminated(signum: int, frame: object) -> None:
+    raise _Terminated
+
+
 def _run_here(plan: Plan, progress: Progress | None) -> Simulation:
     out = _Collector(plan, progress)
     if progress is not None:
         progress(0, plan.total)
     try:
+        previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    except ValueError:  # not the main thread: SIGTERM keeps its default
+        previous = None
+    try:
         for job in plan.jobs(1):
             out.add(play_chunk(job))
     except KeyboardInterrupt:
         return out.result("interrupted")
+    except _Terminated:
+        return out.result("terminated")
     except TapeteError as exc:
         raise out.fail(str(exc)) from None
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
     return out.result()
 
 
 def _ignore_sigint() -> None:
-    """Pool processes leave Ctrl-C to the parent, which stops them itself."""
+    """Pool processes leave Ctrl-C to the parent, which stops them itself; SIGTERM (how the parent
+    stops them) ends them, whatever handler the parent had when they were forked."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _context() -> Any:
@@ -76,36 +97,41 @@ def _context() -> Any:
 
 
 class _CtrlC:
-    """Ctrl-C noted as a flag while the pool runs, instead of a KeyboardInterrupt.
+    """Ctrl-C (and SIGTERM) noted as a flag while the pool runs, instead of a KeyboardInterrupt.
 
     A KeyboardInterrupt raised inside `concurrent.futures.wait` can leave one of the
     futures' locks held (it takes and releases every pending future's lock), and the
     pool's own thread then waits on that lock for ever when the pool is stopped. So the
-    parent notes the signal and checks the flag between short waits. Where no handler
-    can be set (not the main thread), Ctrl-C stays a KeyboardInterrupt.
+    parent notes the signal and checks the flag between short waits. SIGTERM (``kill``,
+    a batch system ending the job) is noted the same way, so the parent stops every
+    worker before it exits instead of dying and leaving them playing as orphans. Where
+    no handler can be set (not the main thread), Ctrl-C stays a KeyboardInterrupt.
     """
 
     POLL = 0.2  # seconds: the longest a Ctrl-C waits to be noticed
+    SIGNALS = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}
 
     def __init__(self) -> None:
         self.pressed = False
-        self.previous: Any = None
-        self.installed = False
+        self.how = "interrupted"
+        self.previous: dict[int, Any] = {}
 
     def __enter__(self) -> _CtrlC:
-        try:
-            self.previous = signal.signal(signal.SIGINT, self._note)
-            self.installed = True
-        except ValueError:  # not the main thread of the main interpreter
-            pass
+        for signum in self.SIGNALS:
+            try:
+                self.previous[signum] = signal.signal(signum, self._note)
+            except ValueError:  # not the main thread of the main interpreter
+                pass
         return self
 
     def _note(self, signum: int, frame: object) -> None:
+        if not self.pressed:
+            self.how = self.SIGNALS.get(signal.Signals(signum), "interrupted")
         self.pressed = True
 
     def __exit__(self, *exc: object) -> None:
-        if self.installed:
-            signal.signal(signal.SIGINT, self.previous)
+        for signum, previous in self.previous.items():
+            signal.signal(signum, previous)
 
 
 def _run_processes(plan: Plan, workers: int, progress: Progress | None) -> Simulation:
@@ -124,7 +150,7 @@ def _run_processes(plan: Plan, workers: int, progress: Progress | None) -> Simul
                     out.add(fut.result())
             if ctrl_c.pressed:
                 _stop(pool)
-                return out.result("interrupted")
+                return out.result(ctrl_c.how)
     except KeyboardInterrupt:
         _stop(pool)
         return out.result("interrupted")

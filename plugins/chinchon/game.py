@@ -547,6 +547,32 @@ class Chinchon(Game):
         return going
 
     # -- reading a finished deal ----------------------------------------------------------
+    def check_state(self, state: DealState, partial: bool = False) -> list[str]:
+        """The generic checks, then who may hold the extra card: only the seat to move, once it has drawn.
+
+        CH-4.2: a hand holds ``hand_size`` cards, the player to move one more after drawing
+        (``drawn``), until the discard. A seat that made a person's mistake (CH-V5,
+        ``misdealt.N``) may hold one card more or less, and a deal that is over has been
+        shown and laid off (CH-5), so neither is judged by size. A partial snapshot (a
+        worked example) is not judged by size either."""
+        problems = super().check_state(state, partial)
+        if partial or state.over:
+            return problems
+        drawn = state.counters.get("drawn", 0)
+        if not isinstance(drawn, int) or not 0 <= drawn <= (2 if self.mistakes else 1):
+            problems.append(f"counter 'drawn' is {drawn!r}: a player draws one card a turn (CH-4.2)")
+            return problems
+        for seat in range(state.players):
+            cards = state.zones.get(f"hand.{seat}")
+            if cards is None or state.counters.get(f"misdealt.{seat}"):
+                continue
+            mover = seat == state.to_move
+            want = self.hand_size + (drawn if mover else 0)
+            if len(cards) != want:
+                who = f"seat {seat}, to move, has drawn {drawn}" if mover else f"seat {seat} is not to move"
+                problems.append(f"zone 'hand.{seat}' holds {len(cards)} cards, but {who}: it holds {want} (CH-4.2)")
+        return problems
+
     def design_problems(self, players: int) -> list[DesignProblem]:
         """A deal the deck cannot hold (CH-2.2), and melds the deck cannot complete (CH-3)."""
         problems = []
