@@ -100,22 +100,6 @@ def read_file(path: Path | str, what: str, limit: int) -> bytes:
         os.close(fd)
 
 
-def check_output_file(path: Path | str, what: str) -> None:
-    """`FileRefused` when ``path`` cannot be a file tapete writes: no file name, or a folder, FIFO or device there.
-
-    Writing to a FIFO would wait for ever for a reader, and a folder has no file name to replace."""
-    target = Path(path)
-    if not target.name or target.name in (".", ".."):
-        raise FileRefused(f"cannot write the {what} there: it names a folder, not a file")
-    try:
-        mode = os.stat(target).st_mode
-    except OSError:
-        return  # nothing there yet: writing says whether the folder exists
-    for test, kind in _NOT_FILES:
-        if test(mode):
-            raise FileRefused(f"cannot write the {what} there: it is {kind}, not a file")
-
-
 def read_source(path: Path, what: str, limit: int, error: type[LocatedError]) -> str:
     """The text of a file: refused (as ``error``) when unreadable, not a file, too big or not UTF-8."""
     shown = display_path(path)

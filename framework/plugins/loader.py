@@ -313,7 +313,9 @@ def build_registry(extra_plugins: Iterable[object] = (), entry_points: bool = Tr
             pm.unregister(plugin)
             continue
         refused: set[str] = set()  # games of this plugin's records that another plugin registered first
-        lost = {key: owner[("game", key)] for kind, key, _, _ in staging.staged if kind == "game" and ("game", key) in owner}
+        lost = {
+            key: owner[("game", key)] for kind, key, _, _ in staging.staged if kind == "game" and ("game", key) in owner
+        }
         lost = {game: first for game, first in lost.items() if first != name}
         for kind, key, apply, game in staging.staged:
             if game in refused:

@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..core.errors import TapeteError, suggest
+from ..core.limits import NumberError, read_number
 from .variant_file import OptionDecl, check_value
 
 BOOL_WORDS = {"true": True, "yes": True, "on": True, "1": True, "false": False, "no": False, "off": False, "0": False}
@@ -30,11 +31,10 @@ def parse_text(decl: OptionDecl, text: str) -> Any:
     if len(text) > MAX_OPTION_TEXT:
         raise ValueError(f"a value longer than {MAX_OPTION_TEXT} characters is refused")
     if decl.type == "int":
-        word = text.strip()
-        digits = word[1:] if word[:1] in ("+", "-") else word
-        if not digits.isascii() or not digits.isdigit():
-            raise ValueError(f"{text!r} is not a whole number")
-        return int(word)
+        try:  # the one number reader (`tapete.core.limits.read_number`), in this module's words
+            return int(read_number(text, f"option {decl.name}"))
+        except NumberError:
+            raise ValueError(f"{text!r} is not a whole number") from None
     if decl.type == "bool":
         word = text.strip().lower()
         if word not in BOOL_WORDS:

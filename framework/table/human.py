@@ -377,8 +377,8 @@ def interpret(
         try:
             n = int(read_number(text, "a move's number", low=1, high=len(legal)))
         except NumberError:
-            shown = text if len(text) <= 12 else f"{text[:9]}... ({len(text):,} digits)"
-            return f"  there is no move {shown}: choose 1-{len(legal)}, or type the move"
+            said = text if len(text) <= 12 else f"{text[:9]}... ({len(text):,} digits)"
+            return f"  there is no move {said}: choose 1-{len(legal)}, or type the move"
         return legal[n - 1]
     kinds = {a.kind for a in legal}
     lowered = " ".join(text.lower().split())
