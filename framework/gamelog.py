@@ -9,6 +9,8 @@ and compares each event it produces with the logged one.
 from __future__ import annotations
 
 import json
+import os
+import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +31,14 @@ if TYPE_CHECKING:
 
 class LogWriter:
     def __init__(self, path: Path):
+        """Open ``path`` for the log; a pipe, device or socket is refused before opening, since
+        opening a pipe for writing waits for a reader for ever (a folder is refused by the OS)."""
+        try:
+            info = os.stat(path)
+        except OSError:
+            info = None
+        if info is not None and not stat.S_ISREG(info.st_mode) and not stat.S_ISDIR(info.st_mode):
+            raise TapeteError(f"{path}: cannot write the log there: not a regular file")
         try:
             self.file = open(path, "w", encoding="utf-8")
         except OSError as exc:

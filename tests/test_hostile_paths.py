@@ -140,3 +140,20 @@ def test_a_human_seat_whose_stdin_is_closed_stops_and_saves_like_the_end_of_inpu
     assert "the input is closed: the match is saved in fantan-pagat-seed-1.tapete-save.json" in proc.stdout
     assert "internal error" not in proc.stdout + proc.stderr
     assert (tmp_path / "fantan-pagat-seed-1.tapete-save.json").exists()
+
+
+def test_a_log_onto_a_pipe_is_refused_instead_of_waiting_for_a_reader(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    proc = subprocess.run(
+        [sys.executable, "-m", "tapete", "play", "fantan/pagat", "--seed", "1", "-q", "--log", str(fifo)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 1
+    assert proc.stderr.strip() == f"{fifo}: cannot write the log there: not a regular file"
