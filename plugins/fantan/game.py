@@ -45,7 +45,10 @@ class FanTan(Game):
                         if deck.rank_of[d] == first and deck.suit_of[d] == deck.suit_of[c]:
                             self.needs[c] = d
         opening = rules.constant("opening")
-        self.opening = deck.parse(opening) if isinstance(opening, str) else opening
+        try:
+            self.opening = deck.parse(opening) if isinstance(opening, str) else opening
+        except ValueError as exc:  # an option or a file that names no card of the deck (FT-V opening card)
+            raise rules.error("opening", "", f"the opening card: {exc}") from None
         self.may_pass = rules.condition("may_pass")
         self.ante = rules.expr("ante")
         self.pass_cost = rules.expr("pass_cost")

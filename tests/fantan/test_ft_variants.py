@@ -109,3 +109,16 @@ def test_changing_the_script_changes_the_game(tmp_path):
     changed = v.deal_from_snapshot(snap, partial=True)  # a worked example: only three cards
     assert legal(deal) == {"play 7♣"}
     assert legal(changed) == {"play 8♣", "play 8♦"}
+
+
+def test_an_opening_card_that_is_no_card_of_the_deck_is_refused_at_its_statement(tmp_path):
+    """FT-V2 on a file whose opening card was mangled (re-saved as Latin-1: 7♥ became 7?)."""
+    import pytest
+
+    from tapete import ErrorList, load_variant
+
+    (tmp_path / "o.rules").write_text('opening = "7?"\nleader = 0\n', encoding="utf-8")
+    (tmp_path / "o.yaml").write_text("extends: fantan/pagat\nname: o\nscripts: [o.rules]\n", encoding="utf-8")
+    with pytest.raises(ErrorList) as caught:
+        load_variant(str(tmp_path / "o.yaml"))
+    assert "o.rules:1:" in str(caught.value) and "the opening card: no card '7?'" in str(caught.value)
