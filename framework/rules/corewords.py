@@ -147,18 +147,39 @@ QUANTITIES: list[Quantity] = [
         scopes(PLAY),
         lambda c: c.state.players if c.state is not None else c.ledger.players,
         kind=NUMBER,
+        rulebook="the number of players",
     ),
-    Quantity("dealer", "the dealer's seat in this deal", scopes(PLAY, DEAL), lambda c: c.state.dealer, kind=NUMBER),
-    Quantity("seat", "the seat being asked about", scopes(PLAY, SEAT), lambda c: c.seat, kind=NUMBER),
+    Quantity(
+        "dealer",
+        "the dealer's seat in this deal",
+        scopes(PLAY, DEAL),
+        lambda c: c.state.dealer,
+        kind=NUMBER,
+        rulebook="the dealer",
+    ),
+    Quantity(
+        "seat",
+        "the seat being asked about",
+        scopes(PLAY, SEAT),
+        lambda c: c.seat,
+        kind=NUMBER,
+        rulebook="your seat number",
+    ),
     Quantity(
         "total",
         "the player's running total in the match",
         SEAT_IN_MATCH,
         lambda c: c.ledger.totals[c.seat],
         kind=NUMBER,
+        rulebook="your total",
     ),
     Quantity(
-        "deals_won", "deals this player has won", SEAT_IN_MATCH, lambda c: c.ledger.deals_won[c.seat], kind=NUMBER
+        "deals_won",
+        "deals this player has won",
+        SEAT_IN_MATCH,
+        lambda c: c.ledger.deals_won[c.seat],
+        kind=NUMBER,
+        rulebook="the number of deals you have won",
     ),
     Quantity(
         "last_score",
@@ -166,6 +187,7 @@ QUANTITIES: list[Quantity] = [
         SEAT_IN_MATCH,
         lambda c: c.ledger.last_scores[c.seat] if c.ledger.last_scores else 0,
         kind=NUMBER,
+        rulebook="your score in the last deal",
     ),
     Quantity(
         "deal_number",
@@ -173,6 +195,7 @@ QUANTITIES: list[Quantity] = [
         MATCH_WIDE,
         lambda c: c.ledger.deal_number,
         kind=NUMBER,
+        rulebook="the number of deals played",
     ),
     Quantity(
         "reentries",
@@ -180,14 +203,23 @@ QUANTITIES: list[Quantity] = [
         SEAT_IN_MATCH,
         lambda c: c.ledger.reentries[c.seat],
         kind=NUMBER,
+        rulebook="the number of times you have come back in",
     ),
-    Quantity("active_players", "players not out of the match", MATCH_WIDE, lambda c: len(c.ledger.active), kind=NUMBER),
+    Quantity(
+        "active_players",
+        "players not out of the match",
+        MATCH_WIDE,
+        lambda c: len(c.ledger.active),
+        kind=NUMBER,
+        rulebook="the number of players still in",
+    ),
     Quantity(
         "won_match",
         "the player won the match (known only in match_bonus, once the match is over)",
         SEAT_IN_MATCH,
         lambda c: c.extra.get("winner") == c.seat,
         kind=TRUTH,
+        rulebook="you won the match|you did not win the match",
     ),
 ]
 

@@ -92,7 +92,10 @@ class TableHost(Host):
         self.variant, self.saver = variant, saver
 
     def rules(self) -> list[str]:
-        return describe(self.variant)
+        """The players' rulebook, as ``tapete rules`` prints it (written from the rules in force)."""
+        from ..design.rulebook import rulebook_lines  # only when a person asks: the table starts without it
+
+        return rulebook_lines(self.variant)
 
     def save(self, path: str | None) -> str:
         try:
