@@ -117,7 +117,7 @@ def test_a_variant_that_extends_another_says_how_it_differs():
     text = "\n".join(render_text(book))
     assert "DIFFERENCES FROM CHINCHON/FOURNIER" in text
     assert "bust: 100 → 70" in text
-    assert "out when your total is more than 100 → total is at least 70" in text
+    assert "out when your total is more than 100 → your total is at least 70" in text
     assert rulebook(variant("chinchon/fournier")).base is None
 
 

@@ -475,9 +475,10 @@ from .plugin import tapete_register_commands  # noqa: E402
 
 tapete_register_commands(app)
 
-from .workbench import rules  # noqa: E402  (tapete rules, diff, report: the designer's workbench)
+from .workbench import diff, rules  # noqa: E402  (tapete rules, diff, report: the designer's workbench)
 
 command()(rules)
+command()(diff)
 
 
 def main() -> None:  # pragma: no cover

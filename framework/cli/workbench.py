@@ -44,3 +44,27 @@ def rules(
         console().print(f"{out}: the rulebook of {book.name}")
     else:
         sys.stdout.write(text)
+
+
+def diff(
+    a: str = typer.Argument(..., help="a registered name or YAML path"),
+    b: str = typer.Argument(..., help="another registered name or YAML path"),
+    json_out: bool = typer.Option(False, "--json", help="print the differences as JSON for tools"),
+) -> None:
+    """Show how two variants' rules differ, in plain words (after extends: and their options)."""
+    import json
+
+    from ..design.diff import compare, same_text
+    from ..play.loading import load_variant
+    from .main import console
+
+    found = compare(load_variant(a), load_variant(b))
+    if json_out:
+        sys.stdout.write(json.dumps(found.to_json(), indent=1, ensure_ascii=False) + "\n")
+        return
+    if found.same:
+        console().print(same_text(found))
+        return
+    console().print(f"{found.a} → {found.b}: {len(found.changes)} difference(s)")
+    for line in found.lines():
+        console().print(f"  * {line}")

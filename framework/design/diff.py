@@ -22,7 +22,8 @@ if TYPE_CHECKING:
     from ..play.loading import Variant
 
 ARROW = "→"
-SMALL_WORDS = {"of", "the", "a", "an", "is", "to", "and", "or", "in", "at", "for", "if", "than"}
+LONG_CHANGE = 12  # words: a change longer than this shows the whole new rule
+SMALL_WORDS = {"of", "the", "a", "an", "and", "or", "than", "to", "in", "for"}
 
 
 @dataclass
@@ -98,6 +99,8 @@ def _side(item: t.Statement | t.Table | None, words: Words) -> str | None:
 
 
 def _flat(cases: list[Case]) -> str:
+    if len(cases) == 1 and cases[0].when is None and not cases[0].cases:
+        return cases[0].value
     out = []
     for c in cases:
         inner = c.value if c.value else "(" + _flat(c.cases) + ")"
@@ -116,11 +119,16 @@ def changed_text(a: str, b: str) -> str:
     post = 0
     while post < min(len(aw), len(bw)) - pre and aw[-1 - post] == bw[-1 - post]:
         post += 1
+    if len(bw) - post - pre > LONG_CHANGE:  # many words changed: the whole new rule reads better
+        return f"{a} {ARROW} {b}"
     start = max(pre - 2, 0)  # two words of context before the change, not starting on a small word
-    while start > 0 and bw[start] in SMALL_WORDS:
+    while start > 0 and (bw[start] in SMALL_WORDS or bw[start - 1] in ("your", "the", "a", "their")):
         start -= 1
     tail = bw[start : len(bw) - post] if len(bw) - post > start else bw[start:]
-    return f"{a} {ARROW} {' '.join(tail)}"
+    shown = " ".join(tail)
+    if shown.count("(") != shown.count(")"):  # never cut inside brackets: say the rest of the rule
+        shown = " ".join(bw[start:])
+    return f"{a} {ARROW} {shown}"
 
 
 def compare(a: Variant, b: Variant) -> Diff:
@@ -144,14 +152,15 @@ def compare(a: Variant, b: Variant) -> Diff:
         if isinstance(ia, t.Table) or isinstance(ib, t.Table):
             _table(diff, a, b, key, ia, ib)
             continue
-        ca = source(ia, _resolver(ra)) if ia is not None else None
-        cb = source(ib, _resolver(rb)) if ib is not None else None
+        side = b if ib is not None else a
+        spec = side.registry.vocabulary(side.spec.game).statements.get(key)
+        default = spec.default if spec is not None and spec.default and not first else None
+        ca = source(ia, _resolver(ra)) if ia is not None else default
+        cb = source(ib, _resolver(rb)) if ib is not None else default
         if ca == cb:
-            continue
-        sa, sb = _side(ia, wa), _side(ib, wb)
-        spec = (
-            (b if ib is not None else a).registry.vocabulary((b if ib is not None else a).spec.game).statements.get(key)
-        )
+            continue  # the same rule, or a rule written out as the game's default
+        sa = _side(ia, wa) if ia is not None else (f"{default} (the default)" if default else None)
+        sb = _side(ib, wb) if ib is not None else (f"{default} (the default)" if default else None)
         doc = f" ({strip_ids(spec.doc)})" if spec is not None and spec.doc else ""
         label = f"{key} {first}".strip()
         if sa is None:

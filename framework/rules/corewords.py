@@ -63,8 +63,14 @@ def _check_game(item: t.Statement, env: Env) -> str:
 STATEMENTS: list[StatementSpec] = [
     StatementSpec("game", "the game family this script is for", words=(1, 1), required=True, check=_check_game),
     StatementSpec("deck", "the cards: a named deck or 'ranks ... suits ...'", words=(1, None), required=True),
-    StatementSpec("decks", "how many copies of the deck are shuffled together", value=CONSTANT, needs_value=True),
-    StatementSpec("jokers", "how many jokers are added", value=CONSTANT, needs_value=True),
+    StatementSpec(
+        "decks",
+        "how many copies of the deck are shuffled together",
+        value=CONSTANT,
+        needs_value=True,
+        default="decks = 1",
+    ),
+    StatementSpec("jokers", "how many jokers are added", value=CONSTANT, needs_value=True, default="jokers = 0"),
     StatementSpec("order", "rank order from low to high (runs, rows, ranges)", words=(2, None)),
     StatementSpec(
         "ace", "high or low: moves the ace to the top or the bottom of the order", value=CONSTANT, needs_value=True
@@ -77,13 +83,36 @@ STATEMENTS: list[StatementSpec] = [
         "partnerships: the players sit alternately in this many teams (seat s plays for team s mod teams)",
         value=CONSTANT,
         needs_value=True,
+        default="teams = 0",
     ),
     StatementSpec(
-        "direction", "clockwise or counterclockwise, for play and the deal", value=CONSTANT, needs_value=True
+        "direction",
+        "clockwise or counterclockwise, for play and the deal",
+        value=CONSTANT,
+        needs_value=True,
+        default="direction = clockwise",
     ),
-    StatementSpec("first_dealer", "lot, or a seat number, for the first deal", value=CONSTANT, needs_value=True),
-    StatementSpec("leader", "who moves first in a deal (a seat expression)", value=AT_DEAL_START, needs_value=True),
-    StatementSpec("next_dealer", "who deals the next deal (a seat expression)", value=AT_DEAL_START, needs_value=True),
+    StatementSpec(
+        "first_dealer",
+        "lot, or a seat number, for the first deal",
+        value=CONSTANT,
+        needs_value=True,
+        default="first_dealer = lot",
+    ),
+    StatementSpec(
+        "leader",
+        "who moves first in a deal (a seat expression)",
+        value=AT_DEAL_START,
+        needs_value=True,
+        default="leader = next(dealer)",
+    ),
+    StatementSpec(
+        "next_dealer",
+        "who deals the next deal (a seat expression)",
+        value=AT_DEAL_START,
+        needs_value=True,
+        default="next_dealer = next(dealer)",
+    ),
     StatementSpec(
         "see", "what a seat sees of a zone: all, own, top, count or none", words=(2, 2), multi=True, check=_check_see
     ),
@@ -101,6 +130,7 @@ STATEMENTS: list[StatementSpec] = [
         value=CONSTANT,
         needs_value=True,
         check=_check_stall,
+        default="stall = error",
     ),
     StatementSpec(
         "wins_match",

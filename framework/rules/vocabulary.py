@@ -79,7 +79,9 @@ class StatementSpec(Generic[T]):
     ``rulebook`` is optional: how the statement's rule is said in a players'
     rulebook (``tapete rules``), a sentence whose ``{value}`` and ``{condition}``
     are filled with the statement's own parts in players' words, e.g. ``"You may
-    knock when {condition}."``. Without it the rulebook uses ``doc``.
+    knock when {condition}."``. Without it the rulebook uses ``doc``. ``default`` is the
+    statement as it reads when a script leaves it out and the game plays its default
+    (``"group_copies = 1"``), so ``tapete diff`` does not count a written default as a change.
     """
 
     name: str
@@ -95,6 +97,7 @@ class StatementSpec(Generic[T]):
     check: Callable[[Statement, Env], T] | None = None
     identity: Callable[[tuple[Any, ...]], str] | None = None
     rulebook: str = ""
+    default: str = ""
 
 
 @dataclass(frozen=True)

@@ -158,6 +158,7 @@ WORDS = (
         value=CONSTANT,
         needs_value=True,
         check=_whole(1, 20),
+        default="hand_size = 7",
     ),
     StatementSpec("value", "penalty points of a card left unmatched (CH-1.4)", table=True, required=True),
     StatementSpec("wild", "1 for a card that stands for any card in a meld, else 0 (CH-V7)", table=True),
@@ -167,6 +168,7 @@ WORDS = (
         value=CONSTANT,
         needs_value=True,
         check=_group_size,
+        default="group_size = 3..4",
     ),
     StatementSpec(
         "group_copies",
@@ -174,6 +176,7 @@ WORDS = (
         value=CONSTANT,
         needs_value=True,
         check=_whole(1, 8),
+        default="group_copies = 1",
     ),
     StatementSpec(
         "run_length",
@@ -181,6 +184,7 @@ WORDS = (
         value=CONSTANT,
         needs_value=True,
         check=_whole(2, 20),
+        default="run_length = 3",
     ),
     StatementSpec(
         "run_wrap",
@@ -188,6 +192,7 @@ WORDS = (
         value=CONSTANT,
         needs_value=True,
         check=_no_wrap,
+        default="run_wrap = false",
     ),
     StatementSpec(
         "wilds_per_meld",
@@ -195,6 +200,7 @@ WORDS = (
         value=CONSTANT,
         needs_value=True,
         check=_whole(0, 8),
+        default="wilds_per_meld = 1",
     ),
     # closing and showing
     StatementSpec(
@@ -213,6 +219,7 @@ WORDS = (
         value=CONSTANT,
         needs_value=True,
         check=_flag,
+        default="layoff_upward_only = false",
     ),
     StatementSpec(
         "layoff_one_per_value",
@@ -220,12 +227,14 @@ WORDS = (
         value=CONSTANT,
         needs_value=True,
         check=_flag,
+        default="layoff_one_per_value = false",
     ),
     StatementSpec(
         "close_move",
         "what the closing move is called: close (CH-4.3) or knock (GR-4.3)",
         words=(1, 1),
         check=_move_word,
+        default="close_move close",
     ),
     StatementSpec(
         "upcard_offer",
@@ -234,6 +243,7 @@ WORDS = (
         value=CONSTANT,
         needs_value=True,
         check=_flag,
+        default="upcard_offer = false",
     ),
     StatementSpec(
         "discard_taken",
@@ -241,6 +251,7 @@ WORDS = (
         value=CONSTANT,
         needs_value=True,
         check=_flag,
+        default="discard_taken = true",
     ),
     StatementSpec(
         "big_gin",
@@ -248,6 +259,7 @@ WORDS = (
         value=CONSTANT,
         needs_value=True,
         check=_flag,
+        default="big_gin = false",
     ),
     StatementSpec(
         "closer_lays_off",
@@ -255,6 +267,7 @@ WORDS = (
         value=CONSTANT,
         needs_value=True,
         check=_flag,
+        default="closer_lays_off = true",
     ),
     StatementSpec(
         "void",
@@ -268,6 +281,7 @@ WORDS = (
         value=CONSTANT,
         needs_value=True,
         check=_flag,
+        default="mistakes = false",
     ),
     # what rules can ask about a player
     Quantity(

@@ -232,6 +232,7 @@ WORDS = (
         "or 'leftover table' (they stay, unscored)",
         words=(1, 1),
         check=_check_leftover,
+        default="leftover table",
     ),
     StatementSpec("primiera", "each card's primiera value; see the primiera quantity (SC-4.2)", table=True),
     StatementSpec(
@@ -252,6 +253,7 @@ WORDS = (
         "K Q J 10 5' (CT-3.1, CT-3.2), 'opening redeal ...' or 'opening none'",
         words=(1, None),
         check=_check_opening,
+        default="opening none",
     ),
     StatementSpec(
         "break_even",
