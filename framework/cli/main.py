@@ -475,10 +475,11 @@ from .plugin import tapete_register_commands  # noqa: E402
 
 tapete_register_commands(app)
 
-from .workbench import diff, rules  # noqa: E402  (tapete rules, diff, report: the designer's workbench)
+from . import workbench  # noqa: E402  (tapete rules, diff, report: the designer's workbench)
 
-command()(rules)
-command()(diff)
+command()(workbench.rules)
+command()(workbench.diff)
+command()(workbench.report)
 
 
 def main() -> None:  # pragma: no cover

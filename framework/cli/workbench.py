@@ -68,3 +68,79 @@ def diff(
     console().print(f"{found.a} → {found.b}: {len(found.changes)} difference(s)")
     for line in found.lines():
         console().print(f"  * {line}")
+
+
+def report(
+    variants: list[str] = typer.Argument(..., help="one or more registered names or YAML paths (the arms)"),
+    games: int = typer.Option(200, "--games", "-n", help="seeded matches per arm"),
+    players: int | None = typer.Option(None, "--players", "-p"),
+    bots: str | None = typer.Option(None, "--bots", "-b", help="bots, comma separated (default: the game's best)"),
+    option: list[str] = typer.Option(None, "--option", "-o", help="NAME=VALUE for every arm (repeatable)"),
+    sweep: list[str] = typer.Option(None, "--sweep", help="NAME=V1,V2,...: one variant, an arm per value"),
+    seed: str = typer.Option("1", "--seed", "-s", help="match i of every arm plays with a seed from this and i"),
+    workers: int | None = typer.Option(None, "--workers", "-w", help="processes (default: one per core)"),
+    scheduler: str | None = typer.Option(
+        None, "--scheduler", help="a Dask scheduler, tcp://HOST:PORT, or 'local' (needs tapete[dask])"
+    ),
+    ladder_games: int = typer.Option(40, "--ladder-games", help="matches per rung of the skill ladder"),
+    budgets: str = typer.Option("10,40", "--budgets", help="the two ismcts budgets of the ladder (rollouts)"),
+    no_ladder: bool = typer.Option(False, "--no-ladder", help="leave out the skill ladder"),
+    out: Path = typer.Option(Path("report.html"), "--out", help="the HTML report; its Markdown twin goes beside it"),
+    md: Path | None = typer.Option(None, "--md", help="the Markdown twin (default: --out with .md)"),
+    json_file: Path | None = typer.Option(None, "--json", help="write every figure as JSON here"),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress display"),
+) -> None:
+    """Write a balance report (HTML and Markdown) comparing variants over seeded matches, on every core."""
+    from rich.console import Console
+
+    from ..core.errors import TapeteError
+    from ..design.report import arms_from, run_report, write_json
+    from ..design.report_html import check_plotting, write_pages
+    from ..rules.options import split_pairs
+    from .main import console
+    from .simulate import _Display
+
+    check_plotting()
+    try:
+        rungs = [int(b) for b in budgets.split(",") if b.strip()]
+    except ValueError:
+        raise TapeteError(f"--budgets takes whole numbers of rollouts, like 10,40, not {budgets!r}") from None
+    if any(b < 1 for b in rungs):
+        raise TapeteError("--budgets must be 1 or more rollouts each")
+    grid = {key: [v.strip() for v in values.split(",")] for key, values in split_pairs(sweep or [], "--sweep")}
+    arms = arms_from(variants, dict(split_pairs(option or [], "--option")), grid)
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    displays: list[_Display] = []
+
+    def progress(label: str) -> _Display:
+        for d in displays:
+            d.close()
+        if not quiet and not err.is_terminal:
+            err.print(f"report: {label}", markup=False)
+        display = _Display(err, quiet)
+        displays.append(display)
+        return display
+
+    try:
+        found = run_report(
+            arms,
+            games,
+            players=players,
+            bots=[b.strip() for b in bots.split(",")] if bots else None,
+            seed=int(seed) if seed.lstrip("-").isdigit() else seed,
+            workers=workers,
+            scheduler=scheduler,
+            ladder_games=ladder_games,
+            budgets=rungs,
+            ladder=not no_ladder,
+            progress=progress,
+        )
+    finally:
+        for d in displays:
+            d.close()
+    html_path, md_path = write_pages(found.data, out, md)
+    if json_file is not None:
+        write_json(json_file, found)
+    for line in found.data["summary"]:
+        console().print(f"* {line}")
+    console().print(f"report: {html_path} and {md_path}" + (f", figures in {json_file}" if json_file else ""))

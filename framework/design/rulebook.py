@@ -253,6 +253,8 @@ def rulebook(variant: Variant, ids: bool = False, seat: int | None = None, playe
     _players_and_cards(b)
     _dealing(b)
     family_order = b.family(game.rulebook())
+    if not any(i.move for i in b.sections.get("A turn", Section("")).items):
+        _moves_seen(b)
     _leader(b)
     _seeing(b)
     if seat is not None:
@@ -345,6 +347,33 @@ def _leader(b: _Builder) -> None:
         b.add("The deal", "The player after the dealer moves first")
     if b.has("next_dealer"):
         b.add("The deal", f"After each deal the deal passes to {b.value('next_dealer')}", b.cover("next_dealer", ""))
+
+
+def _moves_seen(b: _Builder, deals: int = 3, most: int = 5000) -> None:
+    """For a family that does not describe its moves (`Game.rulebook`): the kinds of move seen in play.
+
+    A few seeded deals of random moves show what a player may type; when each is allowed
+    is the family's to say."""
+    from ..core.rng import Random
+
+    seen: dict[str, str] = {}
+    v = b.variant
+    for seed in range(deals):
+        deal = v.new_deal(seed=seed, record=False)
+        rng = Random(seed, "rulebook")
+        for _ in range(most):
+            if deal.over:
+                break
+            legal = deal.legal_actions()
+            for action in legal:
+                seen.setdefault(action.kind, action.text(b.game.deck))
+            deal.play(legal[rng.below(len(legal))])
+    for kind, example in seen.items():
+        b.add(
+            "A turn",
+            f"A move of this game, for example '{example}' (the game's plugin does not say when it is allowed)",
+            move=kind,
+        )
 
 
 def _seeing(b: _Builder) -> None:
