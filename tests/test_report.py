@@ -41,6 +41,10 @@ def test_the_report_plays_the_same_matches_as_simulate(name):
             assert len(b.deal_actions) == b.deals  # void deals too
             assert b.decisions >= b.actions and 0 <= b.forced <= b.decisions <= b.choices
             assert len(b.standings) == b.deals - b.void_deals
+    stats = rs.arm_stats(measured.records, measured.plan.players)  # every figure can be worked out
+    assert stats["matches"] == 2 and 0 <= stats["forced"]["mean"] <= 1 and stats["branching"]["mean"] >= 1
+    rows = compare_arms({"stats": rs.arm_stats(plain.records, plain.plan.players)}, {"stats": stats})
+    assert all(r["text"] for r in rows)
 
 
 def test_the_measured_standings_follow_the_winner_rule():
@@ -95,6 +99,7 @@ def _arm(label, wins, n, deals):
             "busts_per_match",
             "void_deals_per_match",
             "lead_changes",
+            "lead_changes_per_deal",
             "decisiveness",
             "drama_share",
             "branching",
@@ -225,3 +230,13 @@ def test_a_report_needs_its_plots_library_and_says_so(tmp_path):
 
 def test_the_docs_screenshot_is_there():
     assert (Path(__file__).resolve().parent.parent / "docs" / "report.png").stat().st_size > 10_000
+
+
+def test_the_docs_define_every_figure_the_report_defines():
+    from tapete.design.report import DEFINITIONS
+
+    page = (Path(__file__).resolve().parent.parent / "docs" / "report.md").read_text(encoding="utf-8")
+    for name in DEFINITIONS:
+        if name != "intervals":
+            assert f"| {name.split(',')[0]}" in page or f"| {name}" in page, name
+    assert "Newcombe" in page and "Wilson" in page and "Welch" in page

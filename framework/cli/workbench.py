@@ -82,8 +82,8 @@ def report(
     scheduler: str | None = typer.Option(
         None, "--scheduler", help="a Dask scheduler, tcp://HOST:PORT, or 'local' (needs tapete[dask])"
     ),
-    ladder_games: int = typer.Option(40, "--ladder-games", help="matches per rung of the skill ladder"),
-    budgets: str = typer.Option("10,40", "--budgets", help="the two ismcts budgets of the ladder (rollouts)"),
+    ladder_games: int = typer.Option(20, "--ladder-games", help="matches per rung of the skill ladder"),
+    budgets: str = typer.Option("5,20", "--budgets", help="the two ismcts budgets of the ladder (rollouts)"),
     no_ladder: bool = typer.Option(False, "--no-ladder", help="leave out the skill ladder"),
     out: Path = typer.Option(Path("report.html"), "--out", help="the HTML report; its Markdown twin goes beside it"),
     md: Path | None = typer.Option(None, "--md", help="the Markdown twin (default: --out with .md)"),

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from ..play.loading import Variant
 
 ARROW = "→"
+LEAD_WORDS = {"your", "the", "a", "their", "at", "more", "less"}  # a change is shown with the word before
 LONG_CHANGE = 12  # words: a change longer than this shows the whole new rule
 SMALL_WORDS = {"of", "the", "a", "an", "and", "or", "than", "to", "in", "for"}
 
@@ -101,6 +102,12 @@ def _side(item: t.Statement | t.Table | None, words: Words) -> str | None:
 def _flat(cases: list[Case]) -> str:
     if len(cases) == 1 and cases[0].when is None and not cases[0].cases:
         return cases[0].value
+    if all(c.term for c in cases):  # the terms of a sum
+        parts = []
+        for c in cases:
+            inner = c.value if c.value else "(" + _flat(c.cases) + ")"
+            parts.append(f"({inner} if {c.when})" if c.when is not None else inner)
+        return " + ".join(parts)
     out = []
     for c in cases:
         inner = c.value if c.value else "(" + _flat(c.cases) + ")"
@@ -119,10 +126,12 @@ def changed_text(a: str, b: str) -> str:
     post = 0
     while post < min(len(aw), len(bw)) - pre and aw[-1 - post] == bw[-1 - post]:
         post += 1
+    if pre == len(aw):  # words added at the end: the old rule, then what is added
+        return f"{a} {ARROW} … {' '.join(bw[pre:])}"
     if len(bw) - post - pre > LONG_CHANGE:  # many words changed: the whole new rule reads better
         return f"{a} {ARROW} {b}"
     start = max(pre - 2, 0)  # two words of context before the change, not starting on a small word
-    while start > 0 and (bw[start] in SMALL_WORDS or bw[start - 1] in ("your", "the", "a", "their")):
+    while start > 0 and (bw[start] in SMALL_WORDS or bw[start - 1] in LEAD_WORDS):
         start -= 1
     tail = bw[start : len(bw) - post] if len(bw) - post > start else bw[start:]
     shown = " ".join(tail)

@@ -63,6 +63,7 @@ METRICS: list[tuple[str, str, str, str, str]] = [
     ("void_deals_per_match", "mean", "more void deals", "fewer void deals", "num"),
     ("stalled_matches", "prop", "more stalled matches", "fewer stalled matches", "pct"),
     ("lead_changes", "mean", "more lead changes", "fewer lead changes", "num"),
+    ("lead_changes_per_deal", "mean", "more lead changes per deal", "fewer lead changes per deal", "num"),
     ("decisiveness", "mean", "winners known later", "winners known earlier", "pct"),
     ("drama_share", "mean", "more comebacks", "fewer comebacks", "pct"),
     ("branching", "mean", "more moves to choose from", "fewer moves to choose from", "num"),
@@ -77,13 +78,14 @@ NAMES = {
     "void_deals_per_match": "void deals per match",
     "stalled_matches": "stalled matches",
     "lead_changes": "lead changes per match",
+    "lead_changes_per_deal": "lead changes per deal",
     "decisiveness": "decisiveness",
     "drama_share": "drama (deal ends the winner trailed)",
     "drama_gap": "how far behind the winner was",
     "branching": "branching factor",
     "forced": "forced moves",
 }
-SKILL_MARGIN = 0.10  # a skill depth (best bot's win rate minus random play's) below this is "little"
+SKILL_MARGIN = 0.10  # skill depth (the best rung's win rate minus random play's) that "matters"; surely below: "little"
 
 
 @dataclass
@@ -119,8 +121,11 @@ def fmt(value: float | None, kind: str) -> str:
 
 
 def _span(d: tuple[float, float, float], kind: str) -> str:
+    """'+1.10 points, -3.27 to +5.46': the difference and its interval, with enough digits to tell them apart."""
     scale, unit = (100, " points") if kind == "pct" else (1, "")
-    return f"{scale * d[0]:+.2f}{unit}, {scale * d[1]:+.2f} to {scale * d[2]:+.2f}"
+    x, lo, hi = (scale * v for v in d)
+    places = 2 if max(abs(x), abs(hi - lo)) >= 0.1 else 3 if max(abs(x), abs(hi - lo)) >= 0.01 else 4
+    return f"{x:+.{places}f}{unit}, {lo:+.{places}f} to {hi:+.{places}f}"
 
 
 def compare_arms(base: dict[str, Any], other: dict[str, Any]) -> list[dict[str, Any]]:
@@ -133,6 +138,8 @@ def compare_arms(base: dict[str, Any], other: dict[str, Any]) -> list[dict[str, 
             continue
         if kind == "mean" and a["mean"] == b["mean"] and not a["sd"] and not b["sd"]:
             continue  # the same constant on both sides (no busts in either): nothing to say
+        if kind == "prop" and a["count"] == b["count"] == 0:
+            continue  # never happened on either side (no draws, no stalls)
         real = d[1] > 0 or d[2] < 0
         if d[0] == 0 and not real:
             words = f"the same {NAMES[key]}: {fmt(a['mean'], show)}"
@@ -169,10 +176,12 @@ def skill_verdict(ladder: list[dict[str, Any]], fair: float) -> str:
         f"{who} wins {fmt(top['rate']['mean'], 'pct')} against the default bot, random play "
         f"{fmt(bottom['rate']['mean'], 'pct')} (fair share {fmt(fair, 'pct')})"
     )
-    if d[1] > SKILL_MARGIN:
+    if d[1] > 0 and d[0] >= SKILL_MARGIN:
         verdict = f"skill matters: {said}"
     elif d[2] < SKILL_MARGIN:
         verdict = f"skill matters little here: {said}; the better player barely wins more"
+    elif d[1] > 0:
+        verdict = f"skill matters a little: {said}"
     else:
         verdict = f"the ladder's matches cannot tell how much skill matters: {said}"
     search = [r for r in ladder if r["bot"].startswith("ismcts")]
@@ -196,8 +205,8 @@ def run_report(
     seed: object = 1,
     workers: int | None = None,
     scheduler: Any = None,
-    ladder_games: int = 40,
-    budgets: Sequence[int] = (10, 40),
+    ladder_games: int = 20,
+    budgets: Sequence[int] = (5, 20),
     ladder: bool = True,
     progress: Callable[[str], Callable[[int, int], None] | None] | None = None,
 ) -> Report:

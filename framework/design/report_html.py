@@ -94,10 +94,10 @@ def draw(data: dict[str, Any]) -> dict[str, bytes]:
         (axes[1], "decisiveness", 100, "decisiveness (% of deals)"),
         (axes[2], "drama_share", 100, "drama (% of deal ends behind)"),
     ):
-        _bars(ax, arms, key, scale, title)
+        _bars(ax, arms, key, scale, title, legend=ax is axes[0])
     save("tension", fig)
     fig, axes = plt.subplots(1, 2, figsize=(8, 3.2))
-    _bars(axes[0], arms, "branching", 1, "legal moves per decision")
+    _bars(axes[0], arms, "branching", 1, "legal moves per decision", legend=True)
     _bars(axes[1], arms, "forced", 100, "forced moves (%)")
     save("decisions", fig)
     fig, ax = plt.subplots(figsize=(7, 3.4))
@@ -120,7 +120,7 @@ def draw(data: dict[str, Any]) -> dict[str, bytes]:
     return out
 
 
-def _bars(ax: Any, arms: list[dict[str, Any]], key: str, scale: float, title: str) -> None:
+def _bars(ax: Any, arms: list[dict[str, Any]], key: str, scale: float, title: str, legend: bool = False) -> None:
     labels, means, lows, highs = [], [], [], []
     for arm in arms:
         m = arm["stats"][key]
@@ -128,11 +128,14 @@ def _bars(ax: Any, arms: list[dict[str, Any]], key: str, scale: float, title: st
         means.append(scale * (m["mean"] or 0))
         lows.append(scale * ((m["mean"] or 0) - (m["low"] if m["low"] is not None else m["mean"] or 0)))
         highs.append(scale * ((m["high"] if m["high"] is not None else m["mean"] or 0) - (m["mean"] or 0)))
-    ax.bar(range(len(arms)), means, yerr=[lows, highs], capsize=3, color=[f"C{i}" for i in range(len(arms))])
+    for i, label in enumerate(labels):
+        ax.bar([i], [means[i]], yerr=[[lows[i]], [highs[i]]], capsize=3, color=f"C{i}", label=label)
     ax.set_xticks(range(len(arms)))
     ax.set_xticklabels([str(i + 1) for i in range(len(arms))])
     ax.set_title(title, fontsize="medium")
     ax.set_xlabel("arm")
+    if legend:
+        ax.legend(fontsize="x-small", loc="lower right")
 
 
 # -- tables -----------------------------------------------------------------------------------
@@ -153,6 +156,7 @@ ROWS = [
     ("void_deals_per_match", "void deals per match", "num"),
     ("stalled_matches", "stalled matches", "pct"),
     ("lead_changes", "lead changes per match", "num"),
+    ("lead_changes_per_deal", "lead changes per deal", "num"),
     ("decisiveness", "decisiveness (share of deals)", "pct"),
     ("drama_share", "drama: deal ends the winner trailed", "pct"),
     ("drama_gap", "how far behind, when behind", "num"),

@@ -62,9 +62,9 @@ class Case:
 
     @property
     def head(self) -> str:
-        if self.term:
-            return ""
-        return f"if {self.when}" if self.when is not None else "otherwise"
+        if self.when is not None:
+            return f"if {self.when}"
+        return "" if self.term else "otherwise"
 
     def line(self) -> str:
         head = self.head
@@ -322,7 +322,7 @@ class Words:
                 out = []
                 for x in terms:
                     if _is_if(x) and _is_zero(x.args[2]) and not _depth(x.args[1]):  # type: ignore[union-attr]
-                        out.append(Case(self.clause(x.args[0]), self.value(x.args[1])))  # type: ignore[union-attr]
+                        out.append(Case(self.clause(x.args[0]), self.value(x.args[1]), term=True))  # type: ignore[union-attr]
                     elif _depth(x):
                         out.append(Case(None, "", self.cases(x), term=True))
                     else:
