@@ -187,10 +187,10 @@ def _chromium() -> str | None:
 
 
 def test_the_page_opens_offline_in_a_browser_with_every_plot(written):
-    sync_api = pytest.importorskip("playwright.sync_api", reason="the browser test drives chromium with playwright")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the browser test needs playwright (the web extra)")
     browser_path = _chromium()
     if browser_path is None:
-        pytest.skip("no chromium on this machine (CI installs it: .ci/run)")
+        pytest.skip("no chromium on this machine (.ci/run installs Debian's when it is missing)")
     folder, _ = written
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=browser_path, args=["--no-sandbox"])

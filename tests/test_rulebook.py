@@ -214,3 +214,28 @@ def test_the_table_rules_command_prints_the_rulebook(tmp_path):
     child.sendline("quit")
     child.expect(pexpect.EOF)
     assert "Sevens as Pagat plays it" in said and "A TURN" in said and "play CARD: " in said
+
+
+def test_a_family_without_a_rulebook_hook_is_told_by_its_table_help(monkeypatch):
+    """A game that says its moves only for the table's help (`Game.moves_help`) gets them in the rulebook too."""
+    game_class = variant("fantan/pagat").game_class
+    monkeypatch.setattr(game_class, "rulebook", lambda self: [])
+    book = rulebook(variant("fantan/pagat"))
+    helped = variant("fantan/pagat").new_game().moves_help()
+    assert helped and book.moves == [m.typed for m in helped]
+    monkeypatch.setattr(game_class, "moves_help", lambda self: [])
+    seen = rulebook(variant("fantan/pagat"))  # nothing said at all: the kinds of move seen in play
+    assert {m.split()[0] for m in seen.moves} == {"play", "pass"}
+
+
+def test_the_web_table_shows_the_rulebook_the_command_line_hands_it(tmp_path):
+    pytest.importorskip("starlette", reason="the web table needs the web extra")
+    from tapete.design.rulebook import rulebook_lines
+    from tapete.web.app import Hub
+    from tapete.web.store import Store
+
+    lines = Hub(Store(tmp_path / "t.db"), rules_text=rulebook_lines).rules("chinchon/fournier")
+    assert lines[0] == "Chinchón as Fournier prints it" and "A TURN" in lines
+    assert any(line.startswith("  * close CARD: ") for line in lines)
+    plain = Hub(Store(tmp_path / "u.db")).rules("chinchon/fournier")  # served from Python without it
+    assert "A TURN" not in plain

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..play.describe import _resolver, source
 from ..rules import tree as t
 from ..rules.variant_file import option_text
-from .describe import _resolver, source
 from .wording import Case, Words, strip_ids
 
 if TYPE_CHECKING:

@@ -228,7 +228,7 @@ def run_report(
     try:
         for arm in arms:
             v = load_variant(arm.variant, options=dict(arm.options))
-            default = str(v.game_class.default_bot)
+            default = v.record.default_bot  # the game's own best bot (Scopa's counting bot, not Chinese Ten's)
             seat_bots = list(bots) if bots else [default]
             label = arm.label
             run = _run(simulate, arm, games, players, seat_bots, seed, workers, client or scheduler, progress, label)

@@ -254,7 +254,11 @@ def rulebook(variant: Variant, ids: bool = False, seat: int | None = None, playe
     _dealing(b)
     family_order = b.family(game.rulebook())
     if not any(i.move for i in b.sections.get("A turn", Section("")).items):
-        _moves_seen(b)
+        helped = game.moves_help()  # the moves the table's help lists, when the family says no more
+        for m in helped:
+            b.add("A turn", m.does, list(m.rules), move=m.typed)
+        if not helped:
+            _moves_seen(b)
     _leader(b)
     _seeing(b)
     if seat is not None:
@@ -350,7 +354,7 @@ def _leader(b: _Builder) -> None:
 
 
 def _moves_seen(b: _Builder, deals: int = 3, most: int = 5000) -> None:
-    """For a family that does not describe its moves (`Game.rulebook`): the kinds of move seen in play.
+    """For a family that says nothing of its moves (`Game.rulebook`, `Game.moves_help`): the kinds seen in play.
 
     A few seeded deals of random moves show what a player may type; when each is allowed
     is the family's to say."""

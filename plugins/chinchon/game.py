@@ -34,9 +34,9 @@ from tapete import (
     Game,
     Ledger,
     MoveHelp,
-    RuleText,
     Random,
     Rules,
+    RuleText,
     View,
 )
 from tapete.layout import count_words

@@ -25,9 +25,9 @@ from tapete import (
     Game,
     Ledger,
     MoveHelp,
-    RuleText,
     Random,
     Rules,
+    RuleText,
     TapeteError,
     View,
 )
