@@ -240,3 +240,26 @@ def test_the_docs_define_every_figure_the_report_defines():
         if name != "intervals":
             assert f"| {name.split(',')[0]}" in page or f"| {name}" in page, name
     assert "Newcombe" in page and "Wilson" in page and "Welch" in page
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["-n", "0"], "--games must be a whole number from 1 to 1,000,000, not 0"),
+        (["--budgets", "2,x"], "--budgets"),
+        (["--budgets", "0"], "--budgets"),
+        (["--seed", "9" * 5000], "--seed takes a whole number or a word"),
+        (["--ladder-games", "0"], "from 1 to 1,000,000"),
+    ],
+)
+def test_bad_numbers_get_one_clear_line_and_no_report(tmp_path, args, words):
+    out = tmp_path / "r.html"
+    proc = subprocess.run(
+        [sys.executable, "-m", "tapete", "report", "fantan/pagat", *args, "--out", str(out), "--quiet"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode != 0 and words in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+    assert not out.exists()

@@ -93,20 +93,20 @@ def report(
     """Write a balance report (HTML and Markdown) comparing variants over seeded matches, on every core."""
     from rich.console import Console
 
-    from ..core.errors import TapeteError
+    from ..core.limits import read_number
+    from ..core.rng import read_seed
     from ..design.report import arms_from, run_report, write_json
     from ..design.report_html import check_plotting, write_pages
     from ..rules.options import split_pairs
+    from ..simulation.plan import MAX_GAMES, check_run_size
     from .main import console
     from .simulate import _Display
 
+    check_run_size(games, workers)
+    check_run_size(ladder_games, None)
+    rungs = [int(read_number(b, "--budgets", low=1, high=MAX_GAMES)) for b in budgets.split(",") if b.strip()]
+    run_seed = read_seed(seed)
     check_plotting()
-    try:
-        rungs = [int(b) for b in budgets.split(",") if b.strip()]
-    except ValueError:
-        raise TapeteError(f"--budgets takes whole numbers of rollouts, like 10,40, not {budgets!r}") from None
-    if any(b < 1 for b in rungs):
-        raise TapeteError("--budgets must be 1 or more rollouts each")
     grid = {key: [v.strip() for v in values.split(",")] for key, values in split_pairs(sweep or [], "--sweep")}
     arms = arms_from(variants, dict(split_pairs(option or [], "--option")), grid)
     err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -127,7 +127,7 @@ def report(
             games,
             players=players,
             bots=[b.strip() for b in bots.split(",")] if bots else None,
-            seed=int(seed) if seed.lstrip("-").isdigit() else seed,
+            seed=run_seed,
             workers=workers,
             scheduler=scheduler,
             ladder_games=ladder_games,

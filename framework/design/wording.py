@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..rules import tree as t
+from ..rules.vocabulary import TRUTH
 
 if TYPE_CHECKING:
     from ..rules.program import Rules
@@ -140,6 +141,9 @@ class Words:
             return e.op == "not"
         if isinstance(e, t.Name):
             phrase = self._phrase(e.name)
+            word = self.vocab.quantities.get(e.name)
+            if word is not None and word.kind:  # the word says what it gives
+                return word.kind == TRUTH
             if phrase is not None:
                 return "|" in phrase
             return isinstance(self.rules.options.get(e.name), bool) or e.name in ("true", "false")
