@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from .core.problems import ERROR, WARNING, DesignProblem
     from .core.rng import Random
     from .core.state import DealState
-    from .game import Game, MoveHelp
+    from .game import Game, MoveHelp, RuleText
     from .hookspecs import hookimpl
     from .layout import Layout, Row
     from .play.deal import Deal
@@ -92,6 +92,7 @@ __all__ = [
     "Layout",
     "Ledger",
     "Row",
+    "RuleText",
     "MATCH",
     "MAX_PLAYERS",
     "MATCH_WIDE",
@@ -144,7 +145,7 @@ _MODULES: dict[str, tuple[str, ...]] = {
     ".play.deal": ("Deal",),
     ".play.loading": ("Variant", "load_variant"),
     ".core.errors": ("ErrorList", "IllegalAction", "ScriptError", "SnapshotError", "TapeteError", "VariantError"),
-    ".game": ("Game", "MoveHelp"),
+    ".game": ("Game", "MoveHelp", "RuleText"),
     ".hookspecs": ("hookimpl",),
     ".layout": ("Layout", "Row"),
     ".play.match": ("Match", "MatchResult"),

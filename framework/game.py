@@ -54,6 +54,30 @@ class MoveHelp:
     aliases: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True)
+class RuleText:
+    """One rule of a players' rulebook (``tapete rules``), as a game family says it.
+
+    ``text`` is a sentence in players' words. It may name the parts of a statement
+    in force between braces, which the rulebook fills in players' words from the
+    variant's own rule: ``{close}`` (the statement's condition, or its value when it
+    has no condition), ``{score.value}``, ``{close.condition}``, ``{prize coins.value}``
+    for a repeatable statement by its first word, ``{sealed@the closer}`` said of "the
+    closer" rather than "you". ``covers`` names statement keys the sentence states
+    without quoting them (``"row"``), so the rulebook cites their rule ids and does not
+    state them again; the statements quoted between braces are covered too. ``ids`` are
+    rule ids of the game's rules document (``"CH-4.4"``), shown by ``tapete rules
+    --ids``. ``move`` is the move as a player types it (``"draw stock"``, ``"close
+    CARD"``) when the sentence says when that move is allowed: the rulebook lists those
+    as the moves of a turn.
+    """
+
+    text: str
+    covers: tuple[str, ...] = ()
+    ids: tuple[str, ...] = ()
+    move: str = ""
+
+
 class Game:
     name: ClassVar[str] = "?"
     summary: ClassVar[str] = ""
@@ -70,6 +94,7 @@ class Game:
     """The registered game this object plays (``scopa`` on Chinese Ten's class), set by the
     `Variant` that built it: what a bot handed only the game (the search, a person's ``hint``)
     reads to find the game's own bots and layout. None for a game built by hand."""
+    zone_words: ClassVar[dict[str, str]] = {}  # zone kind -> its name in a rulebook ("discard": "discard pile")
 
     def __init__(self, rules: Rules):
         self.rules = rules
@@ -270,6 +295,28 @@ class Game:
         matches the break-even) as warnings. The core then also tries one deal.
         """
         return []
+
+    def rulebook(self) -> list[tuple[str, list[RuleText]]]:
+        """What a players' rulebook (``tapete rules``) needs from the family, as (section title, rules).
+
+        The core states what every game shares (players, cards, the dealer, who leads,
+        what each seat sees, the score, the end of the match) from the variant's
+        statements; the family adds what only it knows: how the cards are dealt, the
+        moves of a turn and when each is allowed (`RuleText.move`), and its own
+        sections (melds, rows, captures, the showing after a close). Read
+        ``self.rules`` to say what this variant plays. A section titled like a core one
+        (``"The deal"``, ``"A turn"``, ``"Scoring"``, ``"The end"``) adds to it; others
+        follow "A turn" in the order given. Statements of the family that no rule
+        covers are listed by the rulebook from their words' ``rulebook``/``doc``.
+        """
+        return []
+
+    def rulebook_phrases(self) -> dict[str, str]:
+        """Word name -> its phrase in this variant's rulebook, over `Quantity.rulebook` (optional).
+
+        For a word whose players' words depend on the variant: Gin Rummy's ``closed`` is
+        "you knocked" where Chinchón's is "you closed". Same form as ``rulebook``."""
+        return {}
 
     def excluded(self, view: View) -> Mapping[int, Collection[str]]:
         """Zones a card the seat cannot see is publicly known not to be in (optional hook).

@@ -35,6 +35,7 @@ FLOORS = {
 }
 # the few sideways steps between front-ends that are part of the design, each with its reason
 ALLOWED_SIDEWAYS = {
+    ("design", "simulation"),  # `tapete report` plays its matches through simulate's public run and statistics
     ("table", "gamelog"),  # the terminal table writes the match log as it plays
     ("testing", "gamelog"),  # check_replay replays a log
 }

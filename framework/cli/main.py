@@ -335,7 +335,17 @@ def play(
             from ..table.session import play_at_table
 
             result = play_at_table(
-                variant, v, _options(option), match, printer, save, watch, delay, writer, force=force
+                variant,
+                v,
+                _options(option),
+                match,
+                printer,
+                save,
+                watch,
+                delay,
+                writer,
+                force=force,
+                rules_text=_rulebook_lines,
             )
         else:
             result = match.play(emit)
@@ -377,7 +387,15 @@ def resume(
     """Continue a saved match where it stopped, with the same cards to come."""
     from ..table.session import resume_at_table
 
-    _result(*resume_at_table(file, lambda v: _Printer(v, False), watch, delay, None))
+    _result(*resume_at_table(file, lambda v: _Printer(v, False), watch, delay, None, rules_text=_rulebook_lines))
+
+
+def _rulebook_lines(variant: Variant) -> list[str]:
+    """What a table's ``rules`` prints, at the terminal and on the web: the players' rulebook
+    (``tapete rules``), handed down by the command line so the tables need not reach the designer's floor."""
+    from ..design.rulebook import rulebook_lines
+
+    return rulebook_lines(variant)
 
 
 def _result(result: MatchResult | int, match: Match, seed_told: bool = False) -> None:
@@ -466,7 +484,7 @@ def serve(
         raise TapeteError(
             f"tapete serve needs the web extra ({exc.name or exc} is missing): pip install 'tapete[web]'"
         ) from None
-    run_server(host, port, db)
+    run_server(host, port, db, rules_text=_rulebook_lines)
 
 
 # tapete's own plugin attaches `simulate`, `tournament` and `new` through the commands hook, called here

@@ -1,4 +1,5 @@
-"""The command line's own plugin: ``tapete simulate``, ``tournament`` and ``new``, through the commands hook.
+"""The command line's own plugin: ``simulate``, ``tournament``, ``new`` and the designer's workbench
+(``rules``, ``diff``, ``report``), through the commands hook.
 
 Attached the way an installed plugin attaches its commands (``tapete_register_commands``),
 so that tapete's bigger commands and a plugin's share one convention. It is called by
@@ -17,8 +18,12 @@ def tapete_register_commands(app: typer.Typer) -> None:
     from .new import new_app
     from .simulate import simulate
     from .tournament import tournament
+    from .workbench import diff, report, rules
 
     app.command()(simulate)
     app.command()(tournament)
+    app.command()(rules)
+    app.command()(diff)
+    app.command()(report)
     app.add_typer(new_app, name="new")
     guard_all(app)

@@ -37,7 +37,11 @@ def design_findings(variant: Variant) -> tuple[list[DesignFinding], list[DesignF
 
 
 # -- options -------------------------------------------------------------------------------
-def _option_findings(variant: Variant) -> Iterator[DesignFinding]:
+def unused_options(variant: Variant) -> list[str]:
+    """The declared options no rule in force reads (an ``if`` block counts with both branches).
+
+    Changing such an option changes nothing in play: ``tapete check`` warns about it and
+    ``tapete rules`` says so next to the option."""
     from ..rules.syntax import parse_script
 
     spec, rules = variant.spec, variant.rules
@@ -47,10 +51,16 @@ def _option_findings(variant: Variant) -> Iterator[DesignFinding]:
         # read as loading read it (a byte-order mark dropped, the same limits), so check and play agree
         script = parse_script(read_source(path, "rule script", MAX_SCRIPT_BYTES, ScriptError), display_path(path))
         used |= _names_in(script.items, effective, inside_if=False)
+    return [name for name in spec.declarations if name not in used]
+
+
+def _option_findings(variant: Variant) -> Iterator[DesignFinding]:
+    spec = variant.spec
     own = _declared_here(spec.path)
-    for name, decl in spec.declarations.items():
-        if name in used or name not in own:
+    for name in unused_options(variant):
+        if name not in own:
             continue  # an option the variant extends declared is checked with that variant
+        decl = spec.declarations[name]
         yield DesignFinding(
             _declared_at(spec.files, name),
             f"option {name!r} is declared but no rule of {spec.full_name} uses it, so changing it changes nothing"

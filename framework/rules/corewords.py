@@ -63,8 +63,14 @@ def _check_game(item: t.Statement, env: Env) -> str:
 STATEMENTS: list[StatementSpec] = [
     StatementSpec("game", "the game family this script is for", words=(1, 1), required=True, check=_check_game),
     StatementSpec("deck", "the cards: a named deck or 'ranks ... suits ...'", words=(1, None), required=True),
-    StatementSpec("decks", "how many copies of the deck are shuffled together", value=CONSTANT, needs_value=True),
-    StatementSpec("jokers", "how many jokers are added", value=CONSTANT, needs_value=True),
+    StatementSpec(
+        "decks",
+        "how many copies of the deck are shuffled together",
+        value=CONSTANT,
+        needs_value=True,
+        default="decks = 1",
+    ),
+    StatementSpec("jokers", "how many jokers are added", value=CONSTANT, needs_value=True, default="jokers = 0"),
     StatementSpec("order", "rank order from low to high (runs, rows, ranges)", words=(2, None)),
     StatementSpec(
         "ace", "high or low: moves the ace to the top or the bottom of the order", value=CONSTANT, needs_value=True
@@ -77,13 +83,36 @@ STATEMENTS: list[StatementSpec] = [
         "partnerships: the players sit alternately in this many teams (seat s plays for team s mod teams)",
         value=CONSTANT,
         needs_value=True,
+        default="teams = 0",
     ),
     StatementSpec(
-        "direction", "clockwise or counterclockwise, for play and the deal", value=CONSTANT, needs_value=True
+        "direction",
+        "clockwise or counterclockwise, for play and the deal",
+        value=CONSTANT,
+        needs_value=True,
+        default="direction = clockwise",
     ),
-    StatementSpec("first_dealer", "lot, or a seat number, for the first deal", value=CONSTANT, needs_value=True),
-    StatementSpec("leader", "who moves first in a deal (a seat expression)", value=AT_DEAL_START, needs_value=True),
-    StatementSpec("next_dealer", "who deals the next deal (a seat expression)", value=AT_DEAL_START, needs_value=True),
+    StatementSpec(
+        "first_dealer",
+        "lot, or a seat number, for the first deal",
+        value=CONSTANT,
+        needs_value=True,
+        default="first_dealer = lot",
+    ),
+    StatementSpec(
+        "leader",
+        "who moves first in a deal (a seat expression)",
+        value=AT_DEAL_START,
+        needs_value=True,
+        default="leader = next(dealer)",
+    ),
+    StatementSpec(
+        "next_dealer",
+        "who deals the next deal (a seat expression)",
+        value=AT_DEAL_START,
+        needs_value=True,
+        default="next_dealer = next(dealer)",
+    ),
     StatementSpec(
         "see", "what a seat sees of a zone: all, own, top, count or none", words=(2, 2), multi=True, check=_check_see
     ),
@@ -101,6 +130,7 @@ STATEMENTS: list[StatementSpec] = [
         value=CONSTANT,
         needs_value=True,
         check=_check_stall,
+        default="stall = error",
     ),
     StatementSpec(
         "wins_match",
@@ -147,18 +177,39 @@ QUANTITIES: list[Quantity] = [
         scopes(PLAY),
         lambda c: c.state.players if c.state is not None else c.ledger.players,
         kind=NUMBER,
+        rulebook="the number of players",
     ),
-    Quantity("dealer", "the dealer's seat in this deal", scopes(PLAY, DEAL), lambda c: c.state.dealer, kind=NUMBER),
-    Quantity("seat", "the seat being asked about", scopes(PLAY, SEAT), lambda c: c.seat, kind=NUMBER),
+    Quantity(
+        "dealer",
+        "the dealer's seat in this deal",
+        scopes(PLAY, DEAL),
+        lambda c: c.state.dealer,
+        kind=NUMBER,
+        rulebook="the dealer",
+    ),
+    Quantity(
+        "seat",
+        "the seat being asked about",
+        scopes(PLAY, SEAT),
+        lambda c: c.seat,
+        kind=NUMBER,
+        rulebook="your seat number",
+    ),
     Quantity(
         "total",
         "the player's running total in the match",
         SEAT_IN_MATCH,
         lambda c: c.ledger.totals[c.seat],
         kind=NUMBER,
+        rulebook="your total",
     ),
     Quantity(
-        "deals_won", "deals this player has won", SEAT_IN_MATCH, lambda c: c.ledger.deals_won[c.seat], kind=NUMBER
+        "deals_won",
+        "deals this player has won",
+        SEAT_IN_MATCH,
+        lambda c: c.ledger.deals_won[c.seat],
+        kind=NUMBER,
+        rulebook="the number of deals you have won",
     ),
     Quantity(
         "last_score",
@@ -166,6 +217,7 @@ QUANTITIES: list[Quantity] = [
         SEAT_IN_MATCH,
         lambda c: c.ledger.last_scores[c.seat] if c.ledger.last_scores else 0,
         kind=NUMBER,
+        rulebook="your score in the last deal",
     ),
     Quantity(
         "deal_number",
@@ -173,6 +225,7 @@ QUANTITIES: list[Quantity] = [
         MATCH_WIDE,
         lambda c: c.ledger.deal_number,
         kind=NUMBER,
+        rulebook="the number of deals played",
     ),
     Quantity(
         "reentries",
@@ -180,14 +233,23 @@ QUANTITIES: list[Quantity] = [
         SEAT_IN_MATCH,
         lambda c: c.ledger.reentries[c.seat],
         kind=NUMBER,
+        rulebook="the number of times you have come back in",
     ),
-    Quantity("active_players", "players not out of the match", MATCH_WIDE, lambda c: len(c.ledger.active), kind=NUMBER),
+    Quantity(
+        "active_players",
+        "players not out of the match",
+        MATCH_WIDE,
+        lambda c: len(c.ledger.active),
+        kind=NUMBER,
+        rulebook="the number of players still in",
+    ),
     Quantity(
         "won_match",
         "the player won the match (known only in match_bonus, once the match is over)",
         SEAT_IN_MATCH,
         lambda c: c.extra.get("winner") == c.seat,
         kind=TRUTH,
+        rulebook="you won the match|you did not win the match",
     ),
 ]
 

@@ -76,6 +76,12 @@ class StatementSpec(Generic[T]):
     the `Statement` as written (a card table's statement is checked by its arms,
     never by ``check``) and the `Env` of the variant being loaded; `constant` folds
     its ``= value`` when that must be known at load time.
+    ``rulebook`` is optional: how the statement's rule is said in a players'
+    rulebook (``tapete rules``), a sentence whose ``{value}`` and ``{condition}``
+    are filled with the statement's own parts in players' words, e.g. ``"You may
+    knock when {condition}."``. Without it the rulebook uses ``doc``. ``default`` is the
+    statement as it reads when a script leaves it out and the game plays its default
+    (``"group_copies = 1"``), so ``tapete diff`` does not count a written default as a change.
     """
 
     name: str
@@ -90,6 +96,8 @@ class StatementSpec(Generic[T]):
     required: bool = False
     check: Callable[[Statement, Env], T] | None = None
     identity: Callable[[tuple[Any, ...]], str] | None = None
+    rulebook: str = ""
+    default: str = ""
 
 
 @dataclass(frozen=True)
@@ -104,6 +112,12 @@ class Quantity:
     gives (`NUMBER` or `TRUTH`), so that ``won when cards_left`` (a number where true
     or false is wanted) is refused at load time; a quantity that does not say is
     checked when the condition first runs in play.
+
+    ``rulebook`` is optional: the quantity in a players' rulebook (``tapete
+    rules``), spoken to the player: a singular noun phrase for a number (``"the
+    value of your unmatched cards"``), or, for a true/false quantity, the clause
+    and its negation separated by ``|`` (``"you closed|you did not close"``).
+    Without it the rulebook uses ``doc``.
     """
 
     name: str
@@ -111,6 +125,7 @@ class Quantity:
     needs: frozenset[str]
     get: Callable[[Any], Any]
     kind: str = ""  # NUMBER or TRUTH: lets a script that uses it wrongly be refused at load time
+    rulebook: str = ""
 
 
 @dataclass(frozen=True)
@@ -121,6 +136,11 @@ class Function:
     run in (``CONSTANT`` for a pure function: called with constant arguments it is
     folded at load time, with ``ctx=None``). ``call(ctx, *args)`` receives the
     evaluated arguments (a card literal arrives as its card id).
+
+    ``rulebook`` is optional: the call in a players' rulebook (``tapete rules``),
+    with ``{0}``, ``{1}`` for the arguments in players' words (``"the player
+    holding {0}"``); a true/false function gives the clause and its negation
+    separated by ``|``. Without it the rulebook writes the call as in the script.
     """
 
     name: str
@@ -129,6 +149,7 @@ class Function:
     needs: frozenset[str]
     call: Callable[..., Any]
     kind: str = ""  # NUMBER or TRUTH, as for a Quantity
+    rulebook: str = ""
 
 
 @dataclass

@@ -29,6 +29,9 @@ from ..rules.options import declaration, option_value
 Progress = Callable[[int, int], None]  # (matches done, matches in the run)
 MAX_GAMES = 1_000_000  # matches per sweep point (a run of a million matches takes hours; a typo more takes for ever)
 MAX_WORKERS = 256  # processes of one run on this machine
+# plays one match (variant, players, bots, seed, point, index) and returns its record: `play_match`, or a
+# caller's module-level function that measures more while it plays (``simulate(player=...)``)
+Player = Callable[["Variant", int, Sequence[str], int, int, int], "MatchRecord"]
 
 
 class SimulationError(TapeteError):
@@ -76,6 +79,7 @@ class Job:
     bots: tuple[str, ...]
     seed: str
     matches: tuple[int, ...]
+    player: Player | None = None  # None: `play_match`
 
 
 @dataclass
@@ -93,6 +97,7 @@ class Plan:
     sweep: dict[str, list[Any]]
     points: list[dict[str, Any]]  # the sweep values of each point ({} without a sweep)
     eliminates: bool = False  # the rules put players out (busts are worth a column)
+    player: Player | None = None  # plays each match (None: `play_match`)
 
     def point_options(self, point: int) -> dict[str, Any]:
         return {**self.options, **self.points[point]}
@@ -103,7 +108,8 @@ class Plan:
             opts = tuple(sorted(self.point_options(p).items()))
             for lo in range(0, self.games, chunk):
                 idx = tuple(range(lo, min(lo + chunk, self.games)))
-                out.append(Job(self.variant, self.digest, opts, p, self.players, tuple(self.bots), self.seed, idx))
+                bots = tuple(self.bots)
+                out.append(Job(self.variant, self.digest, opts, p, self.players, bots, self.seed, idx, self.player))
         return out
 
     @property
@@ -258,7 +264,7 @@ def _play_or_record(v: Variant, job: Job, index: int) -> MatchRecord:
     """A match the game itself stops (a stalled deal the rules give no end to) is recorded, not fatal."""
     seed = match_seed(job.seed, index)
     try:
-        return play_match(v, job.players, job.bots, seed, job.point, index)
+        return (job.player or play_match)(v, job.players, job.bots, seed, job.point, index)
     except TapeteError as exc:
         n = job.players
         return MatchRecord(
@@ -303,6 +309,7 @@ def simulate(
     scheduler: Any = None,
     progress: Progress | None = None,
     connect_timeout: float = 10.0,
+    player: Player | None = None,
 ) -> Simulation:
     """Play ``games`` seeded matches at every sweep point and return the records.
 
@@ -315,9 +322,15 @@ def simulate(
     ``"terminated"``; either way every worker process is stopped first). A
     failure (a worker dying, an unreachable scheduler) raises `SimulationError`
     whose ``partial`` holds the finished matches. ``.summary()`` gives the tables.
+
+    ``player`` plays each match instead of `play_match`, with its arguments, and returns
+    its record (a `MatchRecord`, or a subclass carrying more): how ``tapete report``
+    measures moves and standings while the matches play. It must be a module-level
+    function, so that pool processes and Dask workers find it by its name.
     """
     from .workers import run
 
     check_run_size(games, workers)
     plan = make_plan(variant, games, players, bots, options, sweep, seed)
+    plan.player = player
     return run(plan, workers or default_workers(), scheduler, progress, connect_timeout)

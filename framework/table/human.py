@@ -93,7 +93,7 @@ class Host:
         return self.console.width if self.console.is_terminal else None
 
     def rules(self) -> list[str]:
-        return ["'tapete show VARIANT' prints the rules of a variant"]
+        return ["'tapete rules VARIANT' prints the rulebook of a variant"]
 
     def save(self, path: str | None) -> str:
         return "saving needs a match started with 'tapete play'"

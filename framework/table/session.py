@@ -41,6 +41,7 @@ EXIT_STOPPED = 1  # the input ended before the match did
 EXIT_INTERRUPTED = 130  # Ctrl-C
 
 Emit = Callable[[dict[str, Any]], None]
+RulesText = Callable[[Variant], list[str]]  # a variant's rules as a person reads them at the table
 
 
 class Saver:
@@ -87,12 +88,23 @@ class Saver:
 class TableHost(Host):
     """A human seat's host at the command line: the variant's rules, saving, the hot-seat pause."""
 
-    def __init__(self, game: Game, console: Console, layout: Layout, variant: Variant, saver: Saver):
+    def __init__(
+        self,
+        game: Game,
+        console: Console,
+        layout: Layout,
+        variant: Variant,
+        saver: Saver,
+        rules_text: RulesText | None = None,
+    ):
         super().__init__(game, console, layout)
         self.variant, self.saver = variant, saver
+        self.rules_text: RulesText = rules_text or describe
 
     def rules(self) -> list[str]:
-        return describe(self.variant)
+        """What ``rules`` prints: the rulebook the command line hands over (``tapete rules``), else the rules
+        in plain words (``tapete show``); the table itself does not reach up for the designer's tools."""
+        return self.rules_text(self.variant)
 
     def save(self, path: str | None) -> str:
         try:
@@ -181,13 +193,14 @@ class Table:
         console: Console | None = None,
         resumed: bool = False,
         force: bool = False,
+        rules_text: RulesText | None = None,
     ):
         self.variant, self.match, self.printer, self.log = variant, match, printer, log
         self.console = console or make_console()
         game = match.game
         self.layout = variant.record.layout or Layout()
         self.saver = Saver(save, save_path, default_save_path(save), ours=resumed, force=force)
-        self.host = TableHost(game, self.console, self.layout, variant, self.saver)
+        self.host = TableHost(game, self.console, self.layout, variant, self.saver, rules_text)
         people = {s for s, a in enumerate(match.agents) if isinstance(a, HumanBot)}
         self.people: list[HumanBot] = [match.agents[s] for s in sorted(people)]
         self.host.hot_seat = len(people) > 1
@@ -318,22 +331,30 @@ def play_at_table(
     delay: float,
     log: Emit | None,
     force: bool = False,
+    rules_text: RulesText | None = None,
 ) -> MatchResult | int:
-    """``tapete play`` with a person seated, a save file or watching."""
+    """``tapete play`` with a person seated, a save file or watching; ``rules_text`` answers ``rules``."""
     save = new_save(variant_arg, variant, options, match)
-    table = Table(variant, match, save, save_path, printer, watch, delay, log, force=force)
+    table = Table(variant, match, save, save_path, printer, watch, delay, log, force=force, rules_text=rules_text)
     return table.run()
 
 
 def resume_at_table(
-    path: Path, printer_for: Callable[[Variant], Emit], watch: bool, delay: float, log: Emit | None
+    path: Path,
+    printer_for: Callable[[Variant], Emit],
+    watch: bool,
+    delay: float,
+    log: Emit | None,
+    rules_text: RulesText | None = None,
 ) -> tuple[MatchResult | int, Match]:
     """``tapete resume FILE``: check the save whole, replay its moves, then play on, saving to the same file."""
     saved = read_save(path)
     variant = saved_variant(path, saved)
     match = Match(variant, saved.players, saved.seed, bots=saved.bots)
     save = Save(saved.variant, saved.digest, saved.options, saved.seed, saved.players, saved.bots, [], saved.resolved)
-    table = Table(variant, match, save, path, printer_for(variant), watch, delay, log, resumed=True)
+    table = Table(
+        variant, match, save, path, printer_for(variant), watch, delay, log, resumed=True, rules_text=rules_text
+    )
     table.resume_from(path, saved.actions)
     result = table.run()
     if isinstance(result, MatchResult) and table.replay is not None and table.replay.on_live is not None:

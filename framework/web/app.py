@@ -74,6 +74,7 @@ from .tables import (
     new_token,
 )
 
+RulesText = Callable[[Variant], list[str]]  # a variant's rules page, as the command line hands it over
 MAX_MESSAGE = 4096  # characters in one message from a client; a longer one is refused unread
 MAX_FRAME = 65536  # bytes in one WebSocket frame; the protocol closes a connection that sends more
 MAX_MOVE_TEXT = 200
@@ -152,9 +153,10 @@ class Room:
 class Hub:
     """Every live table of the server, its connections, and the store behind them."""
 
-    def __init__(self, store: Store, registry: Registry | None = None):
+    def __init__(self, store: Store, registry: Registry | None = None, rules_text: RulesText | None = None):
         self.store = store
         self.registry = registry or default_registry()
+        self.rules_text: RulesText = rules_text or describe  # the rulebook the command line hands over
         self.rooms: dict[str, Room] = {}
         self._variants: dict[tuple[str, tuple[tuple[str, str], ...]], Variant] = {}
         self._catalogue: list[Json] | None = None
@@ -217,7 +219,7 @@ class Hub:
         return self._catalogue
 
     def rules(self, name: str) -> list[str]:
-        return describe(self.variant(name))
+        return self.rules_text(self.variant(name))
 
     # -- tables -----------------------------------------------------------------------------
     async def create(self, request: Json) -> Created:
@@ -777,10 +779,12 @@ SECURITY_HEADERS = {
 }
 
 
-def make_app(db: Path | str, registry: Registry | None = None, durable: bool = False) -> Starlette:
+def make_app(
+    db: Path | str, registry: Registry | None = None, durable: bool = False, rules_text: RulesText | None = None
+) -> Starlette:
     """The Starlette application of ``tapete serve`` over the database file ``db``."""
     store = Store(db, durable=durable)
-    hub = Hub(store, registry)
+    hub = Hub(store, registry, rules_text)
 
     def page(name: str) -> Callable[[Request], Awaitable[Response]]:
         async def handler(request: Request) -> Response:
@@ -848,11 +852,17 @@ def make_app(db: Path | str, registry: Registry | None = None, durable: bool = F
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, db: Path | str = "tapete-tables.db", quiet: bool = False) -> None:
-    """Run the server until interrupted (``tapete serve``)."""
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    db: Path | str = "tapete-tables.db",
+    quiet: bool = False,
+    rules_text: RulesText | None = None,
+) -> None:
+    """Run the server until interrupted (``tapete serve``); ``rules_text`` writes a variant's rules page."""
     import uvicorn
 
-    app = make_app(db)
+    app = make_app(db, rules_text=rules_text)
     shown = f"[{host}]" if ":" in host else host
     if not quiet:
         print(f"tapete serve: the lobby is at http://{shown}:{port}/ (tables in {db}; Ctrl-C stops)", flush=True)

@@ -36,6 +36,7 @@ from tapete import (
     MoveHelp,
     Random,
     Rules,
+    RuleText,
     View,
 )
 from tapete.layout import count_words
@@ -572,6 +573,196 @@ class Chinchon(Game):
                 who = f"seat {seat}, to move, has drawn {drawn}" if mover else f"seat {seat} is not to move"
                 problems.append(f"zone 'hand.{seat}' holds {len(cards)} cards, but {who}: it holds {want} (CH-4.2)")
         return problems
+
+    # -- the players' rulebook (tapete rules) ---------------------------------------------
+    zone_words = {"facedown": "the face-down closing discard"}
+
+    def rulebook_phrases(self) -> dict[str, str]:
+        """Gin Rummy's closing move is a knock (GR-4.3): its words say "you knocked"."""
+        kind = self.close_kind
+        if kind == "close":
+            return {}
+        did = f"{kind}ed"
+        return {
+            "closed": f"you {did}|you did not {kind}",
+            "full_close": f"you {did} with every card in melds (gin)|you did not go gin",
+            "big_gin": f"you {did} without discarding, every card in melds|you did not go big gin",
+            "closer_unmatched": f"the value of the {kind}er's unmatched cards",
+        }
+
+    def rulebook(self) -> list[tuple[str, list[RuleText]]]:
+        """The deal, the turn, the melds and the showing in players' words (CH-2 to CH-5; GR-3 to GR-5)."""
+        rules, gin = self.rules, self.rules.game == "gin"
+
+        def ids(ch: str, gr: str) -> tuple[str, ...]:
+            return tuple(x for x in (gr if gin else ch).split() if x)
+
+        kind = self.close_kind
+        closer = "closer" if kind == "close" else f"{kind}er"
+        deal = [
+            RuleText(
+                "The dealer deals {hand_size} cards to each player, face down and one at a time, starting with "
+                "the player after the dealer; the next card is turned face up to start the discard pile, and the "
+                "rest is the stock, face down",
+                ids=ids("CH-2.2", "GR-3.2"),
+            )
+        ]
+        turn: list[RuleText] = []
+        if self.upcard_offer:
+            turn.append(
+                RuleText(
+                    "On the first turn the upcard is offered: the first player may take it ('draw discard') or "
+                    "pass; then the dealer may take it or pass; if both pass, the first player draws from the stock",
+                    move="pass",
+                    covers=("upcard_offer",),
+                    ids=ids("", "GR-4.1"),
+                )
+            )
+        turn += [
+            RuleText(
+                "Begin your turn by drawing the top card of the stock", move="draw stock", ids=ids("CH-4.2", "GR-4.2")
+            ),
+            RuleText(
+                "or by drawing the top card of the discard pile", move="draw discard", ids=ids("CH-4.2", "GR-4.2")
+            ),
+            RuleText(
+                f"Then discard one card face up ({self.hand_size} cards stay in your hand) and the turn passes on",
+                move="discard CARD",
+                ids=ids("CH-4.2", "GR-4.2"),
+            ),
+        ]
+        if not self.discard_taken:
+            turn.append(
+                RuleText(
+                    "A card you have just taken from the discard pile may not be discarded in the same turn",
+                    covers=("discard_taken",),
+                    ids=ids("", "GR-4.2"),
+                )
+            )
+        elif rules.has("discard_taken"):
+            turn.append(
+                RuleText("A card taken from the discard pile may be discarded at once", covers=("discard_taken",))
+            )
+        turn.append(
+            RuleText(
+                f"Instead of discarding face up you may {kind}: discard CARD face down and show your other cards in "
+                "melds; you may do so when {close}. Nobody draws again and the deal ends",
+                move=f"{kind} CARD",
+                covers=("close_move",),
+                ids=ids("CH-4.3", "GR-4.3 GR-4.4"),
+            )
+        )
+        if self.big_gin:
+            turn.append(
+                RuleText(
+                    f"With every card of your hand after drawing in melds you may {kind} without discarding at all",
+                    move=kind,
+                    covers=("big_gin",),
+                )
+            )
+        if self.mistakes:
+            turn.append(
+                RuleText(
+                    "A player who draws a second card or discards without drawing by mistake plays on, but may not "
+                    f"{kind} in that deal",
+                    covers=("mistakes",),
+                )
+            )
+        if self.void_rule is not None:
+            turn.append(
+                RuleText(
+                    "After a discard, when {void}, the deal is void: nobody scores and the same dealer deals again"
+                )
+            )
+        turn.append(
+            RuleText(
+                "When the stock runs out, the discard pile except its top card is shuffled into a new stock; the top "
+                "card stays face up",
+                ids=ids("CH-4.4", ""),
+            )
+        )
+        lo, hi = rules.parsed_words("group_size", default=(3, 4))
+        copies = rules.parsed_words("group_copies", default=1)
+        size = f"{lo}" if lo == hi else f"{lo} to {hi}"
+        same = (
+            "no two of the same suit"
+            if copies == 1
+            else f"at most {copies} identical cards (the same rank and suit from different decks)"
+        )
+        order = " ".join(rules.order)
+        melds = [
+            RuleText(
+                f"A group is {size} cards of one rank, {same}",
+                covers=("group_size", "group_copies"),
+                ids=ids("CH-3.1", "GR-2.1"),
+            ),
+            RuleText(
+                f"A run is {self.tables.meld_rules.min_run} or more cards of one suit next to each other in the order "
+                f"{order}; a rank missing from the deck leaves no gap, and a run never goes round from "
+                f"{rules.order[-1]} to {rules.order[0]}",
+                covers=("run_length", "run_wrap"),
+                ids=ids("CH-3.2 CH-1.3", "GR-2.2 GR-1.2"),
+            ),
+        ]
+        wild = rules.table("wild")
+        if wild is not None and any(wild):
+            cards = sorted({self.deck.format(c).split("/")[0] for c in self.deck.ids if wild[c]})
+            per = self.tables.meld_rules.max_wild_per_meld
+            melds.append(
+                RuleText(
+                    f"Wild cards ({' '.join(cards)}) stand for any card in a meld, at most {per} in one meld; a "
+                    "wild's meaning is fixed when the melds are shown",
+                    covers=("wild", "wilds_per_meld"),
+                    ids=ids("CH-V7", ""),
+                )
+            )
+        melds.append(
+            RuleText(
+                f"No card is in two melds, and melds stay in your hand until someone {kind}s",
+                ids=ids("CH-3.3 CH-3.4", "GR-2.3"),
+            )
+        )
+        if self.closer_lays_off:
+            showing = [
+                RuleText(
+                    f"The {closer} shows their melds; then the others, in turn order, show theirs and lay off "
+                    "unmatched cards on the melds already shown (the same rank on a group, the next card of the "
+                    f"suit at either end of a run), round after round, the {closer} included, until nobody can add a "
+                    "card. Nobody breaks or moves a meld",
+                    ids=ids("CH-5.1 CH-5.2 CH-5.3 CH-5.6", ""),
+                )
+            ]
+        else:
+            showing = [
+                RuleText(
+                    f"The {closer} shows melds and unmatched cards; the opponent shows melds and lays off unmatched "
+                    f"cards on the {closer}'s melds. The {closer} never lays off",
+                    covers=("closer_lays_off",),
+                    ids=ids("CH-5.6", "GR-5.1"),
+                )
+            ]
+        if rules.has("sealed"):
+            showing.append(RuleText(f"Nobody may lay off on the {closer}'s melds when {{sealed@the {closer}}}"))
+        if self.upward_only:
+            showing.append(RuleText("Runs are extended only upwards when laying off", covers=("layoff_upward_only",)))
+        if self.one_per_value:
+            showing.append(
+                RuleText("A player lays off at most one card of each rank", covers=("layoff_one_per_value",))
+            )
+        showing.append(
+            RuleText(
+                "Then only each player's cards left unmatched are counted (see Card values)",
+                ids=ids("CH-5.5", "GR-5.2"),
+            )
+        )
+        end = [RuleText(f"A deal ends when a player {kind}s", ids=ids("CH-4.3", "GR-4.3"))]
+        return [
+            ("The deal", deal),
+            ("A turn", turn),
+            ("Melds", melds),
+            (f"After a {kind}", showing),
+            ("The end", end),
+        ]
 
     def design_problems(self, players: int) -> list[DesignProblem]:
         """A deal the deck cannot hold (CH-2.2), and melds the deck cannot complete (CH-3)."""

@@ -158,6 +158,7 @@ WORDS = (
         value=CONSTANT,
         needs_value=True,
         check=_whole(1, 20),
+        default="hand_size = 7",
     ),
     StatementSpec("value", "penalty points of a card left unmatched (CH-1.4)", table=True, required=True),
     StatementSpec("wild", "1 for a card that stands for any card in a meld, else 0 (CH-V7)", table=True),
@@ -167,6 +168,7 @@ WORDS = (
         value=CONSTANT,
         needs_value=True,
         check=_group_size,
+        default="group_size = 3..4",
     ),
     StatementSpec(
         "group_copies",
@@ -174,6 +176,7 @@ WORDS = (
         value=CONSTANT,
         needs_value=True,
         check=_whole(1, 8),
+        default="group_copies = 1",
     ),
     StatementSpec(
         "run_length",
@@ -181,6 +184,7 @@ WORDS = (
         value=CONSTANT,
         needs_value=True,
         check=_whole(2, 20),
+        default="run_length = 3",
     ),
     StatementSpec(
         "run_wrap",
@@ -188,6 +192,7 @@ WORDS = (
         value=CONSTANT,
         needs_value=True,
         check=_no_wrap,
+        default="run_wrap = false",
     ),
     StatementSpec(
         "wilds_per_meld",
@@ -195,6 +200,7 @@ WORDS = (
         value=CONSTANT,
         needs_value=True,
         check=_whole(0, 8),
+        default="wilds_per_meld = 1",
     ),
     # closing and showing
     StatementSpec(
@@ -213,6 +219,7 @@ WORDS = (
         value=CONSTANT,
         needs_value=True,
         check=_flag,
+        default="layoff_upward_only = false",
     ),
     StatementSpec(
         "layoff_one_per_value",
@@ -220,12 +227,14 @@ WORDS = (
         value=CONSTANT,
         needs_value=True,
         check=_flag,
+        default="layoff_one_per_value = false",
     ),
     StatementSpec(
         "close_move",
         "what the closing move is called: close (CH-4.3) or knock (GR-4.3)",
         words=(1, 1),
         check=_move_word,
+        default="close_move close",
     ),
     StatementSpec(
         "upcard_offer",
@@ -234,6 +243,7 @@ WORDS = (
         value=CONSTANT,
         needs_value=True,
         check=_flag,
+        default="upcard_offer = false",
     ),
     StatementSpec(
         "discard_taken",
@@ -241,6 +251,7 @@ WORDS = (
         value=CONSTANT,
         needs_value=True,
         check=_flag,
+        default="discard_taken = true",
     ),
     StatementSpec(
         "big_gin",
@@ -248,6 +259,7 @@ WORDS = (
         value=CONSTANT,
         needs_value=True,
         check=_flag,
+        default="big_gin = false",
     ),
     StatementSpec(
         "closer_lays_off",
@@ -255,6 +267,7 @@ WORDS = (
         value=CONSTANT,
         needs_value=True,
         check=_flag,
+        default="closer_lays_off = true",
     ),
     StatementSpec(
         "void",
@@ -268,6 +281,7 @@ WORDS = (
         value=CONSTANT,
         needs_value=True,
         check=_flag,
+        default="mistakes = false",
     ),
     # what rules can ask about a player
     Quantity(
@@ -276,46 +290,100 @@ WORDS = (
         "shown; after the deal: what is left after lay-offs)",
         SEAT_IN_DEAL,
         _unmatched,
+        rulebook="the value of your unmatched cards",
     ),
-    Quantity("loose_cards", "how many unmatched cards that is", SEAT_IN_DEAL, _loose),
-    Quantity("closed", "the player closed this deal", SEAT_IN_DEAL, _closed),
-    Quantity("full_close", "the player closes with every card in melds (CH-6.2)", SEAT_IN_DEAL, _full_close),
-    Quantity("chinchon", "the player closes with all their cards in one run (CH-V6)", SEAT_IN_DEAL, _chinchon),
+    Quantity(
+        "loose_cards",
+        "how many unmatched cards that is",
+        SEAT_IN_DEAL,
+        _loose,
+        rulebook="the number of your unmatched cards",
+    ),
+    Quantity("closed", "the player closed this deal", SEAT_IN_DEAL, _closed, rulebook="you closed|you did not close"),
+    Quantity(
+        "full_close",
+        "the player closes with every card in melds (CH-6.2)",
+        SEAT_IN_DEAL,
+        _full_close,
+        rulebook="you closed with every card in melds|you did not close with every card in melds",
+    ),
+    Quantity(
+        "chinchon",
+        "the player closes with all their cards in one run (CH-V6)",
+        SEAT_IN_DEAL,
+        _chinchon,
+        rulebook="you closed with all your cards in one run|you did not close with all your cards in one run",
+    ),
     Quantity(
         "big_gin",
         "the player closes without discarding, every card of the drawn hand in melds (GR-V6)",
         SEAT_IN_DEAL,
         _big_gin,
+        rulebook="you closed without discarding, every card in melds|you did not close without discarding",
     ),
-    Quantity("closer_unmatched", "the closer's unmatched points after the deal (GR-6)", DEAL_ONLY, _closer_unmatched),
+    Quantity(
+        "closer_unmatched",
+        "the closer's unmatched points after the deal (GR-6)",
+        DEAL_ONLY,
+        _closer_unmatched,
+        rulebook="the value of the closer's unmatched cards",
+    ),
     Quantity(
         "opponents_unmatched",
         "the other players' unmatched points together after the deal (two players: the opponent's, GR-6)",
         SEAT_IN_DEAL,
         _opponents_unmatched,
+        rulebook="the value of your opponents' unmatched cards",
     ),
     Quantity(
         "upcard_value",
         "value of the deal's first upcard, recorded with upcard_offer (GR-V4)",
         DEAL_ONLY,
         _upcard_value,
+        rulebook="the value of the deal's first upcard",
     ),
-    Quantity("upcard_suit", "suit of the deal's first upcard, e.g. ♠ (GR-V4)", DEAL_ONLY, _upcard_suit),
-    Quantity("shown_wilds", "wild cards in the player's own shown melds (CH-V7)", SEAT_IN_DEAL, _shown_wilds),
+    Quantity(
+        "upcard_suit",
+        "suit of the deal's first upcard, e.g. ♠ (GR-V4)",
+        DEAL_ONLY,
+        _upcard_suit,
+        rulebook="the suit of the deal's first upcard",
+    ),
+    Quantity(
+        "shown_wilds",
+        "wild cards in the player's own shown melds (CH-V7)",
+        SEAT_IN_DEAL,
+        _shown_wilds,
+        rulebook="the number of wild cards in your melds",
+    ),
     Quantity(
         "turn_number",
         "the player's turn in this deal, 1 for their first (CH-V8)",
         SEAT_IN_DEAL,
         lambda c: c.state.counters.get(f"turns.{c.seat}", 0),
+        rulebook="the number of this turn of yours in the deal (1 for your first)",
     ),
     Quantity(
         "misdealt",
         "the player drew twice or discarded without drawing this deal (CH-V5)",
         SEAT_IN_DEAL,
         lambda c: bool(c.state.counters.get(f"misdealt.{c.seat}", 0)),
+        rulebook="you drew twice or discarded without drawing this deal|you have made no such mistake this deal",
     ),
-    Quantity("hand_cards", "cards in the player's hand", SEAT_IN_DEAL, lambda c: len(c.state.zones[f"hand.{c.seat}"])),
-    Quantity("stock_cards", "cards left in the stock", DEAL_ONLY, lambda c: len(c.state.zones.get("stock", ()))),
+    Quantity(
+        "hand_cards",
+        "cards in the player's hand",
+        SEAT_IN_DEAL,
+        lambda c: len(c.state.zones[f"hand.{c.seat}"]),
+        rulebook="the number of cards you hold",
+    ),
+    Quantity(
+        "stock_cards",
+        "cards left in the stock",
+        DEAL_ONLY,
+        lambda c: len(c.state.zones.get("stock", ())),
+        rulebook="the number of cards left in the stock",
+    ),
 )
 
 __all__ = ["WORDS"]

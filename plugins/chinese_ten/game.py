@@ -12,7 +12,7 @@ card then waits, face up in the ``turned`` zone, for the same player to choose
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from tapete import (
@@ -27,6 +27,7 @@ from tapete import (
     MoveHelp,
     Random,
     Rules,
+    RuleText,
     TapeteError,
     View,
 )
@@ -494,6 +495,141 @@ class ChineseTen(Game):
         point_of = self.point_of
         return sum(point_of[c] for c in state.zones.get(f"captures.{seat}", ()))
 
+    # -- the players' rulebook (tapete rules) ---------------------------------------------
+    zone_words = {"captures": "capture piles", "turned": "a turned stock card waiting for its capture"}
+
+    def rulebook(self) -> list[tuple[str, list[RuleText]]]:
+        """The deal, the turn and the captures in players' words (CT-1 to CT-3; SC-2, SC-3)."""
+        rules, scopa = self.rules, self.rules.game == "scopa"
+
+        def ids(ct: str, sc: str) -> tuple[str, ...]:
+            return tuple((sc if scopa else ct).split())
+
+        deal = [
+            RuleText(
+                "The dealer deals {hand_size} cards to each player, one at a time, starting with the player after "
+                "the dealer, then {table_size} face up to the table; {stock_size} stay face down as the stock",
+                ids=ids("CT-1.3", "SC-2.2"),
+            )
+        ]
+        if self.refill is not None:
+            deal.append(
+                RuleText(
+                    "When every hand is empty, the same dealer deals {refill} more to each player from the stock, "
+                    "none to the table, until the stock is used up",
+                    ids=ids("", "SC-2.2"),
+                )
+            )
+        mode, ranks = self.opening_mode, " ".join(sorted(self.special_ranks, key=rules.order.index))
+        if mode == "specials":
+            deal.append(
+                RuleText(
+                    f"If the opening table holds three cards of one of the ranks {ranks}, the fourth card of that "
+                    "rank takes all three at once; if it holds all four, the dealer takes them at once and play "
+                    "starts from an empty table",
+                    covers=("opening",),
+                    ids=ids("CT-3.1 CT-3.2 CT-3.3", ""),
+                )
+            )
+        elif mode == "redeal":
+            deal.append(
+                RuleText(
+                    f"If the opening table holds three or four cards of one of the ranks {ranks}, the cards are "
+                    "dealt again",
+                    covers=("opening",),
+                    ids=ids("CT-V5", "SC-V2"),
+                )
+            )
+        else:
+            deal.append(RuleText("The opening table has no special rule", covers=("opening",)))
+        takes = []
+        for first, _ in rules.each("capture"):
+            listed = rules.parsed_words("capture", first, ())
+            names = _ranks_text(listed, rules.order)
+            if first == "sum":
+                total = rules.constant("capture", None, first="sum")
+                takes.append(f"{names} take one table card that makes {total} with them")
+            elif first == "rank":
+                takes.append(f"{names} take one table card of their own rank")
+            elif first == "value":
+                takes.append(f"{names} take one table card of the same value")
+        turn = [
+            RuleText(
+                "Play one card from your hand face up. If it can take, it must: "
+                + "; ".join(takes)
+                + ("; with several to choose from, you choose one" if takes else ""),
+                move="capture CARD TAKEN",
+                covers=("capture sum", "capture rank", "capture value"),
+                ids=ids("CT-2.1 CT-2.2 CT-2.3", "SC-3.1 SC-3.2 SC-3.4"),
+            )
+        ]
+        if self.set_ranks:
+            turn.append(
+                RuleText(
+                    f"When no table card has its value, {_ranks_text(self.set_ranks, rules.order)} take two or more "
+                    "table cards whose values add up to their own (your choice of set)",
+                    covers=("capture set",),
+                    ids=ids("", "SC-3.3"),
+                )
+            )
+        else:
+            turn.append(RuleText("Several table cards are never added up", ids=ids("CT-2.2", "")))
+        if self.all_ranks:
+            turn.append(
+                RuleText(
+                    f"{_ranks_text(self.all_ranks, rules.order)} take the whole table, unless a card of the same "
+                    "value is there to take",
+                    covers=("capture all",),
+                    ids=ids("", "SC-V4"),
+                )
+            )
+        turn.append(
+            RuleText(
+                "A card that can take nothing stays face up on the table",
+                move="play CARD",
+                ids=ids("CT-2.3", "SC-3.4"),
+            )
+        )
+        if self.refill is None:
+            turn.append(
+                RuleText(
+                    "Then the top card of the stock is turned face up and takes the same way from the table as it "
+                    "now stands, or stays there; when it could take in more than one way, you choose",
+                    move="take TURNED TAKEN",
+                    ids=ids("CT-2.4 CT-2.2", ""),
+                )
+            )
+        pile = [RuleText("The cards taken go face down to your pile", ids=ids("CT-1.5", "SC-3.5"))]
+        if self.teams:
+            pile.append(RuleText("Partners' piles count together", ids=ids("", "SC-V3")))
+        if rules.has("sweep"):
+            pile.append(RuleText("A capture that leaves the table empty is a sweep (scopa) when {sweep}"))
+        if self.leftover == "last_capturer":
+            pile.append(
+                RuleText(
+                    "When the last card has been played, the cards left on the table go to the last player who "
+                    "captured; this is not a sweep",
+                    covers=("leftover",),
+                )
+            )
+        elif rules.has("leftover"):
+            pile.append(RuleText("Cards left on the table at the end stay there, unscored", covers=("leftover",)))
+        for first, _ in rules.each("bonus"):
+            pile.append(
+                RuleText(
+                    f"Bonus {first.replace('_', ' ')}: when {{bonus {first}.condition}}, every other player pays the "
+                    f"capturer {{bonus {first}.value}} points"
+                )
+            )
+        scoring = [
+            RuleText(f"Prize {first}: you score {{prize {first}.value}} when {{prize {first}.condition}}")
+            for first, _ in rules.each("prize")
+        ]
+        if rules.has("break_even"):
+            scoring.append(RuleText("The break-even is {break_even} points: a deal's result is your points minus it"))
+        end = [RuleText("A deal ends when every hand and the stock are empty", ids=ids("CT-3.4", "SC-3.7"))]
+        return [("The deal", deal), ("A turn", turn), ("Captures", pile), ("Scoring", scoring), ("The end", end)]
+
     def design_problems(self, players: int) -> list[DesignProblem]:
         """Deal sizes that do not use the deck (CT-1.3, CT-3.4, SC-2.2); a break-even the points miss (CT-4.2)."""
         state = DealState(players=players, dealer=0)
@@ -566,3 +702,14 @@ class ChineseTen(Game):
 
     def _fmt(self, cards: Iterable[int]) -> str:
         return " ".join(self.names[c] for c in cards)
+
+
+def _ranks_text(ranks: Iterable[str], order: Sequence[str]) -> str:
+    """'A 2 3 4 5 6 7 8 9' -> 'cards from A to 9', a single rank -> 'a K', others listed."""
+    listed = sorted(ranks, key=list(order).index)
+    if len(listed) == 1:
+        return f"an {listed[0]}" if listed[0] in ("A", "8") else f"a {listed[0]}"
+    idx = [list(order).index(r) for r in listed]
+    if idx == list(range(idx[0], idx[0] + len(idx))) and len(idx) > 2:
+        return f"cards from {listed[0]} to {listed[-1]}"
+    return ", ".join(listed[:-1]) + f" and {listed[-1]}"

@@ -232,6 +232,7 @@ WORDS = (
         "or 'leftover table' (they stay, unscored)",
         words=(1, 1),
         check=_check_leftover,
+        default="leftover table",
     ),
     StatementSpec("primiera", "each card's primiera value; see the primiera quantity (SC-4.2)", table=True),
     StatementSpec(
@@ -252,6 +253,7 @@ WORDS = (
         "K Q J 10 5' (CT-3.1, CT-3.2), 'opening redeal ...' or 'opening none'",
         words=(1, None),
         check=_check_opening,
+        default="opening none",
     ),
     StatementSpec(
         "break_even",
@@ -272,32 +274,75 @@ WORDS = (
         multi=True,
         check=_check_bonus,
     ),
-    Quantity("points", "card points in the player's capture pile", SEAT_IN_DEAL, _points),
-    Quantity("bonus", "what the player won (or paid, negative) through bonus rules this deal", SEAT_IN_DEAL, _bonus),
-    Quantity("result", "points + bonus - break_even: the player's deal result (CT-4.2)", SEAT_IN_DEAL, _result),
-    Quantity("captured", "cards in the player's capture pile", SEAT_IN_DEAL, lambda c: len(_pile(c))),
-    Quantity("stock_left", "cards still in the stock", DEAL_ONLY, lambda c: len(c.state.zones.get("stock", ()))),
-    Quantity("sweeps", "sweeps (scope) the player, or partnership, made this deal (SC-3.6)", SEAT_IN_DEAL, _sweeps),
+    Quantity(
+        "points",
+        "card points in the player's capture pile",
+        SEAT_IN_DEAL,
+        _points,
+        rulebook="the points of the cards in your pile",
+    ),
+    Quantity(
+        "bonus",
+        "what the player won (or paid, negative) through bonus rules this deal",
+        SEAT_IN_DEAL,
+        _bonus,
+        rulebook="what you won (or paid) through bonuses this deal",
+    ),
+    Quantity(
+        "result",
+        "points + bonus - break_even: the player's deal result (CT-4.2)",
+        SEAT_IN_DEAL,
+        _result,
+        rulebook="your deal result (the points of your pile + your bonuses − the break-even)",
+    ),
+    Quantity(
+        "captured",
+        "cards in the player's capture pile",
+        SEAT_IN_DEAL,
+        lambda c: len(_pile(c)),
+        rulebook="the number of cards in your pile",
+    ),
+    Quantity(
+        "stock_left",
+        "cards still in the stock",
+        DEAL_ONLY,
+        lambda c: len(c.state.zones.get("stock", ())),
+        rulebook="the number of cards left in the stock",
+    ),
+    Quantity(
+        "sweeps",
+        "sweeps (scope) the player, or partnership, made this deal (SC-3.6)",
+        SEAT_IN_DEAL,
+        _sweeps,
+        rulebook="the number of your sweeps this deal",
+    ),
     Quantity(
         "primiera",
         "the best primiera value of each suit in the pile, added up; 0 if a suit is missing (SC-4.2)",
         SEAT_IN_DEAL,
         primiera,
+        rulebook="your primiera (the best primiera value of each suit in your pile, added up; 0 with a suit missing)",
     ),
     Quantity(
-        "prizes", "the values of the prizes the player, or partnership, won this deal (SC-4.1)", SEAT_IN_DEAL, _prizes
+        "prizes",
+        "the values of the prizes the player, or partnership, won this deal (SC-4.1)",
+        SEAT_IN_DEAL,
+        _prizes,
+        rulebook="the value of the prizes you won this deal",
     ),
     Quantity(
         "last_play",
         "in a sweep rule: the capture was made with the deal's last card (SC-3.6)",
         frozenset({CAPTURE}),
         lambda c: c.extra.get("last_play", False),
+        rulebook="the capture is the deal's last play|the capture is not the deal's last play",
     ),
     Quantity(
         "whole_table",
         "in a sweep rule: the card took the table through a 'capture all' rule (SC-V4)",
         frozenset({CAPTURE}),
         lambda c: c.extra.get("whole_table", False),
+        rulebook="the card took the table by a take-all rule|the card did not take the table by a take-all rule",
     ),
     Function(
         "cards_in",
@@ -305,9 +350,15 @@ WORDS = (
         (1, 1),
         SEAT_IN_DEAL,
         _cards_in,
+        rulebook="the number of {0} cards in your pile",
     ),
     Function(
-        "holds", "the player's pile (or the partnership's) holds this card: holds(7♦)", (1, 1), SEAT_IN_DEAL, _holds
+        "holds",
+        "the player's pile (or the partnership's) holds this card: holds(7♦)",
+        (1, 1),
+        SEAT_IN_DEAL,
+        _holds,
+        rulebook="your pile holds {0}|your pile does not hold {0}",
     ),
     Function(
         "took",
@@ -315,6 +366,7 @@ WORDS = (
         (1, 1),
         frozenset({CAPTURE}),
         _took,
+        rulebook="the capture takes {0}|the capture does not take {0}",
     ),
 )
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from typing import Any
 
-from tapete import Action, Ctx, DealState, Game, MoveHelp, Random, Rules, View
+from tapete import Action, Ctx, DealState, Game, MoveHelp, Random, Rules, RuleText, View
 from tapete.layout import count_words
 
 from .words import WORDS
@@ -274,6 +274,67 @@ class FanTan(Game):
                 if move.card is not None and move.target.startswith("row."):
                     later.add(move.card)
         return out
+
+    # -- the players' rulebook (tapete rules) -----------------------------------------
+    def rulebook(self) -> list[tuple[str, list[RuleText]]]:
+        """The deal, the two moves and the rows in players' words, from this variant's rules (FT-2 to FT-4)."""
+        rules, deck = self.rules, self.deck
+        order = rules.order
+        start = order[self.start_pos]
+        deal = [
+            RuleText(
+                "The dealer deals every card face down, one at a time, starting with the player after the "
+                "dealer; hands may differ by one card. The table starts empty",
+                ids=("FT-2.2",),
+            )
+        ]
+        if rules.has("ante"):
+            deal.append(RuleText("When the deal starts, each player puts {ante} chip(s) into the pool"))
+        turn = [
+            RuleText(
+                "Play exactly one card from your hand that fits a row (see The rows); it stays on the table",
+                move="play CARD",
+                ids=("FT-3.1", "FT-3.7"),
+            )
+        ]
+        if rules.has("opening"):
+            turn.append(RuleText("The first card played in each deal must be {opening}", ids=("FT-V2",)))
+        if rules.has("may_pass"):
+            turn.append(RuleText("You may pass when {may_pass}", move="pass"))
+        else:
+            turn.append(
+                RuleText(
+                    "You pass only when no card of yours fits: while one fits you must play one, even to keep a "
+                    "start card back",
+                    move="pass",
+                    ids=("FT-3.4", "FT-3.5"),
+                )
+            )
+        if rules.has("pass_cost"):
+            turn.append(RuleText("Each pass costs {pass_cost} chip(s), paid into the pool"))
+        special = {suit: order[p] for suit, p in self.suit_start.items()}
+        plain = [suit for suit in deck.suits if suit not in special]
+        opens = [f"the {suit} row by its {rank}" for suit, rank in special.items()]
+        if plain:
+            opens.insert(0, f"{'every' if not special else 'each other'} suit's row by its {start}")
+        rows = [
+            RuleText(
+                "A row is opened by its start card: " + ", ".join(opens),
+                covers=("row",),
+                ids=("FT-1.3", "FT-3.2"),
+            ),
+            RuleText(
+                f"On an open row only the next rank at either end fits, in the order {' '.join(order)}: the row "
+                f"grows down to the {order[0]} and up to the {order[-1]}, never round the corner; a card of "
+                "another suit fits nothing",
+                ids=("FT-1.3", "FT-3.3"),
+            ),
+        ]
+        before = rules.parsed_words("row", "before")
+        if before:
+            rows.append(RuleText(f"In each suit the {before[0]} must be on its row before the {before[1]} fits"))
+        end = [RuleText("A deal ends at once when a player plays their last card", ids=("FT-4.1",))]
+        return [("The deal", deal), ("A turn", turn), ("The rows", rows), ("The end", end)]
 
     def describe_deal(self, state: DealState) -> list[str]:
         left = {s: len(state.zones[f"hand.{s}"]) for s in range(state.players)}

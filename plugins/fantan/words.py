@@ -99,22 +99,48 @@ WORDS = (
     StatementSpec(
         "pass_cost", "chips a player pays into the pool for each pass (FT-V3)", value=SEAT_IN_DEAL, needs_value=True
     ),
-    Quantity("cards_left", "cards in the player's hand", SEAT_IN_DEAL, lambda c: len(_hand(c))),
-    Quantity("others_cards_left", "cards in all the other hands", SEAT_IN_DEAL, _others_left),
-    Quantity("went_out", "the player played their last card", SEAT_IN_DEAL, lambda c: not _hand(c)),
+    Quantity(
+        "cards_left",
+        "cards in the player's hand",
+        SEAT_IN_DEAL,
+        lambda c: len(_hand(c)),
+        rulebook="the number of cards you hold",
+    ),
+    Quantity(
+        "others_cards_left",
+        "cards in all the other hands",
+        SEAT_IN_DEAL,
+        _others_left,
+        rulebook="the number of cards the other players still hold",
+    ),
+    Quantity(
+        "went_out",
+        "the player played their last card",
+        SEAT_IN_DEAL,
+        lambda c: not _hand(c),
+        rulebook="you have played your last card|you still hold cards",
+    ),
     Quantity(
         "passes",
         "passes the player made this deal",
         SEAT_IN_DEAL,
         lambda c: c.state.counters.get(f"passes.{c.seat}", 0),
+        rulebook="the number of times you have passed this deal",
     ),
     Quantity(
         "paid",
         "chips the player put into the pool this deal",
         SEAT_IN_DEAL,
         lambda c: c.state.counters.get(f"paid.{c.seat}", 0),
+        rulebook="the number of chips you have put into the pool this deal",
     ),
-    Quantity("pool", "chips in the pool", DEAL_ONLY, lambda c: c.state.counters.get("pool", 0)),
+    Quantity(
+        "pool",
+        "chips in the pool",
+        DEAL_ONLY,
+        lambda c: c.state.counters.get("pool", 0),
+        rulebook="the number of chips in the pool",
+    ),
     Quantity(
         "short_hand",
         "the player was dealt fewer cards than the most anyone got",
@@ -123,14 +149,23 @@ WORDS = (
             c.state.counters.get(f"dealt.{c.seat}", 0)
             < max(c.state.counters.get(f"dealt.{s}", 0) for s in range(c.state.players))
         ),
+        rulebook="you were dealt fewer cards than the most anyone got|you were dealt as many cards as anyone",
     ),
     Quantity(
         "playable",
         "how many cards the player to move could play now",
         SEAT_IN_DEAL,
         lambda c: len(c.game.playable(c.state, c.seat)),
+        rulebook="the number of your cards that fit a row now",
     ),
-    Function("holder", "the seat holding a card when the deal starts: holder(7♦)", (1, 1), DEAL_ONLY, _holder),
+    Function(
+        "holder",
+        "the seat holding a card when the deal starts: holder(7♦)",
+        (1, 1),
+        DEAL_ONLY,
+        _holder,
+        rulebook="the player holding {0}",
+    ),
 )
 
 __all__ = ["WORDS", "ScriptError"]
