@@ -10,9 +10,9 @@ it was shown (the sequence number), and a message that fails any check is
 answered with a refusal and changes nothing.
 
 Everything that changes a table runs on the event loop, one step at a time per table
-(``Room.lock``): the step is checked, handed to the store and, once the store's
-writer thread has it in the file (`tapete.web.store`: one transaction for the steps
-of every table in one turn of the loop), applied, acknowledged and shown. A bot
+(``Room.lock``): the step is checked, handed to the store and, once it is in the
+file (`tapete.web.store`: one transaction for the steps of every table in one turn
+of the loop, never a wait for the disk on the loop), applied, acknowledged and shown. A bot
 that decides in a blink (its last decision took under `QUICK_BOT` of CPU time)
 decides on the loop, where a worker thread would cost more than the decision; any
 other bot thinks in a worker thread on a copy (its view), and its choice is dropped
