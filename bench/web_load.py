@@ -177,7 +177,7 @@ class Load:
                 if kind == "state":
                     state = msg
                 elif kind == "change":
-                    state = {**state, **msg, "type": "state"}
+                    state = merged(state, msg)
                 else:
                     continue
                 if first:
@@ -215,6 +215,16 @@ class Load:
             await asyncio.sleep(0.01)
             if self.measuring:
                 self.lags.append(time.perf_counter() - t - 0.01)
+
+
+def merged(state: dict[str, Any], change: dict[str, Any]) -> dict[str, Any]:
+    """The table a page holds after a change: its keys replaced, then the items of its patched lists."""
+    out = {**state, **{k: v for k, v in change.items() if k != "patch"}, "type": "state"}
+    for key, items in change.get("patch", {}).items():
+        out[key] = list(out[key])
+        for i, item in items.items():
+            out[key][int(i)] = item
+    return out
 
 
 def stored_steps(db: Path) -> int:

@@ -16,7 +16,8 @@ A page that already holds the seat's previous state is sent a ``change`` instead
 (`change_message`): the keys whose values differ, taken from the new state, so it
 too holds only what the seat's view shows. Every state has the same keys (``reveal``,
 ``result`` and ``broken`` are null when there is none), so merging a change into the
-previous state gives exactly the new state.
+previous state (its keys replaced, then the items of its ``patch`` lists) gives
+exactly the new state.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..core.actions import Action
+from ..core.cards import Deck
 from ..layout import Layout, Row, Token, recap, seat_name, since_last_move
 from ..view import View
 from .tables import DEAL_OVER, MATCH_OVER, SPECTATOR, LiveTable
@@ -33,18 +35,27 @@ from .tables import DEAL_OVER, MATCH_OVER, SPECTATOR, LiveTable
 Json = dict[str, Any]
 
 
+def faces(deck: Deck) -> list[Json]:
+    """Every card of ``deck`` as the page draws it (made once per deck; the messages share these, never change them)."""
+    hit = _faces.get(id(deck))
+    if hit is None or hit[0] is not deck:
+        hit = (deck, [{"c": deck.names[c], "r": 1 if deck.is_red(c) else 0} for c in deck.ids])
+        _faces[id(deck)] = hit
+    return hit[1]
+
+
+_faces: dict[int, tuple[Deck, list[Json]]] = {}  # the deck is kept, so its id is never another deck's
+
+
 def card(view: View, c: int) -> Json:
     """A card as the page draws it: its name and whether its suit is red."""
-    deck = view.deck
-    return {"c": deck.names[c], "r": 1 if deck.is_red(c) else 0}
+    return faces(view.deck)[c]
 
 
 def tokens(view: View, items: Iterable[Token]) -> list[Any]:
     """A layout's tokens: cards as `card`, words as strings, an empty place as null."""
-    out: list[Any] = []
-    for t in items:
-        out.append(card(view, t) if isinstance(t, int) else t)
-    return out
+    face = faces(view.deck)
+    return [face[t] if isinstance(t, int) else t for t in items]
 
 
 def row(view: View, r: Row) -> Json:
@@ -156,7 +167,7 @@ def state_message(table: LiveTable, layout: Layout, viewer: int, clock: Json | N
         "scores": list(layout.scores(view)),
         "recap": [tokens(view, line) for line in recap(layout, view, since_last_move(view))] if seated else [],
         "table": [row(view, r) for r in layout.table(view)],
-        "hand": [card(view, c) for c in layout.sorted_hand(view)] if seated else [],
+        "hand": [faces(view.deck)[c] for c in layout.sorted_hand(view)] if seated else [],
         "hand_rows": [row(view, r) for r in layout.hand(view, legal)] if seated else [],
         "moves": [move(view, layout, a) for a in legal],
         "card_move": layout.card_move_kind(legal),
@@ -176,15 +187,36 @@ def state_message(table: LiveTable, layout: Layout, viewer: int, clock: Json | N
 def change_message(before: Json, after: Json) -> Json:
     """What differs between two state messages of one seat: ``after``'s values of the keys that changed.
 
-    Always with the position (``seq``); a key ``after`` lacks is sent as null."""
+    Always with the position (``seq``); a key ``after`` lacks is sent as null. A list
+    that kept its length but had some items replaced (a row of the table, a seat) goes
+    in ``patch``: ``{key: {index: new item}}``, the other items staying as they were."""
     out: Json = {"type": "change", "seq": after["seq"]}
+    patch: Json = {}
     for key, value in after.items():
-        if key not in out and (key not in before or before[key] != value):
-            out[key] = value
+        if key in out:
+            continue
+        old = before.get(key, _MISSING)
+        if old is value:
+            continue
+        if isinstance(value, list) and isinstance(old, list) and len(old) == len(value) > 1:
+            items = {str(i): v for i, (o, v) in enumerate(zip(old, value, strict=True)) if o != v}
+            if not items:
+                continue
+            if len(items) < len(value):
+                patch[key] = items
+                continue
+        elif old == value:
+            continue
+        out[key] = value
     for key in before:
         if key not in after:
             out[key] = None
+    if patch:
+        out["patch"] = patch
     return out
+
+
+_MISSING = object()
 
 
 def encode(msg: Json) -> str:

@@ -7,13 +7,18 @@ cards to come. The database runs in WAL mode with ``synchronous=NORMAL``: a
 committed step survives the process dying; only the machine losing power can
 take back the last few (``durable=True`` syncs every commit, at a cost).
 
-Writes go through one writer thread with its own connection, so that a slow disk, a
-WAL checkpoint or a ``durable`` sync never holds up the event loop: the loop hands
-over the writes of one turn of the loop at once (`Store.flush`), the thread commits
-them in one transaction (group commit, across tables), and each caller's future is
-resolved only once its write is in the file, so a step is still stored before it is
-acknowledged. Reads (a link token, a table to restore) use the loop's connection;
-in WAL mode they never wait for the writer.
+The writes of one turn of the event loop are committed together, in one transaction
+(group commit, across tables; `Store.flush`), and each caller's future is resolved
+only once its write is in the file, so a step is still stored before it is
+acknowledged. Where they are committed is chosen so that a slow disk never holds up
+the loop: on the loop itself while that is quick (the file is free at once, the last
+such commit took under `QUICK_COMMIT`; in WAL mode with ``synchronous=NORMAL`` a commit
+is an append to the log, no sync), which costs no hand-over between threads, and
+otherwise, and always for ``durable`` syncs, in a writer thread with its own
+connection, which waits for the file while the loop goes on. The loop's connection
+never checkpoints the log (the slow part of WAL): the writer thread does, now and
+then. Reads (a link token, a table to restore) use the loop's connection; in WAL
+mode they never wait for a writer.
 
 Link tokens are not stored, only their SHA-256: a copy of the database lets
 nobody sit at a table. Nothing else secret is kept; the match seed is, since it
@@ -24,6 +29,7 @@ server).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import queue
@@ -89,22 +95,32 @@ class Write:
     error: BaseException | None = field(default=None, repr=False)
 
 
+QUICK_COMMIT = 0.002  # seconds: a commit on the loop that took longer sends the next ones to the writer thread
+CHECKPOINT_EVERY = 500  # commits on the loop between two checkpoints of the log by the writer thread
+CHECKPOINT: list[Write] = []  # the writer thread's job of checkpointing the log
+
+
 class Store:
     """Tables, link tokens and steps in one SQLite file (see the module docstring)."""
 
     def __init__(self, path: Path | str, durable: bool = False):
         self.path = str(path)
         self.durable = durable
-        # The loop's connection reads (tests read it from their own thread too).
-        self.db = _connect(self.path, durable)
+        # The loop's connection, used on the loop only: reads and the quick commits; it never
+        # waits for the file's lock and never checkpoints.
+        self.db = _connect(self.path, durable, timeout=0.0)
         self.db.executescript(SCHEMA)
+        self.db.execute("PRAGMA wal_autocheckpoint=0")
         self._pending: list[Write] = []
         self._loop: asyncio.AbstractEventLoop | None = None
         self._flush_due = False
         self._jobs: queue.SimpleQueue[list[Write] | None] = queue.SimpleQueue()
         self._writer: threading.Thread | None = None
-        self.batches = 0  # transactions committed by the writer thread
+        self._in_writer = 0  # batches handed to the writer thread and not yet answered
+        self.quick = not durable  # commit on the loop (see the module docstring)
+        self.batches = 0  # transactions committed
         self.writes = 0  # writes they held
+        self.on_loop = 0  # transactions committed on the loop
 
     # -- writing ------------------------------------------------------------------------------
     def submit(self, statements: list[Sql], wait: bool = True) -> asyncio.Future[None] | None:
@@ -126,34 +142,66 @@ class Store:
         return future
 
     def flush(self) -> None:
-        """Hand this turn's writes to the writer thread, in one batch."""
+        """Commit this turn's writes in one transaction: here while that is quick, else in the writer thread."""
         self._flush_due = False
-        if self._pending:
-            batch, self._pending = self._pending, []
-            self._jobs.put(batch)
+        if not self._pending:
+            return
+        batch, self._pending = self._pending, []
+        if self.quick and not self._in_writer and self._commit_here(batch):
+            _resolve(batch)
+            return
+        self._in_writer += 1
+        self._jobs.put(batch)
+
+    def _commit_here(self, batch: list[Write]) -> bool:
+        """One transaction on the loop's connection; False (nothing written) when the file is busy or anything fails.
+
+        The writer thread then does it, waiting for the file and isolating a bad write."""
+        started = time.perf_counter()
+        try:
+            _transaction(self.db, [sql for w in batch for sql in w.statements])
+        except Exception:
+            return False
+        self.quick = time.perf_counter() - started < QUICK_COMMIT
+        self.batches += 1
+        self.writes += len(batch)
+        self.on_loop += 1
+        if self.on_loop % CHECKPOINT_EVERY == 0:
+            self._jobs.put(CHECKPOINT)
+        return True
 
     def _write_loop(self) -> None:
         db = _connect(self.path, self.durable)
         try:
             while True:
-                batch = self._jobs.get()
-                if batch is None:
+                job = self._jobs.get()
+                if job is None:
                     return
-                while True:  # whatever else has arrived meanwhile goes in the same transaction
+                batch: list[Write] = []
+                jobs, checkpoint = 0, False
+                while job is not None:  # whatever else has arrived meanwhile goes in the same transaction
+                    if job is CHECKPOINT:
+                        checkpoint = True
+                    else:
+                        batch.extend(job)
+                        jobs += 1
                     try:
-                        more = self._jobs.get_nowait()
+                        job = self._jobs.get_nowait()
                     except queue.Empty:
                         break
-                    if more is None:
-                        self._jobs.put(None)
+                    if job is None:
+                        self._jobs.put(None)  # stop once this batch is written
                         break
-                    batch.extend(more)
-                self._commit(db, batch)
-                if self._loop is not None and not self._loop.is_closed():
-                    try:
-                        self._loop.call_soon_threadsafe(_resolve, batch)
-                    except RuntimeError:  # the loop closed meanwhile
-                        pass
+                if batch:
+                    started = time.perf_counter()
+                    self._commit(db, batch)
+                    quick = not self.durable and time.perf_counter() - started < QUICK_COMMIT
+                    if self._loop is not None and not self._loop.is_closed():
+                        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+                            self._loop.call_soon_threadsafe(self._answered, batch, jobs, quick)
+                if checkpoint:
+                    with contextlib.suppress(sqlite3.Error):
+                        db.execute("PRAGMA wal_checkpoint(PASSIVE)")
         finally:
             db.close()
 
@@ -173,6 +221,12 @@ class Store:
                 self.writes += 1
             except Exception as exc:  # the write's own caller is told; the writer thread goes on
                 w.error = exc
+
+    def _answered(self, batch: list[Write], jobs: int, quick: bool) -> None:
+        """On the loop: the writer thread committed ``jobs`` batches; if that was quick, the next go on the loop."""
+        self._in_writer -= jobs
+        self.quick = quick
+        _resolve(batch)
 
     async def create(self, table_id: str, config: TableConfig, digest: str, tokens: dict[int, str]) -> None:
         """A new table with its link tokens (seat -> token; -1 the spectators'), in one transaction."""
@@ -233,18 +287,21 @@ class Store:
         return StoredTable(table_id, TableConfig.from_json(json.loads(row[0])), str(row[1]), bool(row[2]), steps)
 
     def steps(self, table_id: str) -> list[dict[str, Any]]:
-        """The stored steps as plain rows (for tools and tests that check a table from outside)."""
-        cur = self.db.execute(
-            "SELECT seq, kind, seat, move, by FROM steps WHERE table_id = ? ORDER BY seq", (table_id,)
-        )
-        return [{"seq": r[0], "kind": r[1], "seat": r[2], "move": r[3], "by": r[4]} for r in cur]
+        """The stored steps as plain rows (for tools and tests that check a table from outside, from any thread).
+
+        Read through a connection of its own: what is committed, never a write in progress."""
+        with contextlib.closing(sqlite3.connect(self.path, timeout=30.0)) as db:
+            rows = db.execute(
+                "SELECT seq, kind, seat, move, by FROM steps WHERE table_id = ? ORDER BY seq", (table_id,)
+            ).fetchall()
+        return [{"seq": r[0], "kind": r[1], "seat": r[2], "move": r[3], "by": r[4]} for r in rows]
 
 
 INSERT_STEP = "INSERT INTO steps (table_id, seq, kind, seat, move, by, rng, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 
 
-def _connect(path: str, durable: bool) -> sqlite3.Connection:
-    db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=30.0)
+def _connect(path: str, durable: bool, timeout: float = 30.0) -> sqlite3.Connection:
+    db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=timeout)
     db.execute("PRAGMA journal_mode=WAL")
     db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
     db.execute("PRAGMA foreign_keys=ON")

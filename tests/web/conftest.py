@@ -126,7 +126,7 @@ class Client:
     """One page's connection: every message it received, in order, and helpers to wait for some.
 
     Like the page, it keeps the table it was last shown: a ``change`` (only the keys
-    that differ) is merged into the state before it, and ``received`` holds the
+    that differ, and the items of lists in its ``patch``) is merged into the state before it, and ``received`` holds the
     merged state, as the page shows it; ``raw`` holds the messages as they came."""
 
     def __init__(self, ws: ClientConnection, seat: int):
@@ -149,8 +149,14 @@ class Client:
         self.raw.append(msg)
         if msg["type"] == "change":
             assert self.state is not None, f"a change before any state: {msg}"
-            assert set(msg) <= set(self.state) | {"type"}, f"a change with keys no state has: {msg}"
-            msg = {**self.state, **msg, "type": "state"}
+            assert set(msg) <= set(self.state) | {"type", "patch"}, f"a change with keys no state has: {msg}"
+            patch = msg.get("patch", {})
+            msg = {**self.state, **{k: v for k, v in msg.items() if k != "patch"}, "type": "state"}
+            for key, items in patch.items():
+                merged = list(msg[key])
+                for i, item in items.items():
+                    merged[int(i)] = item
+                msg[key] = merged
         if msg["type"] == "state":
             self.state = msg
         self.received.append(msg)

@@ -176,3 +176,40 @@ def test_the_lobby_form_is_checked_field_by_field(server: ThreadServer) -> None:
     )
     assert status == 200, reply
     assert [s["seat"] for s in reply["seats"]] == [0] and reply["spectator"].startswith("/play#")
+
+
+def test_a_page_kept_up_by_changes_shows_what_a_new_page_is_sent_whole(server: ThreadServer) -> None:
+    """After the first state a page is sent only what changed; merged, it is the whole table, every time."""
+    made = create(server.url, "fantan/pagat", ["person", "sensible", "sensible", "sensible"], seed="changes")
+    link, watch = token(made["seats"][0]["link"]), token(made["spectator"])
+
+    async def run() -> None:
+        person = await Client.open(server.ws_url, link)
+        spectator = await Client.open(server.ws_url, watch)
+        for _ in range(12):
+            msg = await person.next_of("state")
+            while not msg["moves"] and msg["phase"] == "play":
+                msg = await person.next_of("state")
+            if msg["phase"] != "play":
+                break
+            # The table waits for the person: a page opened now is sent the whole table at this position.
+            for page, tok in ((person, link), (spectator, watch)):
+                held = await page.state_at(msg["seq"])
+                fresh = await Client.open(server.ws_url, tok)
+                whole = await fresh.next_of("state")
+                assert fresh.raw[-1]["type"] == "state" and whole["seq"] == msg["seq"]
+                assert without_clock(held) == without_clock(whole)
+                await fresh.close()
+            await person.send({"type": "move", "seq": msg["seq"], "move": msg["moves"][-1]["text"]})
+            await person.next_of("ack")
+        for page in (person, spectator):
+            changes = [m for m in page.raw if m["type"] == "change"]
+            assert changes and all("help" not in m and "variant" not in m for m in changes)
+            assert any("patch" in m for m in changes)  # a row of the table, not the whole table
+            await page.close()
+
+    asyncio.run(run())
+
+
+def without_clock(msg: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in msg.items() if k != "clock"}

@@ -97,7 +97,13 @@ function onMessage(msg) {
   } else if (msg.type === "change") {
     // Only what changed since the state this page holds: the rest stays as it is.
     if (!state) return;
-    state = Object.assign({}, state, msg, { type: "state" });
+    const { patch, ...keys } = msg;
+    state = Object.assign({}, state, keys, { type: "state" });
+    for (const [key, items] of Object.entries(patch || {})) {
+      const list = state[key].slice();
+      for (const [i, item] of Object.entries(items)) list[Number(i)] = item;
+      state[key] = list;
+    }
     render();
   } else if (msg.type === "refused") {
     notice("refused: " + msg.message, "refused");
