@@ -111,14 +111,7 @@ def _random_walk(deal: Deal, rng: Random, limit: int) -> Iterable[Deal]:
 
 def hidden_positions(game: Game, state: DealState, seat: int) -> list[tuple[str, int]]:
     """(zone, index) of every card whose identity ``seat`` is not shown, by the script's ``see`` rules."""
-    out = []
-    see = observer(game)
-    for name, cards in state.zones.items():
-        mode = see.mode(name, seat)
-        for i in range(len(cards)):
-            if mode in ("count", "none") or (mode == "top" and i != len(cards) - 1):
-                out.append((name, i))
-    return out
+    return observer(game).hidden(state, seat)
 
 
 def view_picture(view: View) -> tuple[Any, ...]:

@@ -381,6 +381,21 @@ class Observer:
             zones[name] = seen
         return zones, counts, visible
 
+    def hidden(self, state: DealState, seat: int) -> list[tuple[str, int]]:
+        """(zone, index) of every card whose face ``seat`` is not shown by the ``see`` rules.
+
+        The places where a card the seat cannot see may lie: what a twin of the deal may
+        shuffle (the hidden-information checks, the web table's refusal words) without the
+        seat being able to tell."""
+        out: list[tuple[str, int]] = []
+        for name, cards in state.zones.items():
+            mode = self.mode(name, seat)
+            if mode in ("count", "none"):
+                out.extend((name, i) for i in range(len(cards)))
+            elif mode == "top":
+                out.extend((name, i) for i in range(len(cards) - 1))
+        return out
+
     def where(self, zones: Mapping[str, list[int]], over: bool, seat: int) -> dict[int, str]:
         """card -> zone for every card ``seat`` sees in ``zones`` (every card when ``over``)."""
         out: dict[int, str] = {}

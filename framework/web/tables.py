@@ -30,7 +30,7 @@ from ..core.state import DealState
 from ..game import Game
 from ..play.loading import Variant
 from ..play.match import MAX_ACTIONS_PER_DEAL, Match, MatchResult
-from ..view import Recorder, View, zone_mode
+from ..view import Recorder, View, observer
 
 PERSON = "person"
 SPECTATOR = -1  # the seat number of the public view: what every seat sees
@@ -275,13 +275,7 @@ class LiveTable:
         words."""
         game, state = self.game, self.state
         why = game.refusal(state, action) or f"{action.text(self.deck)!r} is not a legal move now"
-        deal_seat = self.state.to_move
-        hidden = [
-            (zone, i)
-            for zone, cards in state.zones.items()
-            for i in range(len(cards))
-            if (mode := zone_mode(game, zone, deal_seat)) in ("count", "none") or (mode == "top" and i < len(cards) - 1)
-        ]
+        hidden = observer(game).hidden(state, self.state.to_move)
         if len(hidden) < 2:
             return why
         rng = Random(derive_seed(self.config.seed, "refusal", self.seq))
