@@ -258,6 +258,15 @@ def test_the_hand_is_held_in_the_suit_order_of_the_tables_rows(name):
     assert rows == sorted(rows, key=order.index)
 
 
+@pytest.mark.parametrize(("name", "word"), [("chinchon/fournier", "unmatched"), ("gin/standard", "deadwood")])
+def test_the_cards_no_meld_takes_are_called_by_the_members_word(name, word):
+    """Chinchón counts its unmatched cards (CH-4.3), Gin Rummy its deadwood (GR-1.3): the hand says so."""
+    deal = next(states(name, range(1)))
+    picture = person(deal).picture(deal.view(deal.to_move), deal.legal_actions())
+    labels = [r.label for r in picture.hand]
+    assert word in labels and "loose" not in labels
+
+
 # -- words -----------------------------------------------------------------------------------------
 def test_the_title_names_the_dealer_and_the_seat_to_move_in_words():
     deal = variant("fantan/pagat").new_deal(4, 2)

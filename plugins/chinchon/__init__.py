@@ -14,7 +14,7 @@ from tapete import GameRecord, hookimpl
 from tapete.hookspecs import RegisterGame
 
 from .bots import HeuristicBot
-from .game import Chinchon
+from .game import MEMBERS, Chinchon
 from .layout import ChinchonLayout
 
 GIN = "gin"  # Gin Rummy (GR-...): the same family's class, its own name and variant folder
@@ -23,7 +23,6 @@ GIN = "gin"  # Gin Rummy (GR-...): the same family's class, its own name and var
 @hookimpl
 def tapete_register_games(register: RegisterGame) -> None:
     variants = resources.files("tapete_variants")
-    layout = ChinchonLayout()
     for name in (Chinchon.name, GIN):  # both play on Chinchón's class and its heuristic bot
         register(
             GameRecord(
@@ -32,6 +31,6 @@ def tapete_register_games(register: RegisterGame) -> None:
                 variants=variants / name,
                 bots={"heuristic": HeuristicBot},
                 default_bot="heuristic",
-                layout=layout,
+                layout=ChinchonLayout(loose=MEMBERS[name]["loose"]),  # unmatched, deadwood
             )
         )

@@ -22,6 +22,9 @@ from .tables import Shown
 class ChinchonLayout(Layout):
     card_move = "discard"
 
+    def __init__(self, loose: str = "unmatched"):
+        self.loose = loose  # what the member calls the cards no meld takes: Chinchón's unmatched, Gin's deadwood
+
     def suit_names(self, view: View) -> dict[str, str] | None:
         """CH-1.2: oros, copas, espadas, bastos for a Spanish deck."""
         return SPANISH_SUITS if view.deck.spanish else None
@@ -57,7 +60,7 @@ class ChinchonLayout(Layout):
         in_melds = frozenset(c for c in hand if c not in loose)
         rows = [Row("your hand", tuple(hand), note="(* in a meld)" if in_melds else "", marked=in_melds)]
         rows.append(Row("melds", tuple(tokens), note="none" if not tokens else ""))
-        rows.append(Row("loose", tuple(loose), note=f"= {count_words(points, 'point')}" if loose else "none"))
+        rows.append(Row(self.loose, tuple(loose), note=f"= {count_words(points, 'point')}" if loose else "none"))
         close = view.facts.close_kind  # close, or knock (GR-4.3)
         closes = [a.cards[0] for a in legal if a.kind == close and a.cards]
         if closes:
