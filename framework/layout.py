@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from .core.actions import Action
 from .core.cards import spoken_names
+from .core.deprecation import deprecated
 
 if TYPE_CHECKING:
     from .view import Event, View
@@ -275,5 +276,8 @@ def since_last_move(view: View) -> int:
     return 0
 
 
+@deprecated(since="0.2.0", instead="Variant.record.layout (a game's layout is in its record)")
 def layout_for(layouts: Mapping[str, Layout], game: str) -> Layout:
+    """The layout registered under ``game``, or the plain one: looked up by a name, which
+    for a family's member (Scopa in Chinese Ten) is the family's and the wrong layout."""
     return layouts.get(game) or Layout()

@@ -46,3 +46,15 @@ def test_warnings_can_be_made_errors_by_a_plugin_test_suite():
         warnings.simplefilter("error", DeprecationWarning)
         with pytest.raises(DeprecationWarning, match="removed in tapete 1.0.0"):
             warn("x", since="0.9.1", removed_in="1.0.0")
+
+
+def test_layout_for_still_answers_and_points_at_the_record():
+    from tapete import Layout, load_variant
+    from tapete.layout import layout_for
+
+    v = load_variant("scopa/classic")
+    with pytest.warns(
+        DeprecationWarning, match=r"layout_for\(\) is deprecated since tapete 0.2.0; use Variant.record.layout"
+    ):
+        found = layout_for(v.registry.layouts, "chinese-ten")
+    assert isinstance(found, Layout) and found is v.registry.layouts["chinese-ten"]

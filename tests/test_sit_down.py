@@ -19,8 +19,7 @@ import pytest
 
 pexpect = pytest.importorskip("pexpect")
 
-from tapete import load_variant  # noqa: E402
-from tapete.layout import layout_for  # noqa: E402
+from tapete import Layout, load_variant  # noqa: E402
 
 PROMPT = r"seat 0> "
 BETWEEN_DEALS = r"press Enter for deal \d+ \(or type quit\) "  # the table waits between deals
@@ -85,7 +84,7 @@ def human_hand(variant: str, seed: str) -> tuple[list[str], list[str]]:
     v = load_variant(variant)
     players = 3 if variant.startswith("fantan") else 2
     deal = v.new_deal(players, int(seed))
-    names = layout_for(v.registry.layouts, deal.game.name).card_names(deal.view(0))
+    names = (v.record.layout or Layout()).card_names(deal.view(0))
     hand = [names[c] for c in deal.state.zones["hand.0"]]
     return hand, [n for n in names if n not in hand]
 

@@ -18,15 +18,14 @@ pexpect = pytest.importorskip("pexpect")
 
 from test_sit_down import Person  # noqa: E402
 
-from tapete import load_variant  # noqa: E402
-from tapete.layout import layout_for  # noqa: E402
+from tapete import Layout, load_variant  # noqa: E402
 
 
 def shown_names(variant: str) -> dict[str, str]:
     """Each card as written (``7♦``) -> as the table shows it (``7 de oros``)."""
     v = load_variant(variant)
     deal = v.new_deal(v.player_range()[0], 1)
-    names = layout_for(v.registry.layouts, deal.game.name).card_names(deal.view(0))
+    names = (v.record.layout or Layout()).card_names(deal.view(0))
     return dict(zip(v.rules.deck.names, names, strict=True))
 
 
