@@ -266,13 +266,7 @@ def render_html(data: dict[str, Any], plots: dict[str, bytes]) -> str:
                 body.append(f'<li class="{cls}">{e(row["text"])}</li>')
             body.append("</ul>")
     body += ["<h2>All figures</h2>", _html_table(*table_rows(data))]
-    sections = [
-        ("Fairness", ["order", "seats"], [seat_rows(data, "positions"), seat_rows(data, "seats")]),
-        ("Length", ["deals", "moves"], []),
-        ("Tension: lead changes, decisiveness, drama", ["tension"], []),
-        ("Decisions", ["decisions"], []),
-        ("Skill", ["ladder"], [ladder_rows(data)] if any(a["ladder"] for a in data["arms"]) else []),
-    ]
+    sections = report_sections(data)
     for title_, names, tables in sections:
         body.append(f"<h2>{e(title_)}</h2>")
         if title_ == "Skill":
@@ -298,6 +292,18 @@ def render_html(data: dict[str, Any], plots: dict[str, bytes]) -> str:
     )
 
 
+def report_sections(data: dict[str, Any]) -> list[tuple[str, list[str], list[Any]]]:
+    """The report's sections in order, the same in the page and its Markdown twin: a title,
+    its plots and its tables."""
+    return [
+        ("Fairness", ["order", "seats"], [seat_rows(data, "positions"), seat_rows(data, "seats")]),
+        ("Length", ["deals", "moves"], []),
+        ("Tension: lead changes, decisiveness, drama", ["tension"], []),
+        ("Decisions", ["decisions"], []),
+        ("Skill", ["ladder"], [ladder_rows(data)] if any(a["ladder"] for a in data["arms"]) else []),
+    ]
+
+
 def render_markdown(data: dict[str, Any], plot_dir: str) -> str:
     title = "tapete report: " + " vs ".join(a["label"] for a in data["arms"])
     lines = [f"# {title}", "", _meta(data), "", "## Summary", ""]
@@ -310,13 +316,7 @@ def render_markdown(data: dict[str, Any], plot_dir: str) -> str:
             lines += [f"- {'**' if r['real'] else ''}{r['text']}{'**' if r['real'] else ''}" for r in cmp["rows"]]
             lines.append("")
     lines += ["## All figures", "", *_md_table(*table_rows(data)), ""]
-    sections = [
-        ("Fairness", ["order", "seats"], [seat_rows(data, "positions"), seat_rows(data, "seats")]),
-        ("Length", ["deals", "moves"], []),
-        ("Tension: lead changes, decisiveness, drama", ["tension"], []),
-        ("Decisions", ["decisions"], []),
-        ("Skill", ["ladder"], [ladder_rows(data)] if any(a["ladder"] for a in data["arms"]) else []),
-    ]
+    sections = report_sections(data)
     for title_, names, tables in sections:
         lines += [f"## {title_}", ""]
         if title_ == "Skill":

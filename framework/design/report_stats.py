@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import TapeteError
 from ..rules import tree as t
 from ..rules.vocabulary import SEAT_IN_MATCH, Ctx
-from ..simulation.plan import MatchRecord
+from ..simulation.plan import MatchRecord, match_record
 from ..simulation.stats import Z95, wilson
 
 if TYPE_CHECKING:
@@ -133,33 +133,15 @@ def play_match(variant: Variant, players: int, bots: Sequence[str], seed: int, p
                     row.append(sign * float(value(ctx)))
             standings.append(row)
 
-    result = match.play(emit)
-    lead = first[0] if first else 0
-    position = None if result.winner < 0 else ((result.winner - lead) * match.game.step) % players
-    ledger = match.ledger
+    base = match_record(match, match.play(emit), first, counts[1], counts[0], point, index, seed, bots)
     return ReportRecord(
-        point,
-        index,
-        seed,
-        players,
-        list(bots),
-        result.winner,
-        lead,
-        position,
-        list(result.totals),
-        list(result.deals_won),
-        list(ledger.out),
-        list(ledger.reentries),
-        result.deals,
-        counts[1],
-        counts[0],
-        None,
-        deal_actions,
-        tally[0],
-        tally[1],
-        tally[2],
-        counts[2],
-        standings,
+        **{f.name: getattr(base, f.name) for f in fields(MatchRecord)},
+        deal_actions=deal_actions,
+        decisions=tally[0],
+        choices=tally[1],
+        forced=tally[2],
+        stalls=counts[2],
+        standings=standings,
     )
 
 

@@ -18,13 +18,16 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.errors import TapeteError
 from ..core.limits import check_number
 from ..core.rng import derive_seed
 from ..play.loading import Variant, load_variant
 from ..rules.options import declaration, option_value
+
+if TYPE_CHECKING:
+    from ..play.match import Match, MatchResult
 
 Progress = Callable[[int, int], None]  # (matches done, matches in the run)
 MAX_GAMES = 1_000_000  # matches per sweep point (a run of a million matches takes hours; a typo more takes for ever)
@@ -226,7 +229,24 @@ def play_match(variant: Variant, players: int, bots: Sequence[str], seed: int, p
         elif kind == "void":
             counts[1] += 1
 
-    result = match.play(emit)
+    return match_record(match, match.play(emit), first, counts[1], counts[0], point, index, seed, bots)
+
+
+def match_record(
+    match: Match,
+    result: MatchResult,
+    first: Sequence[int],
+    voids: int,
+    actions: int,
+    point: int,
+    index: int,
+    seed: int,
+    bots: Sequence[str],
+) -> MatchRecord:
+    """The record of a match played to its ``result``; ``first`` holds the seat that moved
+    first in each deal. A caller that measures more (the report's records) copies its
+    fields and adds its own."""
+    players = match.players
     lead = first[0] if first else 0
     position = None if result.winner < 0 else ((result.winner - lead) * match.game.step) % players
     ledger = match.ledger
@@ -244,8 +264,8 @@ def play_match(variant: Variant, players: int, bots: Sequence[str], seed: int, p
         list(ledger.out),
         list(ledger.reentries),
         result.deals,
-        counts[1],
-        counts[0],
+        voids,
+        actions,
     )
 
 
