@@ -113,13 +113,16 @@ def _seen(view: View) -> set[int]:
 
 
 def _named(view: View, text: str) -> set[int]:
-    pattern = _patterns.get(id(view.deck))
+    names = tuple(view.deck.names)
+    pattern = _patterns.get(names)
     if pattern is None:
-        pattern = _patterns[id(view.deck)] = card_pattern(view.deck.names)
+        pattern = _patterns[names] = card_pattern(names)
     return {view.deck.parse(m) for m in pattern.findall(text)}
 
 
-_patterns: dict[int, re.Pattern[str]] = {}
+# By the deck's names, not by id(deck): a deck of an earlier test, freed, may leave its id to
+# another deck, whose cards the first one's pattern would not find.
+_patterns: dict[tuple[str, ...], re.Pattern[str]] = {}
 
 
 def reads_the_same(game: Any, state: Any, seat: int, action: Action, text: str, twins: int = 8) -> bool:
