@@ -9,14 +9,17 @@ per-game code); docs/rl.md describes them field by field. In short:
 * **episodes**: ``episode="deal"`` (the default) plays one deal per episode;
   ``episode="match"`` plays a whole match, deal after deal under the variant's match rules
   (targets, elimination, series), through the same `Match` steps the match loop takes.
-* **actions**: a move is a *signature* (its kind, its word, and whether it names no
-  card, one card, or two or more) plus the cards it names. The signatures a variant uses
-  are found by exploring a few seeded random deals when the environment is built; each
-  gets a block of slots: 1 for no card, ``N`` for one card, ``N x N`` (first card x second
-  card) for more (``N`` = deck size). ``capture 8♣ 2♥`` is slot
-  ``offset(capture/2+) + 8♣ * N + 2♥``. When two legal moves fall in one slot (a move
-  naming three or more cards that differ only after the second) the slot plays the first
-  in the game's order; ``collisions`` counts such moments.
+* **actions**: one slot per move there can be, numbered from what the family declares
+  (`Game.move_kinds`): each kind of move with no card gets 1 slot (``pass``, ``draw
+  stock``), one that names a card one slot per card it may name (``play 7♦``), one that
+  names a card and a set of further cards one slot per card and set (``capture 8♣ 2♥``,
+  Scopa's ``capture K♦ 3♠ 7♣``: collision-free, exact). So the action space is complete by
+  construction, whatever random play happens to reach. A family that declares nothing gets
+  today's exploration of a few seeded random deals instead: a *signature* (kind, word, no
+  card / one card / two or more) per move met, with 1, ``N`` or ``N x N`` slots (``N`` =
+  deck size); a legal move met later without a slot is left out of the mask and counted
+  (``dropped``), and two legal moves in one slot keep the first (``collisions``); the
+  step's ``info`` reports both when they happen.
 * **observation**: card planes over the deck, one per zone name found while exploring
   (1 where the seat sees the card or remembers it to be), zone sizes, public counters,
   then the match totals; per-seat zones and counters are rotated so the observer is
@@ -42,12 +45,13 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped, import-not-found, unused-ignore]
 
 from .core.actions import Action
+from .core.cards import Deck
 from .core.errors import TapeteError
 from .core.ledger import Ledger
 from .core.limits import number_text
 from .core.rng import Random, derive_seed
 from .core.state import DealState
-from .game import Game
+from .game import Game, MoveKind
 from .play.deal import Deal
 from .play.loading import Variant, load_variant
 from .play.match import MAX_ACTIONS_PER_DEAL, Match, MatchResult
@@ -72,6 +76,101 @@ class _Plan(NamedTuple):
     names: frozenset[str]  # the zones of the plan
 
 
+class _Declared:
+    """The action space of a family that declares its moves (`Game.move_kinds`): every move has its slot."""
+
+    def __init__(self, kinds: list[MoveKind], deck: Deck):
+        self.deck = deck
+        self.exact: dict[tuple[str, str, tuple[int, ...]], int] = {}
+        self.whole: dict[tuple[str, str, int], int] = {}
+        self.meaning: list[tuple[str, str, tuple[int, ...], bool]] = []  # kind, detail, cards, whole
+        for k in kinds:
+            if k.cards is None:
+                self._add(k.kind, k.detail, (), False)
+                continue
+            for c in sorted(k.cards):
+                if k.takes is None:
+                    self._add(k.kind, k.detail, (c,), False)
+                    continue
+                for taken in sorted(tuple(sorted(t)) for t in k.takes.get(c, ())):
+                    self._add(k.kind, k.detail, (c, *taken), False)
+            for c in sorted(k.whole):
+                self._add(k.kind, k.detail, (c,), True)
+        self.size = len(self.meaning)
+
+    def _add(self, kind: str, detail: str, cards: tuple[int, ...], whole: bool) -> None:
+        key = (kind, detail, cards[0]) if whole else (kind, detail, cards)
+        table: dict[Any, int] = self.whole if whole else self.exact
+        if key in table:
+            text = Action(kind, cards, detail).text(self.deck)
+            raise TapeteError(f"the family declares the move {text!r}{' (whole)' if whole else ''} twice (move_kinds)")
+        table[key] = len(self.meaning)
+        self.meaning.append((kind, detail, cards, whole))
+
+    def index(self, action: Action) -> int | None:
+        cards = action.cards
+        key = cards if len(cards) < 3 else (cards[0], *sorted(cards[1:]))  # the further cards are a set
+        slot = self.exact.get((action.kind, action.detail, key))
+        if slot is None and len(cards) > 1:
+            slot = self.whole.get((action.kind, action.detail, cards[0]))
+        return slot
+
+    def blocks(self) -> list[tuple[str, int]]:
+        blocks: dict[str, int] = {}
+        for kind, detail, _cards, _whole in self.meaning:
+            label = " ".join(w for w in (kind, detail) if w)
+            blocks[label] = blocks.get(label, 0) + 1
+        return list(blocks.items())
+
+    def describe(self, slot: int) -> str:
+        kind, detail, cards, whole = self.meaning[slot]
+        text = Action(kind, cards, detail).text(self.deck)
+        return f"{text} ..." if whole else text
+
+
+class _Explored:
+    """The action space of a family that declares no moves: signatures met while exploring random deals."""
+
+    def __init__(self, signatures: set[tuple[str, str, int]], deck: Deck):
+        self.deck, n = deck, len(deck)
+        self.signatures = sorted(signatures)
+        self.offsets: dict[tuple[str, str, int], int] = {}
+        at = 0
+        for sig in self.signatures:
+            self.offsets[sig] = at
+            at += (1, n, n * n)[sig[2]]
+        self.size = at
+
+    def index(self, action: Action) -> int | None:
+        sig = _signature(action)
+        base = self.offsets.get(sig)
+        if base is None:
+            return None
+        if sig[2] == 0:
+            return base
+        if sig[2] == 1:
+            return base + action.cards[0]
+        return base + action.cards[0] * len(self.deck) + action.cards[1]
+
+    def blocks(self) -> list[tuple[str, int]]:
+        n = len(self.deck)
+        return [(" ".join(w for w in (k, d) if w), (1, n, n * n)[a]) for k, d, a in self.signatures]
+
+    def describe(self, slot: int) -> str:
+        n, names = len(self.deck), self.deck.names
+        for sig in reversed(self.signatures):
+            base = self.offsets[sig]
+            if slot >= base:
+                kind = " ".join(w for w in (sig[0], sig[1]) if w)
+                rel = slot - base
+                if sig[2] == 0:
+                    return kind
+                if sig[2] == 1:
+                    return f"{kind} {names[rel]}"
+                return f"{kind} {names[rel // n]} {names[rel % n]} ..."
+        raise IndexError(slot)
+
+
 class Layout:
     """The fixed action space and observation layout of one variant at one player count."""
 
@@ -79,6 +178,8 @@ class Layout:
         self.variant, self.players = variant, players
         self.game = game = variant.new_game()
         self.deck_size = n = len(game.deck)
+        kinds = game.move_kinds()
+        self.explored = kinds is None  # the family declares no moves: the slots come from exploring
         signatures: set[tuple[str, str, int]] = set()
         zones: set[str] = set()
         counters: set[str] = set()
@@ -92,17 +193,14 @@ class Layout:
                 if deal.over or actions >= EXPLORE_ACTIONS * (k + 1) // EXPLORE_DEALS:
                     break
                 legal = deal.legal_actions()
-                for a in legal:
-                    signatures.add(_signature(a))
+                if self.explored:
+                    signatures.update(_signature(a) for a in legal)
                 deal.play(legal[rng.below(len(legal))])
                 actions += 1
-        self.signatures = sorted(signatures)
-        self.offsets: dict[tuple[str, str, int], int] = {}
-        at = 0
-        for sig in self.signatures:
-            self.offsets[sig] = at
-            at += (1, n, n * n)[sig[2]]
-        self.size = at
+        self.actions: _Declared | _Explored = (
+            _Explored(signatures, game.deck) if kinds is None else _Declared(kinds, game.deck)
+        )
+        self.size = self.actions.size
         self.zones = sorted(zones, key=_zone_key)
         self.counters = sorted(counters, key=_zone_key)
         self.per_seat = {z for z in [*self.zones, *self.counters] if _seat_of(z, players) is not None}
@@ -113,39 +211,25 @@ class Layout:
 
     # -- actions -----------------------------------------------------------------------------
     def index(self, action: Action) -> int | None:
-        """The slot of ``action``, or None when its signature was never met while exploring."""
+        """The slot of ``action``; None when it has none (only where the family declares no moves)."""
         found = self._slots.get(action, -1)
         if found != -1:
             return found
-        sig = _signature(action)
-        base = self.offsets.get(sig)
-        if base is None:
-            slot = None
-        elif sig[2] == 0:
-            slot = base
-        elif sig[2] == 1:
-            slot = base + action.cards[0]
-        else:
-            slot = base + action.cards[0] * self.deck_size + action.cards[1]
+        slot = self.actions.index(action)
         if len(self._slots) >= _SLOT_CACHE:
             self._slots.clear()
         self._slots[action] = slot
         return slot
 
+    def blocks(self) -> list[tuple[str, int]]:
+        """How many slots each kind of move has, in slot order: ``[("pass", 1), ("play", 52)]``."""
+        return self.actions.blocks()
+
     def describe(self, slot: int) -> str:
-        """What a slot means, e.g. ``capture/2+ 8♣ 2♥`` (for people reading a policy)."""
-        n, names = self.deck_size, self.variant.rules.deck.names
-        for sig in reversed(self.signatures):
-            base = self.offsets[sig]
-            if slot >= base:
-                kind = " ".join(w for w in (sig[0], sig[1]) if w)
-                rel = slot - base
-                if sig[2] == 0:
-                    return kind
-                if sig[2] == 1:
-                    return f"{kind} {names[rel]}"
-                return f"{kind} {names[rel // n]} {names[rel % n]} ..."
-        raise IndexError(slot)
+        """What a slot means, e.g. ``capture 8♣ 2♥`` (for people reading a policy)."""
+        if not 0 <= slot < self.size:
+            raise IndexError(slot)
+        return self.actions.describe(slot)
 
     # -- observations --------------------------------------------------------------------------
     def observe_view(self, view: View) -> np.ndarray:
@@ -304,7 +388,8 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
         self._act_space = spaces.Discrete(layout.size)
         self._seed: int = 0
         self._episode = 0
-        self.collisions = 0
+        self.collisions = 0  # legal moves left out because an earlier one had their slot
+        self.dropped = 0  # legal moves left out because they had no slot (a family that declares no moves)
         self.deal: Deal | None = None
         self.match: Match | None = None
         self.result: MatchResult | None = None
@@ -361,20 +446,30 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
         self._refresh_legal()
 
     def _refresh_legal(self) -> None:
+        """The slots of the legal moves now; moves left out of the mask are counted and told in ``info``."""
         assert self.deal is not None
         state = self.deal.state
         self._legal: dict[int, Action] = {}
         if state.over:
             return
         index, legal = self.layout.index, self._legal
+        dropped = shared = 0
         for action in self.game.legal_actions(state):
             slot = index(action)
             if slot is None:
-                continue
-            if slot in legal:
-                self.collisions += 1
-                continue
-            legal[slot] = action
+                dropped += 1
+            elif slot in legal:
+                shared += 1
+            else:
+                legal[slot] = action
+        info = self.infos[self.agent_selection]
+        for key, count in (("dropped", dropped), ("collisions", shared)):
+            if count:
+                info[key] = count  # legal moves the agent cannot choose now
+            else:
+                info.pop(key, None)
+        self.dropped += dropped
+        self.collisions += shared
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         assert self.deal is not None and self._recorder is not None
