@@ -21,7 +21,7 @@ from tapete.core.rng import derive_seed
 
 VARIANTS = sorted(registry().variants())
 SKIP_BOTS = {"human"}  # asks a person; its view is what this file checks for everyone else
-SLOW_BOTS = {"ismcts"}  # searches: probed with a small budget below
+SEARCH = "ismcts"  # probed at a budget where it searches, in test_search_sees_only_its_seat.py
 
 
 def bots_for(name: str) -> list[str]:
@@ -33,8 +33,6 @@ def make_bot(name: str, bot: str, seat: int, seed: int):
     v = variant(name)
     entry = registry().bot(v.spec.game, bot)
     rng = Random(derive_seed(seed, "bot", seat))
-    if bot in SLOW_BOTS:
-        return entry.factory(v.new_game(), seat, rng, iterations=4, depth=10, rollout="random")  # a small budget
     return entry.factory(v.new_game(), seat, rng)
 
 
@@ -45,7 +43,7 @@ def never_seen(deal, seat: int) -> list[tuple[str, int]]:
     return [(z, i) for z, cards in deal.state.zones.items() for i, c in enumerate(cards) if c not in seen]
 
 
-CASES = [(name, bot) for name in VARIANTS for bot in bots_for(name)]
+CASES = [(name, bot) for name in VARIANTS for bot in bots_for(name) if bot != SEARCH]
 
 
 @pytest.mark.parametrize(("name", "bot_name"), CASES, ids=[f"{n}-{b}" for n, b in CASES])
