@@ -27,6 +27,11 @@ per-game code); docs/rl.md describes them field by field. In short:
   `Layout.observe_view` builds it from a view, and the environment's fast path
   (`Layout.observe_seat`, from the visibility rules and the seat's memory, the same
   ones views are made of) gives the same array, which the tests check move by move.
+* **history** (``history=k``): the seat's last k events of the deal as it saw them (its
+  `View`'s history, made by the `Recorder` from what the `Observer` shows it), one fixed
+  block per event after the rest of the observation: what kind of event, who moved
+  (rotated), the kind of move, the cards it named, moved and revealed to the seat, and how
+  many cards left and entered each zone (docs/rl.md, The history planes).
 * **rewards**: per deal, when the deal ends, from the variant's rules as the ``ismcts``
   bot counts them (``reward="auto"``: ``won`` when the variant has that rule, else
   ``score``; or ``won``, ``score``, ``-score``); per match, when the match ends: 1 to the
@@ -37,7 +42,7 @@ per-game code); docs/rl.md describes them field by field. In short:
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -56,14 +61,16 @@ from .play.deal import Deal
 from .play.loading import Variant, load_variant
 from .play.match import MAX_ACTIONS_PER_DEAL, Match, MatchResult
 from .play.rewards import REWARDS, DealRewards
-from .view import Observer, Recorder, View, observer, public
+from .view import Event, Observer, Recorder, View, observer, public
 
 _planes = Observer.planes  # bound once: it runs for every observation
 
+MAX_HISTORY = 1000  # events of the history planes at most
 EXPLORE_DEALS = 12
 EXPLORE_ACTIONS = 4000
 EPISODES = ("deal", "match")
 _SEAT_ZONE = re.compile(r"^(.*)\.(\d+)$")
+_EVENT_KINDS = {"deal": 0, "action": 1, "reveal": 2}  # the first field of an event of the history planes
 _SLOT_CACHE = 200_000  # moves remembered with their slot (a fishing game's captures are many)
 
 
@@ -174,7 +181,7 @@ class _Explored:
 class Layout:
     """The fixed action space and observation layout of one variant at one player count."""
 
-    def __init__(self, variant: Variant, players: int, explore_seed: object = "layout"):
+    def __init__(self, variant: Variant, players: int, explore_seed: object = "layout", history: int = 0):
         self.variant, self.players = variant, players
         self.game = game = variant.new_game()
         self.deck_size = n = len(game.deck)
@@ -205,9 +212,37 @@ class Layout:
         self.counters = sorted(counters, key=_zone_key)
         self.per_seat = {z for z in [*self.zones, *self.counters] if _seat_of(z, players) is not None}
         self.counts_at = len(self.zones) * n  # where the zone sizes start; card planes come before
-        self.obs_size = self.counts_at + len(self.zones) + len(self.counters) + 2 * players
+        self.history_at = self.counts_at + len(self.zones) + len(self.counters) + 2 * players
+        # The history planes (``history=k``): per event, what kind of event, who moved, what kind of
+        # move, the cards it named, moved, revealed, and how many cards left and entered each zone.
+        self.history = history
+        self.action_kinds = list(dict.fromkeys((kind, detail) for kind, detail, _n in self._kinds()))
+        z = len(self.zones)
+        self._event_parts = {
+            "event": 3,
+            "mover": players,
+            "kind": len(self.action_kinds) + 1,
+            "named": n,
+            "moved": n,
+            "revealed": n,
+            "from": z,
+            "to": z,
+        }
+        self.event_size = sum(self._event_parts.values())
+        self.obs_size = self.history_at + history * self.event_size
         self._plans: dict[tuple[int, int, bool], _Plan] = {}
         self._slots: dict[Action, int | None] = {}
+
+    def _kinds(self) -> list[tuple[str, str, int]]:
+        """(kind, word, slots) of each block of the action space, in slot order."""
+        actions = self.actions
+        if isinstance(actions, _Explored):
+            return [(k, d, 0) for k, d, _a in actions.signatures]
+        return [(kind, detail, 0) for kind, detail, _cards, _whole in actions.meaning]
+
+    def event_fields(self) -> list[tuple[str, int]]:
+        """The fields of one event of the history planes, in order, with their lengths (docs/rl.md)."""
+        return list(self._event_parts.items())
 
     # -- actions -----------------------------------------------------------------------------
     def index(self, action: Action) -> int | None:
@@ -257,15 +292,59 @@ class Layout:
             s = (seat + k) % players
             out[at + k] = float(view.totals[s])
             out[at + self.players + k] = float(view.deals_won[s])
+        if self.history:
+            self._history_planes(out, view.history, seat, players, view.over)
         return out
 
-    def observe_seat(self, state: DealState, seat: int, pins: Mapping[int, str], ledger: Ledger | None) -> np.ndarray:
+    def _history_planes(self, out: np.ndarray, events: Sequence[Event], seat: int, players: int, over: bool) -> None:
+        """Write the last `history` of ``events`` (the seat's own, as the `Recorder` made them from what
+        the `Observer` showed it) into ``out``, the latest first; fewer events leave zeros."""
+        n, size, parts = self.deck_size, self.event_size, self._event_parts
+        index = {real: base // n for real, _mode, base in self._plan(seat, players, over).zones if real}
+        kinds = {k: i for i, k in enumerate(self.action_kinds)}
+        other = len(self.action_kinds)
+        first = len(events) - 1
+        for j in range(min(self.history, len(events))):
+            e = events[first - j]
+            at = self.history_at + j * size
+            out[at + _EVENT_KINDS.get(e.kind, 1)] = 1.0
+            at += parts["event"]
+            if e.seat is not None:
+                out[at + (e.seat - seat) % players] = 1.0
+            at += parts["mover"]
+            if e.action is not None:
+                out[at + kinds.get((e.action.kind, e.action.detail), other)] = 1.0
+                at += parts["kind"]
+                out[[at + c for c in e.action.cards]] = 1.0
+            else:
+                at += parts["kind"]
+            at += n
+            out[[at + m.card for m in e.moves if m.card is not None]] = 1.0
+            at += n
+            out[[at + c for c in e.revealed]] = 1.0
+            at += n
+            for m in e.moves:
+                source, target = index.get(m.source), index.get(m.target)
+                if source is not None:
+                    out[at + source] += 1.0 / n
+                if target is not None:
+                    out[at + parts["from"] + target] += 1.0 / n
+
+    def observe_seat(
+        self,
+        state: DealState,
+        seat: int,
+        pins: Mapping[int, str],
+        ledger: Ledger | None,
+        events: Sequence[Event] = (),
+    ) -> np.ndarray:
         """The observation of ``seat``: what the visibility rules show it now, plus its memory ``pins``.
 
         The same array as `observe_view` of the seat's view, without building the view:
         the zones are read by the game's `Observer` (`Observer.planes`, with the seat's modes
         kept in the plan), and a card outside what it sees now enters only through ``pins``
-        (where the seat last knew it to be, `Recorder.pins`)."""
+        (where the seat last knew it to be, `Recorder.pins`). The history planes come from
+        ``events``, the seat's own history (`Recorder.events`), as a view's do."""
         n = self.deck_size
         plan = self._plan(seat, state.players, state.over)
         zones = state.zones
@@ -292,7 +371,9 @@ class Layout:
             tail.extend([float(ledger.deals_won[s]) for s in order] + pad)
         out = np.zeros(self.obs_size, dtype=np.float32)
         out.put(hot, 1.0)  # one bulk write for the planes, one for the rest
-        out[self.counts_at :] = tail
+        out[self.counts_at : self.history_at] = tail
+        if self.history:
+            self._history_planes(out, events, seat, state.players, state.over)
         return out
 
     def _plan(self, seat: int, players: int, over: bool) -> _Plan:
@@ -340,7 +421,7 @@ def _ignore(event: dict[str, Any]) -> None:
     """The match's events, which an environment does not log."""
 
 
-_LAYOUTS: dict[tuple[str, int, str], Layout] = {}
+_LAYOUTS: dict[tuple[str, int, str, int], Layout] = {}
 
 
 class TapeteEnv(AECEnv):  # type: ignore[misc]
@@ -356,8 +437,11 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
         reward: str = "auto",
         render_mode: str | None = None,
         episode: str = "deal",
+        history: int = 0,
     ):
         super().__init__()
+        if isinstance(history, bool) or not isinstance(history, int) or not 0 <= history <= MAX_HISTORY:
+            raise TapeteError(f"history must be a whole number of events from 0 to {MAX_HISTORY}, not {history!r}")
         if episode not in EPISODES:
             raise TapeteError(f"episode must be one of {', '.join(EPISODES)}, not {episode!r}")
         if reward not in REWARDS:
@@ -366,10 +450,10 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
         self.variant = v
         self.players = v.default_players() if players is None else players
         v.check_players(self.players)
-        key = (v.name + repr(sorted(v.options.items())), self.players, v.digest)
+        key = (v.name + repr(sorted(v.options.items())), self.players, v.digest, history)
         layout = _LAYOUTS.get(key)
         if layout is None:
-            layout = _LAYOUTS[key] = Layout(v, self.players)
+            layout = _LAYOUTS[key] = Layout(v, self.players, history=history)
         self.layout = layout
         self.game: Game = v.new_game()
         self.episode = episode
@@ -437,7 +521,9 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
         """Begin playing ``state``, whose seat i is match seat ``seats[i]``."""
         v = self.variant
         self.deal = Deal(v, self.game, state, record=False)
-        self._recorder = self.deal.recorder = Recorder(self.game, state, None, local, v.options, history=False)
+        self._recorder = self.deal.recorder = Recorder(
+            self.game, state, None, local, v.options, history=self.layout.history > 0
+        )
         self._local = local
         self._seats = seats
         self._deal_seat = {s: i for i, s in enumerate(seats)}
@@ -480,8 +566,10 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
             return {"observation": np.zeros(self.layout.obs_size, dtype=np.float32), "action_mask": mask}
         if agent == self.agent_selection and self._legal:
             mask[list(self._legal)] = 1
-        pins = self._recorder.pins(seat)
-        return {"observation": self.layout.observe_seat(state, seat, pins, self._local), "action_mask": mask}
+        recorder = self._recorder
+        pins = recorder.pins(seat)
+        events = recorder.events(seat) if self.layout.history else ()
+        return {"observation": self.layout.observe_seat(state, seat, pins, self._local, events), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -580,6 +668,8 @@ def env(
     reward: str = "auto",
     render_mode: str | None = None,
     episode: str = "deal",
+    history: int = 0,
 ) -> TapeteEnv:
-    """A PettingZoo AEC environment of ``variant``: one deal per episode, or one match (``episode="match"``)."""
-    return TapeteEnv(variant, players, options, reward, render_mode, episode)
+    """A PettingZoo AEC environment of ``variant``: one deal per episode, or one match (``episode="match"``);
+    ``history=k`` adds the seat's last k events of the deal to the observation (docs/rl.md)."""
+    return TapeteEnv(variant, players, options, reward, render_mode, episode, history)
