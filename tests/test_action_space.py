@@ -37,6 +37,16 @@ def _players(v) -> int:
     return min(max(lo, v.default_players()), hi)
 
 
+def _decisions(e):
+    """(observation, info) of each agent to move along the episode; the caller steps it."""
+    for _agent in e.agent_iter():
+        obs, _, done, truncated, info = e.last()
+        if done or truncated:
+            e.step(None)
+        else:
+            yield obs, info
+
+
 def _default_bots(record, v, players, seed):
     factory = record.default_factory()
     return [factory(v.new_game(), s, Random(derive_seed(seed, "bot", s))) for s in range(players)]
@@ -175,11 +185,7 @@ def test_a_family_that_declares_no_moves_is_explored_and_counts_what_it_drops(mo
     for seed in range(5):
         e.reset(seed=seed)
         bots = _default_bots(record, e.variant, e.players, seed)
-        for _agent in e.agent_iter():
-            _, _, done, truncated, info = e.last()
-            if done or truncated:
-                e.step(None)
-                continue
+        for _obs, info in _decisions(e):
             legal = e.deal.legal_actions()
             without = [a for a in legal if e.layout.index(a) is None]
             assert info.get("dropped", 0) == len(without)
@@ -222,11 +228,7 @@ def test_a_reduced_capture_shares_one_slot_and_the_step_info_counts_what_it_left
     for seed in range(20):
         e.reset(seed=seed)
         rng = Random(seed, "reduced")
-        for _agent in e.agent_iter():
-            obs, _, done, truncated, info = e.last()
-            if done or truncated:
-                e.step(None)
-                continue
+        for obs, info in _decisions(e):
             legal = e.deal.legal_actions()
             left_out = len(legal) - len({e.layout.index(a) for a in legal})
             assert info.get("collisions", 0) == left_out

@@ -14,7 +14,7 @@ import copy
 
 import pytest
 from conftest import variant
-from test_bots_see_only_their_seat import VARIANTS, never_seen
+from test_bots_see_only_their_seat import VARIANTS, twin_view
 
 from tapete import Random, registry
 from tapete.bots import observes
@@ -87,18 +87,13 @@ def _probe_search(name: str, seed: int) -> tuple[int, int]:
         seat = deal.to_move
         legal = deal.legal_actions()
         view = deal.view(seat)
-        if steps % 3 == 0 and len(legal) > 1:
-            hidden = never_seen(deal, seat)
-            if len(hidden) >= 2:
-                (za, ia), (zb, ib) = (hidden[rng.below(len(hidden))] for _ in range(2))
-                twin = deal.state.clone()
-                twin.zones[za][ia], twin.zones[zb][ib] = twin.zones[zb][ib], twin.zones[za][ia]
-                twin_view = deal.recorder.view(twin, seat)
-                assert repr(twin_view) == repr(view) and twin_view.known == view.known
-                mine, theirs = copy.deepcopy(searches[seat]), copy.deepcopy(searches[seat])
-                assert mine.choose(view, legal) == theirs.choose(twin_view, legal), (name, steps, za, zb)
-                probes += 1
-                departures += mine.overrides
+        found = twin_view(deal, seat, rng) if steps % 3 == 0 and len(legal) > 1 else None
+        if found is not None:
+            twin, where = found
+            mine, theirs = copy.deepcopy(searches[seat]), copy.deepcopy(searches[seat])
+            assert mine.choose(view, legal) == theirs.choose(twin, legal), (name, steps, where)
+            probes += 1
+            departures += mine.overrides
         deal.play(drivers[seat].choose(view if observes(drivers[seat]) else None, legal))
         steps += 1
     return probes, departures
