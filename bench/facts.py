@@ -3,7 +3,7 @@
     python bench/facts.py [--matches N] [--runs R] [VARIANT ...]
 
 `tapete.view.Facts` seals what a game's ``facts()`` returns (lists as tuples, a solver
-as the facts' own copy) once per game. Each run plays the same seeded matches of the
+as the facts' own copy, with caches of its own) once per game and seat. Each run plays the same seeded matches of the
 game's default bots twice in one process, alternating: with the game's facts handed
 out as they are (the old way) and sealed. CPU seconds per run (``time.process_time``),
 medians, and the ratio sealed / old (1.0: no cost).
@@ -34,7 +34,9 @@ class _OwnFacts(Facts):
 def _run(name: str, sealed: bool, matches: int) -> float:
     variant = load_variant(name)
     game = variant.new_game()
-    game._public_facts = Facts(game.facts()) if sealed else _OwnFacts(game.facts())  # type: ignore[attr-defined]
+    make = Facts if sealed else _OwnFacts
+    seats = [None, *range(variant.player_range()[1])]  # the facts of each seat, and the search's
+    game._public_facts = {s: make(game.facts()) for s in seats}  # type: ignore[attr-defined]
     bots = [variant.game_class.default_bot]
     start = time.process_time()
     for seed in range(matches):

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from .core.problems import ERROR, WARNING, DesignProblem
     from .core.rng import Random
     from .core.state import DealState
-    from .game import Game, MoveHelp, RuleText
+    from .game import Game, MoveHelp, MoveKind, RuleText
     from .hookspecs import hookimpl
     from .layout import Layout, Row
     from .play.deal import Deal
@@ -131,6 +131,7 @@ __all__ = [
     "simulate",
     "scopes",
     "MoveHelp",
+    "MoveKind",
 ]
 
 # Where each public name lives: the same imports as the TYPE_CHECKING block above
@@ -145,7 +146,7 @@ _MODULES: dict[str, tuple[str, ...]] = {
     ".play.deal": ("Deal",),
     ".play.loading": ("Variant", "load_variant"),
     ".core.errors": ("ErrorList", "IllegalAction", "ScriptError", "SnapshotError", "TapeteError", "VariantError"),
-    ".game": ("Game", "MoveHelp", "RuleText"),
+    ".game": ("Game", "MoveHelp", "MoveKind", "RuleText"),
     ".hookspecs": ("hookimpl",),
     ".layout": ("Layout", "Row"),
     ".play.match": ("Match", "MatchResult"),

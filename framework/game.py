@@ -78,6 +78,30 @@ class RuleText:
     move: str = ""
 
 
+@dataclass(frozen=True)
+class MoveKind:
+    """One kind of move `Game.legal_actions` can offer in this variant, with its parameters (`Game.move_kinds`).
+
+    ``kind`` and ``detail`` are the `Action`'s (``draw stock`` is kind ``draw``, detail
+    ``stock``). ``cards`` says which cards the move names first: None for a move that names
+    none (``pass``, ``draw stock``), else every card it may name (``deck.ids`` for any card
+    of the deck; Crazy Eights names only its wild cards with a suit). A move that names
+    more cards after the first (a capture, and what it takes) lists, in ``takes``, every set
+    of further cards each first card may name: the order of the further cards does not
+    matter (``capture 8♣ 2♥ 6♠`` and ``capture 8♣ 6♠ 2♥`` are one move). ``whole`` lists the
+    first cards whose further cards are not a choice but whatever the state gives (Scopa's
+    ace taking the whole table, SC-V4): at most one such move per first card at a time, so
+    one slot each. A learning environment numbers its actions from these declarations
+    (tapete.pettingzoo: one slot per move kind with no card, per card, per card and set).
+    """
+
+    kind: str
+    detail: str = ""
+    cards: Collection[int] | None = None
+    takes: Mapping[int, Collection[frozenset[int]]] | None = None
+    whole: Collection[int] = ()
+
+
 class Game:
     name: ClassVar[str] = "?"
     summary: ClassVar[str] = ""
@@ -250,6 +274,19 @@ class Game:
     def describe_deal(self, state: DealState) -> list[str]:
         """Lines a person reads at the end of a deal."""
         return []
+
+    # -- the moves there are (optional hook) --------------------------------------------------
+    def move_kinds(self) -> list[MoveKind] | None:
+        """Every kind of move `legal_actions` can offer under these rules, with its parameters.
+
+        Declare each kind of move (`MoveKind`) once: what it is called, which cards it may
+        name and, for a move naming several, every set of further cards; a move
+        `legal_actions` offers must match one declaration. This is what the learning
+        environment's action space is built from (docs/rl.md), so it is complete by
+        construction rather than found by playing. The default, None, declares nothing:
+        the environment then finds the moves by exploring random deals, and counts the
+        moves it meets later that have no slot."""
+        return None
 
     # -- words for a person at the table (optional hooks) ---------------------------------
     def moves_help(self) -> list[MoveHelp]:

@@ -9,14 +9,17 @@ per-game code); docs/rl.md describes them field by field. In short:
 * **episodes**: ``episode="deal"`` (the default) plays one deal per episode;
   ``episode="match"`` plays a whole match, deal after deal under the variant's match rules
   (targets, elimination, series), through the same `Match` steps the match loop takes.
-* **actions**: a move is a *signature* (its kind, its word, and whether it names no
-  card, one card, or two or more) plus the cards it names. The signatures a variant uses
-  are found by exploring a few seeded random deals when the environment is built; each
-  gets a block of slots: 1 for no card, ``N`` for one card, ``N x N`` (first card x second
-  card) for more (``N`` = deck size). ``capture 8♣ 2♥`` is slot
-  ``offset(capture/2+) + 8♣ * N + 2♥``. When two legal moves fall in one slot (a move
-  naming three or more cards that differ only after the second) the slot plays the first
-  in the game's order; ``collisions`` counts such moments.
+* **actions**: one slot per move there can be, numbered from what the family declares
+  (`Game.move_kinds`): each kind of move with no card gets 1 slot (``pass``, ``draw
+  stock``), one that names a card one slot per card it may name (``play 7♦``), one that
+  names a card and a set of further cards one slot per card and set (``capture 8♣ 2♥``,
+  Scopa's ``capture K♦ 3♠ 7♣``: collision-free, exact). So the action space is complete by
+  construction, whatever random play happens to reach. A family that declares nothing gets
+  today's exploration of a few seeded random deals instead: a *signature* (kind, word, no
+  card / one card / two or more) per move met, with 1, ``N`` or ``N x N`` slots (``N`` =
+  deck size); a legal move met later without a slot is left out of the mask and counted
+  (``dropped``), and two legal moves in one slot keep the first (``collisions``); the
+  step's ``info`` reports both when they happen.
 * **observation**: card planes over the deck, one per zone name found while exploring
   (1 where the seat sees the card or remembers it to be), zone sizes, public counters,
   then the match totals; per-seat zones and counters are rotated so the observer is
@@ -24,6 +27,11 @@ per-game code); docs/rl.md describes them field by field. In short:
   `Layout.observe_view` builds it from a view, and the environment's fast path
   (`Layout.observe_seat`, from the visibility rules and the seat's memory, the same
   ones views are made of) gives the same array, which the tests check move by move.
+* **history** (``history=k``): the seat's last k events of the deal as it saw them (its
+  `View`'s history, made by the `Recorder` from what the `Observer` shows it), one fixed
+  block per event after the rest of the observation: what kind of event, who moved
+  (rotated), the kind of move, the cards it named, moved and revealed to the seat, and how
+  many cards left and entered each zone (docs/rl.md, The history planes).
 * **rewards**: per deal, when the deal ends, from the variant's rules as the ``ismcts``
   bot counts them (``reward="auto"``: ``won`` when the variant has that rule, else
   ``score``; or ``won``, ``score``, ``-score``); per match, when the match ends: 1 to the
@@ -34,7 +42,7 @@ per-game code); docs/rl.md describes them field by field. In short:
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -42,24 +50,27 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped, import-not-found, unused-ignore]
 
 from .core.actions import Action
+from .core.cards import Deck
 from .core.errors import TapeteError
 from .core.ledger import Ledger
 from .core.limits import number_text
 from .core.rng import Random, derive_seed
 from .core.state import DealState
-from .game import Game
+from .game import Game, MoveKind
 from .play.deal import Deal
 from .play.loading import Variant, load_variant
 from .play.match import MAX_ACTIONS_PER_DEAL, Match, MatchResult
 from .play.rewards import REWARDS, DealRewards
-from .view import Observer, Recorder, View, observer, public
+from .view import Event, Observer, Recorder, View, observer, public
 
 _planes = Observer.planes  # bound once: it runs for every observation
 
+MAX_HISTORY = 1000  # events of the history planes at most
 EXPLORE_DEALS = 12
 EXPLORE_ACTIONS = 4000
 EPISODES = ("deal", "match")
 _SEAT_ZONE = re.compile(r"^(.*)\.(\d+)$")
+_EVENT_KINDS = {"deal": 0, "action": 1, "reveal": 2}  # the first field of an event of the history planes
 _SLOT_CACHE = 200_000  # moves remembered with their slot (a fishing game's captures are many)
 
 
@@ -72,13 +83,110 @@ class _Plan(NamedTuple):
     names: frozenset[str]  # the zones of the plan
 
 
+class _Declared:
+    """The action space of a family that declares its moves (`Game.move_kinds`): every move has its slot."""
+
+    def __init__(self, kinds: list[MoveKind], deck: Deck):
+        self.deck = deck
+        self.exact: dict[tuple[str, str, tuple[int, ...]], int] = {}
+        self.whole: dict[tuple[str, str, int], int] = {}
+        self.meaning: list[tuple[str, str, tuple[int, ...], bool]] = []  # kind, detail, cards, whole
+        for k in kinds:
+            if k.cards is None:
+                self._add(k.kind, k.detail, (), False)
+                continue
+            for c in sorted(k.cards):
+                if k.takes is None:
+                    self._add(k.kind, k.detail, (c,), False)
+                    continue
+                for taken in sorted(tuple(sorted(t)) for t in k.takes.get(c, ())):
+                    self._add(k.kind, k.detail, (c, *taken), False)
+            for c in sorted(k.whole):
+                self._add(k.kind, k.detail, (c,), True)
+        self.size = len(self.meaning)
+
+    def _add(self, kind: str, detail: str, cards: tuple[int, ...], whole: bool) -> None:
+        key = (kind, detail, cards[0]) if whole else (kind, detail, cards)
+        table: dict[Any, int] = self.whole if whole else self.exact
+        if key in table:
+            text = Action(kind, cards, detail).text(self.deck)
+            raise TapeteError(f"the family declares the move {text!r}{' (whole)' if whole else ''} twice (move_kinds)")
+        table[key] = len(self.meaning)
+        self.meaning.append((kind, detail, cards, whole))
+
+    def index(self, action: Action) -> int | None:
+        cards = action.cards
+        key = cards if len(cards) < 3 else (cards[0], *sorted(cards[1:]))  # the further cards are a set
+        slot = self.exact.get((action.kind, action.detail, key))
+        if slot is None and len(cards) > 1:
+            slot = self.whole.get((action.kind, action.detail, cards[0]))
+        return slot
+
+    def blocks(self) -> list[tuple[str, int]]:
+        blocks: dict[str, int] = {}
+        for kind, detail, _cards, _whole in self.meaning:
+            label = " ".join(w for w in (kind, detail) if w)
+            blocks[label] = blocks.get(label, 0) + 1
+        return list(blocks.items())
+
+    def describe(self, slot: int) -> str:
+        kind, detail, cards, whole = self.meaning[slot]
+        text = Action(kind, cards, detail).text(self.deck)
+        return f"{text} ..." if whole else text
+
+
+class _Explored:
+    """The action space of a family that declares no moves: signatures met while exploring random deals."""
+
+    def __init__(self, signatures: set[tuple[str, str, int]], deck: Deck):
+        self.deck, n = deck, len(deck)
+        self.signatures = sorted(signatures)
+        self.offsets: dict[tuple[str, str, int], int] = {}
+        at = 0
+        for sig in self.signatures:
+            self.offsets[sig] = at
+            at += (1, n, n * n)[sig[2]]
+        self.size = at
+
+    def index(self, action: Action) -> int | None:
+        sig = _signature(action)
+        base = self.offsets.get(sig)
+        if base is None:
+            return None
+        if sig[2] == 0:
+            return base
+        if sig[2] == 1:
+            return base + action.cards[0]
+        return base + action.cards[0] * len(self.deck) + action.cards[1]
+
+    def blocks(self) -> list[tuple[str, int]]:
+        n = len(self.deck)
+        return [(" ".join(w for w in (k, d) if w), (1, n, n * n)[a]) for k, d, a in self.signatures]
+
+    def describe(self, slot: int) -> str:
+        n, names = len(self.deck), self.deck.names
+        for sig in reversed(self.signatures):
+            base = self.offsets[sig]
+            if slot >= base:
+                kind = " ".join(w for w in (sig[0], sig[1]) if w)
+                rel = slot - base
+                if sig[2] == 0:
+                    return kind
+                if sig[2] == 1:
+                    return f"{kind} {names[rel]}"
+                return f"{kind} {names[rel // n]} {names[rel % n]} ..."
+        raise IndexError(slot)
+
+
 class Layout:
     """The fixed action space and observation layout of one variant at one player count."""
 
-    def __init__(self, variant: Variant, players: int, explore_seed: object = "layout"):
+    def __init__(self, variant: Variant, players: int, explore_seed: object = "layout", history: int = 0):
         self.variant, self.players = variant, players
         self.game = game = variant.new_game()
         self.deck_size = n = len(game.deck)
+        kinds = game.move_kinds()
+        self.explored = kinds is None  # the family declares no moves: the slots come from exploring
         signatures: set[tuple[str, str, int]] = set()
         zones: set[str] = set()
         counters: set[str] = set()
@@ -92,60 +200,71 @@ class Layout:
                 if deal.over or actions >= EXPLORE_ACTIONS * (k + 1) // EXPLORE_DEALS:
                     break
                 legal = deal.legal_actions()
-                for a in legal:
-                    signatures.add(_signature(a))
+                if self.explored:
+                    signatures.update(_signature(a) for a in legal)
                 deal.play(legal[rng.below(len(legal))])
                 actions += 1
-        self.signatures = sorted(signatures)
-        self.offsets: dict[tuple[str, str, int], int] = {}
-        at = 0
-        for sig in self.signatures:
-            self.offsets[sig] = at
-            at += (1, n, n * n)[sig[2]]
-        self.size = at
+        self.actions: _Declared | _Explored = (
+            _Explored(signatures, game.deck) if kinds is None else _Declared(kinds, game.deck)
+        )
+        self.size = self.actions.size
         self.zones = sorted(zones, key=_zone_key)
         self.counters = sorted(counters, key=_zone_key)
         self.per_seat = {z for z in [*self.zones, *self.counters] if _seat_of(z, players) is not None}
         self.counts_at = len(self.zones) * n  # where the zone sizes start; card planes come before
-        self.obs_size = self.counts_at + len(self.zones) + len(self.counters) + 2 * players
+        self.history_at = self.counts_at + len(self.zones) + len(self.counters) + 2 * players
+        # The history planes (``history=k``): per event, what kind of event, who moved, what kind of
+        # move, the cards it named, moved, revealed, and how many cards left and entered each zone.
+        self.history = history
+        self.action_kinds = list(dict.fromkeys((kind, detail) for kind, detail, _n in self._kinds()))
+        z = len(self.zones)
+        self._event_parts = {
+            "event": 3,
+            "mover": players,
+            "kind": len(self.action_kinds) + 1,
+            "named": n,
+            "moved": n,
+            "revealed": n,
+            "from": z,
+            "to": z,
+        }
+        self.event_size = sum(self._event_parts.values())
+        self.obs_size = self.history_at + history * self.event_size
         self._plans: dict[tuple[int, int, bool], _Plan] = {}
         self._slots: dict[Action, int | None] = {}
 
+    def _kinds(self) -> list[tuple[str, str, int]]:
+        """(kind, word, slots) of each block of the action space, in slot order."""
+        actions = self.actions
+        if isinstance(actions, _Explored):
+            return [(k, d, 0) for k, d, _a in actions.signatures]
+        return [(kind, detail, 0) for kind, detail, _cards, _whole in actions.meaning]
+
+    def event_fields(self) -> list[tuple[str, int]]:
+        """The fields of one event of the history planes, in order, with their lengths (docs/rl.md)."""
+        return list(self._event_parts.items())
+
     # -- actions -----------------------------------------------------------------------------
     def index(self, action: Action) -> int | None:
-        """The slot of ``action``, or None when its signature was never met while exploring."""
+        """The slot of ``action``; None when it has none (only where the family declares no moves)."""
         found = self._slots.get(action, -1)
         if found != -1:
             return found
-        sig = _signature(action)
-        base = self.offsets.get(sig)
-        if base is None:
-            slot = None
-        elif sig[2] == 0:
-            slot = base
-        elif sig[2] == 1:
-            slot = base + action.cards[0]
-        else:
-            slot = base + action.cards[0] * self.deck_size + action.cards[1]
+        slot = self.actions.index(action)
         if len(self._slots) >= _SLOT_CACHE:
             self._slots.clear()
         self._slots[action] = slot
         return slot
 
+    def blocks(self) -> list[tuple[str, int]]:
+        """How many slots each kind of move has, in slot order: ``[("pass", 1), ("play", 52)]``."""
+        return self.actions.blocks()
+
     def describe(self, slot: int) -> str:
-        """What a slot means, e.g. ``capture/2+ 8♣ 2♥`` (for people reading a policy)."""
-        n, names = self.deck_size, self.variant.rules.deck.names
-        for sig in reversed(self.signatures):
-            base = self.offsets[sig]
-            if slot >= base:
-                kind = " ".join(w for w in (sig[0], sig[1]) if w)
-                rel = slot - base
-                if sig[2] == 0:
-                    return kind
-                if sig[2] == 1:
-                    return f"{kind} {names[rel]}"
-                return f"{kind} {names[rel // n]} {names[rel % n]} ..."
-        raise IndexError(slot)
+        """What a slot means, e.g. ``capture 8♣ 2♥`` (for people reading a policy)."""
+        if not 0 <= slot < self.size:
+            raise IndexError(slot)
+        return self.actions.describe(slot)
 
     # -- observations --------------------------------------------------------------------------
     def observe_view(self, view: View) -> np.ndarray:
@@ -173,15 +292,59 @@ class Layout:
             s = (seat + k) % players
             out[at + k] = float(view.totals[s])
             out[at + self.players + k] = float(view.deals_won[s])
+        if self.history:
+            self._history_planes(out, view.history, seat, players, view.over)
         return out
 
-    def observe_seat(self, state: DealState, seat: int, pins: Mapping[int, str], ledger: Ledger | None) -> np.ndarray:
+    def _history_planes(self, out: np.ndarray, events: Sequence[Event], seat: int, players: int, over: bool) -> None:
+        """Write the last `history` of ``events`` (the seat's own, as the `Recorder` made them from what
+        the `Observer` showed it) into ``out``, the latest first; fewer events leave zeros."""
+        n, size, parts = self.deck_size, self.event_size, self._event_parts
+        index = {real: base // n for real, _mode, base in self._plan(seat, players, over).zones if real}
+        kinds = {k: i for i, k in enumerate(self.action_kinds)}
+        other = len(self.action_kinds)
+        first = len(events) - 1
+        for j in range(min(self.history, len(events))):
+            e = events[first - j]
+            at = self.history_at + j * size
+            out[at + _EVENT_KINDS.get(e.kind, 1)] = 1.0
+            at += parts["event"]
+            if e.seat is not None:
+                out[at + (e.seat - seat) % players] = 1.0
+            at += parts["mover"]
+            if e.action is not None:
+                out[at + kinds.get((e.action.kind, e.action.detail), other)] = 1.0
+                at += parts["kind"]
+                out[[at + c for c in e.action.cards]] = 1.0
+            else:
+                at += parts["kind"]
+            at += n
+            out[[at + m.card for m in e.moves if m.card is not None]] = 1.0
+            at += n
+            out[[at + c for c in e.revealed]] = 1.0
+            at += n
+            for m in e.moves:
+                source, target = index.get(m.source), index.get(m.target)
+                if source is not None:
+                    out[at + source] += 1.0 / n
+                if target is not None:
+                    out[at + parts["from"] + target] += 1.0 / n
+
+    def observe_seat(
+        self,
+        state: DealState,
+        seat: int,
+        pins: Mapping[int, str],
+        ledger: Ledger | None,
+        events: Sequence[Event] = (),
+    ) -> np.ndarray:
         """The observation of ``seat``: what the visibility rules show it now, plus its memory ``pins``.
 
         The same array as `observe_view` of the seat's view, without building the view:
         the zones are read by the game's `Observer` (`Observer.planes`, with the seat's modes
         kept in the plan), and a card outside what it sees now enters only through ``pins``
-        (where the seat last knew it to be, `Recorder.pins`)."""
+        (where the seat last knew it to be, `Recorder.pins`). The history planes come from
+        ``events``, the seat's own history (`Recorder.events`), as a view's do."""
         n = self.deck_size
         plan = self._plan(seat, state.players, state.over)
         zones = state.zones
@@ -208,7 +371,9 @@ class Layout:
             tail.extend([float(ledger.deals_won[s]) for s in order] + pad)
         out = np.zeros(self.obs_size, dtype=np.float32)
         out.put(hot, 1.0)  # one bulk write for the planes, one for the rest
-        out[self.counts_at :] = tail
+        out[self.counts_at : self.history_at] = tail
+        if self.history:
+            self._history_planes(out, events, seat, state.players, state.over)
         return out
 
     def _plan(self, seat: int, players: int, over: bool) -> _Plan:
@@ -256,7 +421,7 @@ def _ignore(event: dict[str, Any]) -> None:
     """The match's events, which an environment does not log."""
 
 
-_LAYOUTS: dict[tuple[str, int, str], Layout] = {}
+_LAYOUTS: dict[tuple[str, int, str, int], Layout] = {}
 
 
 class TapeteEnv(AECEnv):  # type: ignore[misc]
@@ -272,8 +437,11 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
         reward: str = "auto",
         render_mode: str | None = None,
         episode: str = "deal",
+        history: int = 0,
     ):
         super().__init__()
+        if isinstance(history, bool) or not isinstance(history, int) or not 0 <= history <= MAX_HISTORY:
+            raise TapeteError(f"history must be a whole number of events from 0 to {MAX_HISTORY}, not {history!r}")
         if episode not in EPISODES:
             raise TapeteError(f"episode must be one of {', '.join(EPISODES)}, not {episode!r}")
         if reward not in REWARDS:
@@ -282,10 +450,10 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
         self.variant = v
         self.players = v.default_players() if players is None else players
         v.check_players(self.players)
-        key = (v.name + repr(sorted(v.options.items())), self.players, v.digest)
+        key = (v.name + repr(sorted(v.options.items())), self.players, v.digest, history)
         layout = _LAYOUTS.get(key)
         if layout is None:
-            layout = _LAYOUTS[key] = Layout(v, self.players)
+            layout = _LAYOUTS[key] = Layout(v, self.players, history=history)
         self.layout = layout
         self.game: Game = v.new_game()
         self.episode = episode
@@ -304,7 +472,8 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
         self._act_space = spaces.Discrete(layout.size)
         self._seed: int = 0
         self._episode = 0
-        self.collisions = 0
+        self.collisions = 0  # legal moves left out because an earlier one had their slot
+        self.dropped = 0  # legal moves left out because they had no slot (a family that declares no moves)
         self.deal: Deal | None = None
         self.match: Match | None = None
         self.result: MatchResult | None = None
@@ -352,7 +521,9 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
         """Begin playing ``state``, whose seat i is match seat ``seats[i]``."""
         v = self.variant
         self.deal = Deal(v, self.game, state, record=False)
-        self._recorder = self.deal.recorder = Recorder(self.game, state, None, local, v.options, history=False)
+        self._recorder = self.deal.recorder = Recorder(
+            self.game, state, None, local, v.options, history=self.layout.history > 0
+        )
         self._local = local
         self._seats = seats
         self._deal_seat = {s: i for i, s in enumerate(seats)}
@@ -361,20 +532,30 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
         self._refresh_legal()
 
     def _refresh_legal(self) -> None:
+        """The slots of the legal moves now; moves left out of the mask are counted and told in ``info``."""
         assert self.deal is not None
         state = self.deal.state
         self._legal: dict[int, Action] = {}
         if state.over:
             return
         index, legal = self.layout.index, self._legal
+        dropped = shared = 0
         for action in self.game.legal_actions(state):
             slot = index(action)
             if slot is None:
-                continue
-            if slot in legal:
-                self.collisions += 1
-                continue
-            legal[slot] = action
+                dropped += 1
+            elif slot in legal:
+                shared += 1
+            else:
+                legal[slot] = action
+        info = self.infos[self.agent_selection]
+        for key, count in (("dropped", dropped), ("collisions", shared)):
+            if count:
+                info[key] = count  # legal moves the agent cannot choose now
+            else:
+                info.pop(key, None)
+        self.dropped += dropped
+        self.collisions += shared
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         assert self.deal is not None and self._recorder is not None
@@ -385,8 +566,10 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
             return {"observation": np.zeros(self.layout.obs_size, dtype=np.float32), "action_mask": mask}
         if agent == self.agent_selection and self._legal:
             mask[list(self._legal)] = 1
-        pins = self._recorder.pins(seat)
-        return {"observation": self.layout.observe_seat(state, seat, pins, self._local), "action_mask": mask}
+        recorder = self._recorder
+        pins = recorder.pins(seat)
+        events = recorder.events(seat) if self.layout.history else ()
+        return {"observation": self.layout.observe_seat(state, seat, pins, self._local, events), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -485,6 +668,8 @@ def env(
     reward: str = "auto",
     render_mode: str | None = None,
     episode: str = "deal",
+    history: int = 0,
 ) -> TapeteEnv:
-    """A PettingZoo AEC environment of ``variant``: one deal per episode, or one match (``episode="match"``)."""
-    return TapeteEnv(variant, players, options, reward, render_mode, episode)
+    """A PettingZoo AEC environment of ``variant``: one deal per episode, or one match (``episode="match"``);
+    ``history=k`` adds the seat's last k events of the deal to the observation (docs/rl.md)."""
+    return TapeteEnv(variant, players, options, reward, render_mode, episode, history)

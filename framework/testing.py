@@ -15,15 +15,19 @@ The helpers are plain functions (usable without pytest); the fixtures wrap them.
 
 from __future__ import annotations
 
+import json
+import types
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .core.rng import Random
+from .core.actions import Action
+from .core.rng import Random, derive_seed
 from .core.state import DealState
 from .game import Game
 from .gamelog import LogWriter, replay
@@ -35,11 +39,14 @@ from .view import View, game_facts, make_view, observer, private
 
 __all__ = [
     "check_conservation",
+    "check_hidden_facts",
     "check_hidden_information",
     "check_replay",
     "check_termination",
     "deal_from_zones",
     "hidden_positions",
+    "reachable",
+    "reachable_picture",
     "seat_picture",
     "view_picture",
     "variant",
@@ -140,7 +147,7 @@ def view_picture(view: View) -> tuple[Any, ...]:
 
 def seat_picture(game: Game, state: DealState, seat: int) -> Any:
     """What ``seat`` is shown of ``state``: its observation (`Deal.observe`) and everything its `View` shows."""
-    return observe(game, state, seat), view_picture(make_view(game, state, seat, game_facts(game), {}, None))
+    return observe(game, state, seat), view_picture(make_view(game, state, seat, game_facts(game, seat), {}, None))
 
 
 PLANTED = "_planted"  # the private counter and data key check_hidden_information adds, naming a hidden card
@@ -211,6 +218,201 @@ def check_hidden_information(
                 checked += 1
     assert checked > 0, f"{v.name}: no hidden cards to swap; are the 'see' rules right?"
     return checked
+
+
+_SCALARS = (type(None), bool, int, float, complex, str, bytes, range)
+_OPAQUE = (type, types.ModuleType, types.BuiltinFunctionType, types.CodeType)
+
+
+def _parts(obj: Any, skip: tuple[str, ...] = ()) -> list[tuple[Any, Any]]:
+    """What ``obj`` holds, as (label, value) pairs: items, attributes, slots, and what a function's
+    closure, defaults and ``functools`` wrappers hold. Not code, classes, modules or a function's
+    globals (they are the program, not its data)."""
+    if isinstance(obj, list | tuple):
+        return list(enumerate(obj))
+    if isinstance(obj, Mapping):
+        return [(("key", i), k) for i, k in enumerate(obj)] + [(("value", i), v) for i, v in enumerate(obj.values())]
+    if isinstance(obj, set | frozenset):
+        return [(None, v) for v in obj]
+    if isinstance(obj, types.FunctionType):
+        held = [("closure", c) for c in _cells(obj)]
+        return [*held, ("defaults", obj.__defaults__), ("kwdefaults", obj.__kwdefaults__)]
+    if isinstance(obj, types.MethodType):
+        return [("self", obj.__self__), ("function", obj.__func__)]
+    out: list[tuple[Any, Any]] = []
+    wrapped = getattr(obj, "__wrapped__", None)
+    if callable(getattr(obj, "cache_info", None)):  # functools.lru_cache: its cache shows only in its counts
+        out.append(("cache_info", tuple(obj.cache_info())))
+    attrs = getattr(obj, "__dict__", None)
+    if isinstance(attrs, dict):
+        out += [(k, v) for k, v in attrs.items() if k not in skip and k != "__wrapped__"]
+    for cls in type(obj).__mro__:
+        slots = getattr(cls, "__slots__", ())
+        for slot in (slots,) if isinstance(slots, str) else slots:
+            if slot not in skip and slot not in ("__dict__", "__weakref__") and hasattr(obj, slot):
+                out.append((slot, getattr(obj, slot)))
+    if wrapped is not None:
+        out.append(("wrapped", wrapped))
+    return out
+
+
+def _cells(function: types.FunctionType) -> list[Any]:
+    """What the closure of ``function`` holds (a cell not filled yet holds nothing)."""
+    out = []
+    for cell in function.__closure__ or ():
+        try:
+            out.append(cell.cell_contents)
+        except ValueError:
+            pass
+    return out
+
+
+def reachable(root: Any, skip: tuple[str, ...] = ()) -> Iterator[Any]:
+    """Every object reachable from ``root`` (see `_parts`: items, attributes, slots, closures), once each.
+
+    ``skip`` names attributes and slots not to follow. Only objects that exist apart from the
+    walk are yielded (a ``functools`` cache's counts are read, not yielded), so their ids
+    can be compared while ``root`` lives."""
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        obj = stack.pop()
+        if isinstance(obj, _SCALARS) or id(obj) in seen:
+            continue
+        seen.add(id(obj))
+        yield obj
+        if not isinstance(obj, _OPAQUE):
+            stack.extend(v for label, v in _parts(obj, skip) if label != "cache_info")
+
+
+def reachable_picture(root: Any) -> Any:
+    """Everything reachable from ``root`` as one plain value, equal for two roots that hold the same.
+
+    Mappings and sets compare by content, whatever their order; objects by their type's name
+    and their attributes; a function by its name and what its closure holds; a class or module
+    by its name. An object met again while it is being read (a cycle) reads as its type."""
+    done: dict[int, Any] = {}
+    busy: set[int] = set()
+    keep: list[Any] = []  # what was read stays alive, so that its id is not reused
+
+    def walk(obj: Any) -> Any:
+        if isinstance(obj, _SCALARS):
+            return obj
+        if isinstance(obj, _OPAQUE):
+            return ("opaque", getattr(obj, "__module__", None), getattr(obj, "__qualname__", repr(obj)))
+        key = id(obj)
+        if key in done:
+            return done[key]
+        if key in busy:
+            return ("cycle", type(obj).__qualname__)
+        busy.add(key)
+        keep.append(obj)
+        kind = type(obj).__qualname__
+        if isinstance(obj, Mapping):
+            found: Any = tuple(sorted(((walk(k), walk(v)) for k, v in obj.items()), key=repr))
+        elif isinstance(obj, set | frozenset):
+            found = tuple(sorted((walk(v) for v in obj), key=repr))
+        elif isinstance(obj, list | tuple):
+            found = tuple(walk(v) for v in obj)
+        else:
+            name = getattr(obj, "__qualname__", "")
+            found = (name, tuple((label, walk(v)) for label, v in _parts(obj)))
+        busy.discard(key)
+        done[key] = out = (kind, found)
+        return out
+
+    return walk(root)
+
+
+def check_hidden_facts(
+    v: Variant | str, seeds: Iterable[int] = range(2), steps: int = 60, every: int = 10, seat: int = 0
+) -> int:
+    """A seat's ``view.facts`` is the same in two deals that differ only in cards it never saw.
+
+    The facts are public and fixed, but they may remember what they are asked (a meld
+    solver caches the hands it judged): nothing reachable from them may depend on a card
+    the seat never saw. Per seed, a deal is played by the game's default bots for as long
+    as a card of another seat's hand and a different card elsewhere are still unseen by
+    ``seat`` and named by no move; in a twin of the deal as dealt, the cards still unseen
+    then are dealt to one another's places. Both deals run side by side, each on a variant
+    object of its own (a variant's one game, and so its facts, serves all its deals), the
+    bots of every seat choosing from their own deal's views (and so asking the facts what
+    they would), the first deal's moves played in both; every ``every`` moves ``seat``'s
+    facts are compared, everything reachable from them included (`reachable_picture`).
+    Returns the number of comparisons (> 0 is asserted)."""
+    v = _variant(v)
+    players = _player_counts(v)[0]
+    factory = v.record.default_factory()
+    checked = 0
+    for seed in seeds:
+        first = v.new_deal(players, seed=seed)
+        dealt = first.snapshot()
+        places = _Places(first.state, v.rules.deck.names, seat)
+        bots = [factory(first.game, s, Random(derive_seed(seed, "bot", s))) for s in range(players)]
+        moves: list[Action] = []
+        unseen = set(v.rules.deck.ids) - first.view(seat).seen
+        while not first.over and len(moves) < steps:
+            mover = first.to_move
+            move = bots[mover].choose(first.view(mover), first.legal_actions())
+            first.play(move)
+            if first.over:  # the end of a deal shows every card
+                break
+            left = unseen - set(move.cards) - first.view(seat).seen
+            if not places.pair(left):  # the twins are compared while such a pair is still unseen
+                break
+            moves.append(move)
+            unseen = left
+        if not places.pair(unseen):
+            continue
+        deals = [
+            replace(v, game_record=v.record).deal_from_snapshot(snap)
+            for snap in (dealt, places.twin(dealt, unseen, seed))
+        ]
+        seated = [[factory(d.game, s, Random(derive_seed(seed, "bot", s))) for s in range(players)] for d in deals]
+        for step, move in enumerate(moves):
+            if deals[1].over or move not in deals[1].legal_actions():
+                break  # the twin's rules part from the first deal's here (a pass no longer legal)
+            if step % every == 0:
+                a, b = (reachable_picture(d.view(seat).facts) for d in deals)
+                assert a == b, f"{v.name}: seat {seat}'s facts tell the twins apart after {step} moves (seed {seed})"
+                checked += 1
+            for d, its_bots in zip(deals, seated, strict=True):
+                mover = d.to_move
+                its_bots[mover].choose(d.view(mover), d.legal_actions())  # asks the facts what it would
+                d.play(move)
+    assert checked > 0, f"{v.name}: no two cards seat {seat} never saw"
+    return checked
+
+
+class _Places:
+    """Where each card of a deal was dealt, for `check_hidden_facts`."""
+
+    def __init__(self, state: DealState, names: Sequence[str], seat: int):
+        self.cards = {zone: list(held) for zone, held in state.zones.items()}
+        self.where = [(z, i) for z, held in self.cards.items() for i in range(len(held))]
+        self.names, self.own = names, f"hand.{seat}"
+
+    def pair(self, unseen: set[int]) -> bool:
+        """Whether a card of another seat's hand and a card of another name elsewhere are ``unseen``:
+        the other seat's bot, and the game judging its hand, then ask about different hands."""
+        cards, names = self.cards, self.names
+        hidden = [(z, i) for z, i in self.where if cards[z][i] in unseen]
+        return any(
+            za.startswith("hand.") and za != self.own and zb != za and names[cards[za][ia]] != names[cards[zb][ib]]
+            for za, ia in hidden
+            for zb, ib in hidden
+        )
+
+    def twin(self, dealt: dict[str, Any], unseen: set[int], seed: int) -> dict[str, Any]:
+        """The snapshot ``dealt`` with every ``unseen`` card dealt to another of their places (a hand
+        differing in one card may not change what is asked, when no meld could hold it)."""
+        spots = [(z, i) for z, i in self.where if self.cards[z][i] in unseen]
+        order = list(range(len(spots)))
+        Random("twin", seed).shuffle(order)
+        twin: dict[str, Any] = json.loads(json.dumps(dealt))
+        for (z, i), k in zip(spots, order, strict=True):
+            twin["zones"][z][i] = dealt["zones"][spots[k][0]][spots[k][1]]
+        return twin
 
 
 def check_conservation(v: Variant | str, seeds: Iterable[int] = range(5)) -> int:

@@ -115,8 +115,8 @@ class Facts:
     """A game's public derived facts (tables, solvers, card values), read by attribute; deeply read-only.
 
     A game's ``facts()`` may hand its own lists and objects (Chinese Ten's ``point_of``,
-    Chinchón's meld solver). Every view of every match in the process shares one `Facts`,
-    so they are sealed when it is built, once per game: lists become tuples, mappings
+    Chinchón's meld solver). Every view of one seat of a game shares one `Facts`
+    (`game_facts`), so they are sealed when it is built, once per game and seat: lists become tuples, mappings
     read-only mappings, sets frozensets, all the way down, and any other object (a
     solver, a table of card infos) becomes a deep copy that is the facts' own. A bot
     that writes to what it reads gets a TypeError (or changes only its copy), and the
@@ -485,7 +485,6 @@ class Recorder:
         self.ledger = ledger
         self.history = history
         self.options = MappingProxyType(dict(options or {}))
-        self.facts = game_facts(game)
         self.observer = observer(game)
         self.seats = list(range(state.players)) if seats is None else list(seats)
         self.memory = {s: _SeatMemory() for s in self.seats}
@@ -513,6 +512,11 @@ class Recorder:
         A view's ``known`` is this without the cards the seat sees now; the learning
         environment reads it directly to build an observation without a view."""
         return self.memory[seat].pins
+
+    def events(self, seat: int) -> Sequence[Event]:
+        """``seat``'s history of the deal so far (live), as its views hold it: empty with ``history=False``."""
+        mem = self.memory[seat]
+        return History(mem.events, len(mem.events))
 
     def before(self, state: DealState) -> dict[str, list[int]]:
         """A copy of the zones, taken before an action is applied."""
@@ -647,7 +651,7 @@ class Recorder:
             self.game,
             state,
             seat,
-            self.facts,
+            game_facts(self.game, seat),
             self.options,
             self.ledger,
             History(mem.events, len(mem.events)),
@@ -717,10 +721,17 @@ def _shown(deck: Deck, events: Sequence[Mapping[str, Any]]) -> list[int]:
     return out
 
 
-def game_facts(game: Game) -> Facts:
-    """The game's public facts, built once per game object."""
-    facts = getattr(game, "_public_facts", None)
+def game_facts(game: Game, seat: int | None = None) -> Facts:
+    """The game's public facts as ``seat`` reads them, built once per game object and seat.
+
+    Each seat's views get `Facts` of their own: a fact may remember what is asked of it
+    (Chinchón's meld solver caches the hands it has judged), and what one seat's bot asks
+    about its own hidden hand must not be reachable from another seat's view. ``None``
+    gives the facts no real seat's view holds, for the views of imagined deals (the search)."""
+    found: dict[int | None, Facts] | None = getattr(game, "_public_facts", None)
+    if found is None:
+        found = game._public_facts = {}  # type: ignore[attr-defined]  # a cache on the game object
+    facts = found.get(seat)
     if facts is None:
-        facts = Facts(game.facts())
-        game._public_facts = facts  # type: ignore[attr-defined]  # a cache on the game object
+        facts = found[seat] = Facts(game.facts())
     return facts

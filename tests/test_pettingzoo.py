@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 import warnings
+from pathlib import Path
 
 import pytest
 
-from tapete import Random, registry
+from tapete import Action, Random, registry
 from tapete.core.errors import TapeteError
 from tapete.core.rng import derive_seed
 from tapete.play.match import Match
@@ -91,6 +93,14 @@ def test_api_test_passes_with_match_episodes(name):
         api_test(e, num_cycles=8)
 
 
+@pytest.mark.parametrize(("name", "episode"), [("chinchon/fournier", "match"), ("scopa/classic", "deal")])
+def test_api_test_passes_with_history_planes(name, episode):
+    e = env(name, episode=episode, history=5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(e, num_cycles=8)
+
+
 def _random_steps(e, rng, on_step=None, limit=None, rewards=None):
     """Play random legal moves until the episode ends (or ``limit`` steps); the moves played, in order.
 
@@ -115,17 +125,18 @@ def _random_steps(e, rng, on_step=None, limit=None, rewards=None):
     return played
 
 
+@pytest.mark.parametrize("history", [0, 3])
 @pytest.mark.parametrize("name", VARIANTS)
-def test_the_observation_is_what_the_seats_view_holds(name):
+def test_the_observation_is_what_the_seats_view_holds(name, history):
     # The environment builds observations from the visibility rules and each seat's memory,
     # without views; a deal recording full histories, fed the same moves, gives every seat a
-    # view whose observation must be the same array, at every step.
-    e = env(name)
+    # view whose observation must be the same array, at every step (the history planes too).
+    e = env(name, history=history)
     e.reset(seed=3)
     twin = e.variant.new_deal(e.players, seed=derive_seed(3, "episode", 0))
     rng = Random(name, "observe")
     steps = 0
-    while not twin.over and steps < 80:
+    while not twin.over and steps < (40 if history else 80):  # the history planes: a shorter walk
         for s, agent in enumerate(e.possible_agents):
             assert np.array_equal(e.observe(agent)["observation"], e.layout.observe_view(twin.view(s))), (steps, s)
         legal = np.flatnonzero(e.observe(e.agent_selection)["action_mask"])
@@ -140,8 +151,9 @@ def test_the_observation_is_what_the_seats_view_holds(name):
 @pytest.mark.parametrize("name", ["chinchon/fournier", "chinchon/reenganche", "gin/standard", "scopa/classic"])
 def test_an_observation_ignores_cards_the_seat_cannot_see(name):
     # Swap two cards a seat cannot see (the stock, other hands, the discard below its top):
-    # the seat's observation of the swapped deal is the same array, memory planes included.
-    e = env(name, players=3 if name.startswith("chinchon") else None)
+    # the seat's observation of the swapped deal is the same array, memory and history planes
+    # included (the history planes read the seat's events, never the state).
+    e = env(name, players=3 if name.startswith("chinchon") else None, history=4)
     e.reset(seed=5)
     rng = Random(name, "swap")
     checked = 0
@@ -153,12 +165,13 @@ def test_an_observation_ignores_cards_the_seat_cannot_see(name):
             hidden = hidden_positions(e.game, state, seat)
             if len(hidden) < 2:
                 continue
-            pins = e._recorder.pins(seat)
-            before = e.layout.observe_seat(state, seat, pins, None)
+            pins, events = e._recorder.pins(seat), e._recorder.events(seat)
+            before = e.layout.observe_seat(state, seat, pins, None, events)
+            assert np.array_equal(before, e.observe(f"player_{seat}")["observation"])
             twin = state.clone()
             (za, ia), (zb, ib) = hidden[rng.below(len(hidden))], hidden[rng.below(len(hidden))]
             twin.zones[za][ia], twin.zones[zb][ib] = twin.zones[zb][ib], twin.zones[za][ia]
-            assert np.array_equal(e.layout.observe_seat(twin, seat, pins, None), before), (seat, za, zb)
+            assert np.array_equal(e.layout.observe_seat(twin, seat, pins, None, events), before), (seat, za, zb)
             checked += 1
 
     _random_steps(e, rng, swap_and_compare, limit=120)
@@ -268,3 +281,100 @@ def test_seed_then_reset_reproduces_episodes_and_action_samples():
     e.seed(9)
     e.reset()
     assert e.deal.state.zones == dealt
+
+
+@pytest.mark.parametrize("name", ["chinchon/fournier", "gin/standard", "fantan/pagat", "scopa/classic"])
+def test_the_history_planes_of_twin_deals_differing_in_unseen_cards_are_the_same(name):
+    # Two environments deal the same, but for two cards seat 0 cannot see, swapped in the second;
+    # the same moves are played in both. Until seat 0 sees either card or a move names it, its
+    # observation (history planes included: other seats' draws from the stock, moves it could
+    # not follow) is the same array, while other seats' differ.
+    compared = differed = 0
+    for seed in range(3):
+        found = _twin_histories(name, seed)
+        compared, differed = compared + found[0], differed + found[1]
+    assert compared > 10 and differed > 0
+
+
+def _twin_histories(name, seed):
+    """(moments compared, moments where the other seat's observations differed) of one twin pair."""
+    first, second = env(name, history=6), env(name, history=6)
+    first.reset(seed=seed)
+    second.reset(seed=seed)
+    state = second.deal.state
+    hidden = [(z, i) for z, i in hidden_positions(second.game, state, 0) if z.startswith("hand.") or z == "stock"]
+    (za, ia), (zb, ib) = next((a, b) for a in hidden for b in hidden if a[0].startswith("hand.") and a[0] != b[0])
+    other = f"player_{za.split('.')[1]}"  # whose hand holds one of the two cards
+    swapped = {state.zones[za][ia], state.zones[zb][ib]}
+    twin = state.clone()
+    twin.zones[za][ia], twin.zones[zb][ib] = twin.zones[zb][ib], twin.zones[za][ia]
+    second._start(twin, list(range(twin.players)), None)
+    rng = Random(f"{name} {seed}", "twins")
+    compared = differed = 0
+    for _agent in first.agent_iter():
+        obs, _, done, truncated, _ = first.last()
+        if done or truncated or swapped & first.deal.view(0).seen:
+            break
+        ours = [x.observe("player_0")["observation"] for x in (first, second)]
+        assert np.array_equal(*ours), (seed, compared)
+        theirs = [x.observe(other)["observation"] for x in (first, second)]
+        differed += not np.array_equal(*theirs)
+        compared += 1
+        slots = np.flatnonzero(obs["action_mask"])
+        slot = int(slots[rng.below(len(slots))])
+        move = first.legal_moves()[slot]
+        if swapped & set(move.cards) or second.layout.index(move) not in second.legal_moves():
+            break
+        first.step(slot)
+        second.step(second.layout.index(move))
+    return compared, differed
+
+
+def test_the_history_planes_say_who_moved_what_as_the_seat_saw_it():
+    # CH-4.2: seat 1 draws from the stock. Seat 0's latest event: seat 1 (rotated: the next
+    # seat) moved, a "draw stock", one card left the stock and entered seat 1's hand, which
+    # card it was is not shown. Seat 1's own latest event names the card it drew.
+    e = env("chinchon/fournier", players=2, history=2)
+    e.reset(seed=2)
+    layout, n = e.layout, e.layout.deck_size
+    for _agent in e.agent_iter():  # play until seat 1 is to draw
+        if e.deal.to_move == 1 and e.deal.state.counters.get("drawn", 0) == 0:
+            break
+        obs, *_ = e.last()
+        e.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    e.step(layout.index(Action("draw", (), "stock")))
+    drawn = e.deal.state.zones["hand.1"][-1]
+    fields = dict(layout.event_fields())
+    offsets, at = {}, layout.history_at
+    for field, size in layout.event_fields():
+        offsets[field] = at
+        at += size
+
+    def part(obs, field):
+        return obs[offsets[field] : offsets[field] + fields[field]]
+
+    mine = e.observe("player_0")["observation"]
+    assert list(part(mine, "event")) == [0, 1, 0]  # an action
+    assert list(part(mine, "mover")) == [0, 1]  # the next seat
+    assert layout.action_kinds[int(np.argmax(part(mine, "kind")))] == ("draw", "stock")
+    assert not part(mine, "moved").any() and not part(mine, "revealed").any()
+    zones = layout.zones
+    assert part(mine, "from")[zones.index("stock")] == pytest.approx(1 / n)
+    assert part(mine, "to")[zones.index("hand.1")] == pytest.approx(1 / n)
+    theirs = e.observe("player_1")["observation"]
+    assert list(part(theirs, "mover")) == [1, 0]  # itself
+    assert np.flatnonzero(part(theirs, "moved")).tolist() == [drawn]
+    assert part(theirs, "to")[zones.index("hand.0")] == pytest.approx(1 / n)  # its own hand, rotated
+
+
+def test_history_must_be_a_whole_number_of_events():
+    for bad in (-1, True, 2.5, "3"):
+        with pytest.raises(TapeteError, match="history must be a whole number of events"):
+            env("fantan/pagat", history=bad)
+
+
+def test_the_docs_describe_every_field_of_an_event():
+    text = (Path(__file__).resolve().parents[1] / "docs" / "rl.md").read_text(encoding="utf-8")
+    section = text.split("### The history planes", 1)[1].split("\n## ", 1)[0]
+    documented = re.findall(r"^\| `(\w+)` \|", section, re.M)
+    assert documented == [name for name, _ in env("fantan/pagat", history=1).layout.event_fields()]

@@ -2,8 +2,8 @@
 
 A bot that zeroed ``view.facts.point_of`` once turned Chinese Ten totals from [0, 0] into
 [-630, -630] with the same moves, and every later match in the process inherited it. Here a
-vandal seat, in every variant, walks everything its views reach (reflectively: containers,
-object attributes, slots) and writes junk into every container that lets it; the moves and
+vandal seat, in every variant, walks everything its views reach (reflectively, closures too:
+`tapete.testing.reachable`) and writes junk into every container that lets it; the moves and
 scores of that match, and of a later match of the same loaded variant, must be exactly those
 of the same matches on a freshly loaded variant. No container a view reaches may be one the
 game itself holds.
@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import types
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -21,41 +20,11 @@ import pytest
 from tapete import Match, load_variant
 from tapete.bots import RandomBot
 from tapete.core.rng import Random, derive_seed
-from tapete.testing import variant_names
+from tapete.testing import reachable, variant_names
 
 DEALS = 2  # deals compared per match
 WRECKS = 25  # decisions of the vandal's at which it writes into everything it reaches
-SCALARS = (type(None), bool, int, float, complex, str, bytes, range)
 READ_ONLY = (tuple, frozenset, types.MappingProxyType)
-
-
-def reachable(root: Any, skip: tuple[str, ...] = ()) -> Iterator[Any]:
-    """Every object reachable from ``root`` through items, attributes and slots (not code, classes or modules)."""
-    seen: set[int] = set()
-    stack = [root]
-    while stack:
-        obj = stack.pop()
-        if id(obj) in seen or isinstance(obj, SCALARS):
-            continue
-        seen.add(id(obj))
-        if isinstance(obj, types.FunctionType | types.BuiltinFunctionType | type | types.ModuleType):
-            continue
-        yield obj
-        if isinstance(obj, list | tuple | set | frozenset):
-            stack.extend(obj)
-        elif isinstance(obj, dict | types.MappingProxyType):
-            stack.extend(obj.keys())
-            stack.extend(obj.values())
-        elif isinstance(obj, types.MethodType):
-            stack.append(obj.__self__)
-        else:
-            attrs = getattr(obj, "__dict__", None)
-            if attrs is not None:
-                stack.append({k: v for k, v in attrs.items() if k not in skip} if skip else attrs)
-            for cls in type(obj).__mro__:
-                for slot in getattr(cls, "__slots__", ()):
-                    if slot not in skip and hasattr(obj, slot):
-                        stack.append(getattr(obj, slot))
 
 
 def mutable(obj: Any) -> bool:

@@ -146,7 +146,7 @@ class Deal:
         recorder = self.recorder
         if recorder is not None:
             return recorder.view(self.state, seat)
-        return make_view(self.game, self.state, seat, game_facts(self.game), self.variant.options, None)
+        return make_view(self.game, self.state, seat, game_facts(self.game, seat), self.variant.options, None)
 
     def snapshot(self) -> dict[str, Any]:
         return self.state.to_json(self.game.deck)

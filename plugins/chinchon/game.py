@@ -34,6 +34,7 @@ from tapete import (
     Game,
     Ledger,
     MoveHelp,
+    MoveKind,
     Random,
     Rules,
     RuleText,
@@ -237,6 +238,18 @@ class Chinchon(Game):
         if self.big_gin and self.big_gin_shown(state, seat) is not None:  # GR-V6
             actions.append(Action(self.close_kind))
         return actions
+
+    def move_kinds(self) -> list[MoveKind]:
+        """CH-4.2 draw from the stock or the discard pile, then discard a card or close with one (CH-4.3);
+        GR-4.1 pass on the upcard offered; GR-V6 big gin closes with no card."""
+        cards = self.deck.ids
+        kinds = [MoveKind("draw", "stock"), MoveKind("draw", "discard")]
+        if self.upcard_offer:
+            kinds.append(MoveKind("pass"))
+        kinds += [MoveKind("discard", cards=cards), MoveKind(self.close_kind, cards=cards)]
+        if self.big_gin:
+            kinds.append(MoveKind(self.close_kind))
+        return kinds
 
     def refusal(self, state: DealState, action: Action) -> str | None:
         deck, says = self.deck, self.says

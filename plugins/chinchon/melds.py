@@ -88,7 +88,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
-from typing import TYPE_CHECKING, Final, NamedTuple, TypeAlias
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, TypeAlias
 
 if TYPE_CHECKING:
     from .layoff import State
@@ -275,6 +275,16 @@ class MeldSolver:
             self.penalty = self._penalty_general
             self.penalties_without = self._without_general
             self.penalties_within = self._within_general
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> MeldSolver:
+        """A solver of the same table with caches of its own.
+
+        Its hot paths are closures over the caches they fill, and a deep copy would keep
+        the closures, and so the caches, of the original: a view's facts (a sealed copy,
+        `tapete.view.Facts`) would then reach the game's own caches, filled as it judges
+        every seat's hidden hand. Building the copy afresh gives it its own (the answers
+        are the same: the caches only remember them)."""
+        return MeldSolver(self.cards, self.rules)
 
     # ------------------------------------------------------------------ melds
     def _group_slots(self, rank: int, naturals: Sequence[int]) -> int | None:

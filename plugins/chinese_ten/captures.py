@@ -101,3 +101,29 @@ def sum_sets(table: list[int], pips: list[int], total: int) -> list[tuple[int, .
 
     walk(0, total)
     return found
+
+
+def every_sum_set(cards: list[int], pips: list[int], total: int, limit: int) -> list[frozenset[int]] | None:
+    """Every set of two or more of ``cards`` whose pips add up to ``total`` (what SC-3.3 may ever take);
+    None when there are more than ``limit`` (pips of 0 would make them countless)."""
+    found: list[frozenset[int]] = []
+    chosen: list[int] = []
+    n = len(cards)
+
+    def walk(i: int, left: int) -> bool:
+        if left == 0 and len(chosen) >= 2:
+            found.append(frozenset(chosen))
+            if len(found) > limit:
+                return False
+        for j in range(i, n):
+            card = cards[j]
+            p = pips[card]
+            if p <= left:
+                chosen.append(card)
+                ok = walk(j + 1, left - p)
+                chosen.pop()
+                if not ok:
+                    return False
+        return True
+
+    return found if walk(0, total) else None

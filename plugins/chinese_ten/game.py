@@ -13,6 +13,7 @@ card then waits, face up in the ``turned`` zone, for the same player to choose
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import combinations
 from typing import Any
 
 from tapete import (
@@ -25,6 +26,7 @@ from tapete import (
     Game,
     Ledger,
     MoveHelp,
+    MoveKind,
     Random,
     Rules,
     RuleText,
@@ -33,12 +35,15 @@ from tapete import (
 )
 from tapete.layout import count_words
 
-from .captures import capture_partners, card_pips, fallback_ranks, sum_sets
+from .captures import capture_partners, card_pips, every_sum_set, fallback_ranks, sum_sets
 from .opening import apply_specials, crowded_ranks
 from .words import WORDS
 from .words import primiera as words_primiera
 
 MAX_REDEALS = 1000
+# The most sets of table cards a card's SC-3.3 sum may name that `move_kinds` lists one by one (the
+# built-in decks have at most 1,701 per card, a king of Scopa); past it, the card's sums share one slot (docs/rl.md).
+MAX_SUM_SETS = 20_000
 
 # What a person at the table is told cites the rules document of the member being played:
 # Chinese Ten's (CT-...) or Scopa's (SC-...); another member of the family gets Chinese Ten's.
@@ -199,6 +204,38 @@ class ChineseTen(Game):
             else:
                 actions.append(Action("play", (card,)))
         return actions
+
+    def move_kinds(self) -> list[MoveKind]:
+        """A card played alone (CT-2.3), or a capture of what it may take (CT-2.1, SC-3.2, SC-3.3), and in
+        Chinese Ten the turned stock card's choice (``take``, CT-2.2, CT-2.4); each capture lists every set
+        of table cards it could ever name: one card it takes, the opening triple its fourth card takes
+        (CT-3.1), every set adding up to it (SC-3.3). A card that takes the whole table (SC-V4), or whose
+        sums would be more than `MAX_SUM_SETS`, names whatever the table holds: one choice per card."""
+        deck = self.deck
+        takes: dict[int, list[frozenset[int]]] = {}
+        whole: list[int] = []
+        specials = self.special_ranks if self.opening_mode == "specials" else frozenset()
+        for c in deck.ids:
+            sets = [frozenset((t,)) for t in sorted(self.takes[c])]
+            rank = self.rank_of[c]
+            if rank in specials:  # CT-3.1 the fourth card takes the opening triple
+                same = [t for t in deck.ids if t != c and self.rank_of[t] == rank]
+                sets += [frozenset(group) for group in combinations(same, 3)]
+            if rank in self.all_ranks:  # SC-V4
+                whole.append(c)
+            elif rank in self.set_ranks:  # SC-3.3
+                found = every_sum_set([t for t in deck.ids if t != c], self.pips, self.pips[c], MAX_SUM_SETS)
+                if found is None:
+                    whole.append(c)
+                else:
+                    sets += found
+            if sets:
+                takes[c] = sets
+        capture = MoveKind("capture", cards=sorted({*takes, *whole}), takes=takes, whole=whole)
+        kinds = [MoveKind("play", cards=deck.ids), capture]
+        if self.refill is None:  # CT-2.4
+            kinds.append(MoveKind("take", cards=capture.cards, takes=takes, whole=whole))
+        return kinds
 
     def refusal(self, state: DealState, action: Action) -> str | None:
         names = self.names

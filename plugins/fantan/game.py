@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from typing import Any
 
-from tapete import Action, Ctx, DealState, Game, MoveHelp, Random, Rules, RuleText, View
+from tapete import Action, Ctx, DealState, Game, MoveHelp, MoveKind, Random, Rules, RuleText, View
 from tapete.layout import count_words
 
 from .words import WORDS
@@ -128,6 +128,10 @@ class FanTan(Game):
         if self._pass_allowed(state, cards):
             actions.append(PASS)
         return actions
+
+    def move_kinds(self) -> list[MoveKind]:
+        """FT-3.1: a move is one card played, or a pass (FT-3.4, FT-3.5)."""
+        return [MoveKind("pass"), MoveKind("play", cards=self.deck.ids)]
 
     def refusal(self, state: DealState, action: Action) -> str | None:
         deck = self.deck

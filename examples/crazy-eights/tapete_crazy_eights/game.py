@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tapete import SUIT_LETTERS, SUIT_NAMES, Action, Ctx, DealState, DesignProblem, Game, Random, Rules
+from tapete import SUIT_LETTERS, SUIT_NAMES, Action, Ctx, DealState, DesignProblem, Game, MoveKind, Random, Rules
 
 from .words import WORDS
 
@@ -89,6 +89,19 @@ class Eights(Game):
         if (self.until_playable or drawn == 0) and self.can_draw(state):
             return [DRAW]
         return [PASS]
+
+    def move_kinds(self) -> list[MoveKind]:
+        """The moves there are, for a learning environment's action space: play a card that is not
+        wild, play a wild card naming each suit, draw, pass."""
+        deck = self.deck
+        wild = [c for c in deck.ids if self.is_wild[c]]
+        plain = [c for c in deck.ids if not self.is_wild[c]]
+        return [
+            MoveKind("play", cards=plain),
+            *(MoveKind("play", suit, cards=wild) for suit in self.suits),
+            MoveKind("draw"),
+            MoveKind("pass"),
+        ]
 
     def refusal(self, state: DealState, action: Action) -> str | None:
         action = self._normal(action)
