@@ -31,7 +31,7 @@ def main() -> None:
     args = parser.parse_args()
     low, high = (int(b) for b in args.budgets.split(","))
     for name in args.only or GAMES:
-        default = load_variant(name).new_game().default_bot
+        default = load_variant(name).record.default_bot  # the game's own (Scopa's counting bot, not its family's)
         bots = ["random", default, f"ismcts:iterations={low}", f"ismcts:iterations={high}"]
         start = time.perf_counter()
         result = round_robin(name, bots, args.games, workers=args.workers, seed="ladder")
