@@ -98,6 +98,15 @@ class LearnerEnv(gymnasium.Env[np.ndarray, np.int64]):
         render_mode: str | None = None,
         aec_options: Mapping[str, Any] | None = None,
     ) -> None:
+        """A learner among bots in ``variant`` (see the module docstring).
+
+        ``opponents``: the bots of the other seats, a ``--bots`` value or a list of bot specs
+        or bot factories (``factory(game, seat, rng)``, as a `GameRecord` registers them), by
+        their place after the learner (a short list is filled with its last); ``seat``: the
+        learner's seat (None: rotating, episode by episode); ``options``, ``reward``,
+        ``episode``: as `tapete.pettingzoo.env`; ``aec_options``: more keyword arguments for
+        it. The observation is every part of the AEC observation but the mask, flattened in
+        order (today its ``observation`` vector alone)."""
         self.aec: TapeteEnv = aec_env(
             variant, players, options, reward, render_mode, episode, **dict(aec_options or {})
         )
@@ -311,28 +320,7 @@ class LearnerEnv(gymnasium.Env[np.ndarray, np.int64]):
         return {"seat": self._learner}
 
 
-def env(
-    variant: str | Variant,
-    opponents: str | Sequence[str | BotFactory] = "random",
-    players: int | None = None,
-    seat: int | None = None,
-    options: Mapping[str, Any] | None = None,
-    reward: str = "auto",
-    episode: str = "deal",
-    illegal_reward: float = -1.0,
-    render_mode: str | None = None,
-    aec_options: Mapping[str, Any] | None = None,
-) -> LearnerEnv:
-    """A single-agent Gymnasium environment of ``variant``: a learner among bots (see the module docstring).
-
-    ``opponents``: the bots of the other seats, a ``--bots`` value or a list of bot specs
-    or bot factories (``factory(game, seat, rng)``, as a `GameRecord` registers them), by
-    their place after the learner (a short list is filled with its last); ``seat``: the learner's seat
-    (None: rotating, episode by episode); ``options``, ``reward``, ``episode``: as
-    `tapete.pettingzoo.env`; ``aec_options``: more keyword arguments for it."""
-    return LearnerEnv(
-        variant, opponents, players, seat, options, reward, episode, illegal_reward, render_mode, aec_options
-    )
+env = LearnerEnv  # ``tapete.rl.env(...)``, as ``tapete.pettingzoo.env(...)``
 
 
 # -- policies and their evaluation -------------------------------------------------------------
