@@ -37,6 +37,17 @@ def test_gymnasiums_checker_passes_against_random_and_the_default_bot(name):
         obs, info = e.reset(seed=3)
         assert e.observation_space.contains(obs)
         assert e.action_masks().any() and info["seat"] == 0
+        rl.play(e, rl.random_policy(1), 2, seed=4)
+        assert e.reduced == 0  # the action space holds every move the bots may choose
+
+
+def test_the_history_planes_reach_the_learner():
+    """aec_options go to tapete.pettingzoo.env: history=k lengthens the learner's vector by its planes."""
+    plain, recalled = rl.env("chinchon/fournier"), rl.env("chinchon/fournier", aec_options={"history": 4})
+    layout = recalled.aec.layout
+    assert recalled.observation_space.shape[0] == plain.observation_space.shape[0] + 4 * layout.event_size
+    obs, _ = recalled.reset(seed=2)
+    assert obs[layout.history_at :].any()  # the deal is the first event the learner remembers
 
 
 class Spy:
