@@ -2,7 +2,7 @@
 
 ``framework/`` is laid out in floors (docs/api.md draws them). A module may import its own
 floor's package and any floor below; a front-end (search, the terminal table, simulation,
-the designer's tools, the web table, the RL environment, logs, the test kit) may not import
+the designer's tools, the web table, the RL environments, logs, the test kit) may not import
 another front-end; only the command line may import anything. Old module paths that moved
 are thin re-exports that nothing inside the package may use, and nothing inside the package
 reads names from the facade ``tapete/__init__``. Imports under ``TYPE_CHECKING`` are for
@@ -22,7 +22,7 @@ import pytest
 FRAMEWORK = Path(__file__).resolve().parent.parent / "framework"
 
 CONTRACT = {"game", "view", "bots", "layout", "hookspecs", "formats"}
-FRONT_ENDS = {"search", "table", "simulation", "design", "web", "gamelog", "pettingzoo", "testing"}
+FRONT_ENDS = {"search", "table", "simulation", "design", "web", "gamelog", "pettingzoo", "rl", "testing"}
 FLOORS = {
     "core": 0,
     "rules": 1,
@@ -38,6 +38,7 @@ ALLOWED_SIDEWAYS = {
     ("design", "simulation"),  # `tapete report` plays its matches through simulate's public run and statistics
     ("table", "gamelog"),  # the terminal table writes the match log as it plays
     ("testing", "gamelog"),  # check_replay replays a log
+    ("rl", "pettingzoo"),  # the single-agent environment is built on the AEC environment's public API
 }
 
 

@@ -1,0 +1,169 @@
+"""Train MaskablePPO against random players in Fan Tan and Chinchón; evaluate it; draw the learning curve.
+
+The training example of docs/rl.md, run for real (needs the ``rl-train`` extra). For each
+game, a learner in `tapete.rl`'s environment (its seat rotating deal by deal, the other
+seats played by the ``random`` bot, rewarded 1 for a deal won and 0 otherwise: the
+variant's own ``won`` rule) is trained by sb3-contrib's ``MaskablePPO`` for a fixed number
+of steps. Then three players take the learner's seat of the same evaluation deals (seeds
+apart from training's; the same deal, seat and opponents' dice for each): the trained
+policy, a uniformly random player and the game's default bot. The figures are their win
+rates and the paired margins with 95 % intervals: learner over random (what training
+must confirm), and default bot over learner (how far it still is).
+
+Each game trains in its own process on one core with one PyTorch thread (``--jobs 2``
+uses both cores of the machine, one game each); the CPU time of training is
+``time.process_time`` of that process over the ``learn`` calls alone (the curve's
+evaluations are not counted). Every ``--steps / --points`` steps the curve takes a point:
+the learner's win rate on ``--curve`` evaluation deals (the first point before any training),
+next to random's on the same deals.
+
+    python bench/rl_train.py --png docs/rl-curve.png --json bench/rl_train.json
+
+Prints a table per game and the JSON of everything measured.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from tapete import rl
+
+GAMES: dict[str, dict[str, Any]] = {
+    # variant, players, training steps (learner decisions)
+    "fantan": {"variant": "fantan/pagat", "players": 3, "steps": 900_000},
+    "chinchon": {"variant": "chinchon/fournier", "players": 2, "steps": 300_000},
+}
+PPO = {  # MaskablePPO's settings, the same for both games
+    "n_steps": 1024,  # per environment, four environments: 4,096 steps a rollout
+    "batch_size": 512,
+    "n_epochs": 10,
+    "learning_rate": 1e-3,
+    "gamma": 1.0,  # the reward is the deal's result, at its end: no discount
+    "ent_coef": 0.0,
+}
+NET = [128, 128]
+ENVS = 4
+TRAIN_SEED, CURVE_SEED, EVAL_SEED = 1000, 500, 99  # seed sequences of different deals
+
+
+def train_and_evaluate(game: str, steps: int, points: int, curve: int, episodes: int) -> dict[str, Any]:
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    torch.set_num_threads(1)
+    spec = GAMES[game]
+    name, players = spec["variant"], spec["players"]
+
+    def build() -> rl.LearnerEnv:
+        return rl.env(name, "random", players=players)
+
+    # seed=TRAIN_SEED: Stable-Baselines3 resets environment i with seed TRAIN_SEED + i first
+    envs = DummyVecEnv([build] * ENVS)
+    model = MaskablePPO("MlpPolicy", envs, policy_kwargs={"net_arch": NET}, seed=TRAIN_SEED, **PPO)
+
+    def learner(e: rl.LearnerEnv, obs: Any) -> int:
+        return int(model.predict(obs, action_masks=e.action_masks(), deterministic=True)[0])
+
+    judge = rl.env(name, "random", players=players)
+    chance_curve = rl.play(judge, rl.random_policy(1), curve, seed=CURVE_SEED)
+    out: dict[str, Any] = {"game": game, "variant": name, "players": players, "steps": steps, "curve": []}
+    cpu, wall = 0.0, time.perf_counter()
+    out["curve"].append({"steps": 0, "cpu_s": 0.0, "won": mean(rl.play(judge, learner, curve, seed=CURVE_SEED))})
+    for k in range(1, points + 1):
+        start = time.process_time()
+        model.learn(steps // points, reset_num_timesteps=False)
+        cpu += time.process_time() - start
+        won = rl.play(judge, learner, curve, seed=CURVE_SEED)
+        out["curve"].append({"steps": k * (steps // points), "cpu_s": round(cpu, 1), "won": mean(won)})
+        print(f"{game}: {k * (steps // points):,} steps, {cpu:.0f} CPU-s, won {mean(won):.3f}", flush=True)
+    out["train_cpu_s"], out["train_wall_s"] = round(cpu, 1), round(time.perf_counter() - wall, 1)
+    out["curve_random"], out["curve_episodes"] = mean(chance_curve), curve
+    default = judge.aec.variant.record.default_bot
+    start = time.process_time()
+    results = {
+        "learner": rl.play(judge, learner, episodes, seed=EVAL_SEED),
+        "random": rl.play(judge, rl.random_policy(2), episodes, seed=EVAL_SEED),
+        default: rl.play(judge, rl.bot_policy(default), episodes, seed=EVAL_SEED),
+    }
+    out["eval_cpu_s"] = round(time.process_time() - start, 1)
+    out["episodes"], out["default_bot"] = episodes, default
+    out["won"] = {who: mean(r) for who, r in results.items()}
+    over = rl.margin(results["learner"], results["random"])
+    behind = rl.margin(results[default], results["learner"])
+    out["learner_over_random"] = {"mean": over.mean, "low": over.low, "high": over.high, "confirmed": over.confirmed}
+    out["default_over_learner"] = {"mean": behind.mean, "low": behind.low, "high": behind.high}
+    return out
+
+
+def mean(values: list[float]) -> float:
+    return round(sum(values) / len(values), 4)
+
+
+def plot(results: list[dict[str, Any]], path: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, len(results), figsize=(5.5 * len(results), 4), squeeze=False)
+    for ax, r in zip(axes[0], results, strict=True):
+        xs = [p["cpu_s"] / 60 for p in r["curve"]]
+        ax.plot(xs, [p["won"] for p in r["curve"]], marker="o", label="MaskablePPO learner")
+        ax.axhline(r["curve_random"], color="grey", linestyle="--", label="random, same seats")
+        ax.axhline(r["won"][r["default_bot"]], color="green", linestyle=":", label=f"{r['default_bot']} (default bot)")
+        ax.set_title(f"{r['variant']}, {r['players']} players, against random")
+        ax.set_xlabel("training, CPU-minutes (one core)")
+        ax.set_ylabel(f"share of deals won ({r['curve_episodes']} evaluation deals a point)")
+        ax.set_ylim(0, 1.04)
+        ax.grid(alpha=0.3)
+        ax.legend(loc="lower right", fontsize="small")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+
+
+def table(r: dict[str, Any]) -> str:
+    over, behind, d = r["learner_over_random"], r["default_over_learner"], r["default_bot"]
+    lines = [
+        f"{r['variant']} ({r['players']} players), {r['steps']:,} steps in {r['train_cpu_s'] / 60:.1f} CPU-minutes",
+        f"  won, {r['episodes']} evaluation deals: learner {r['won']['learner']:.3f}, "
+        f"random {r['won']['random']:.3f}, {d} {r['won'][d]:.3f}",
+        f"  learner over random: {over['mean']:+.3f} (95% {over['low']:+.3f} to {over['high']:+.3f})"
+        f"{' confirmed' if over['confirmed'] else ' NOT confirmed'}",
+        f"  {d} over learner: {behind['mean']:+.3f} (95% {behind['low']:+.3f} to {behind['high']:+.3f})",
+    ]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--only", action="append", choices=sorted(GAMES), help="train this game only (repeatable)")
+    parser.add_argument("--steps", type=int, default=None, help="training steps for every game (default: per game)")
+    parser.add_argument("--points", type=int, default=10, help="points of the learning curve")
+    parser.add_argument("--curve", type=int, default=300, help="evaluation deals per point of the curve")
+    parser.add_argument("--episodes", type=int, default=2000, help="evaluation deals for the final figures")
+    parser.add_argument("--jobs", type=int, default=2, help="processes (one game each)")
+    parser.add_argument("--png", default=None, help="write the learning curves here")
+    parser.add_argument("--json", default=None, help="write the results here")
+    args = parser.parse_args()
+    games = args.only or list(GAMES)
+    jobs = [(g, args.steps or GAMES[g]["steps"], args.points, args.curve, args.episodes) for g in games]
+    with ProcessPoolExecutor(max_workers=max(1, min(args.jobs, len(jobs)))) as pool:
+        results = list(pool.map(train_and_evaluate, *zip(*jobs, strict=True)))
+    for r in results:
+        print(table(r))
+    text = json.dumps(results, indent=1)
+    print(text)
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            f.write(text + "\n")
+    if args.png:
+        plot(results, args.png)
+
+
+if __name__ == "__main__":
+    main()
