@@ -187,6 +187,7 @@ def _chromium() -> str | None:
     return shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
 
 
+@pytest.mark.browser
 def test_the_page_opens_offline_in_a_browser_with_every_plot(written):
     sync_api = pytest.importorskip("playwright.sync_api", reason="the browser test needs playwright (the web extra)")
     browser_path = _chromium()

@@ -19,7 +19,10 @@ from .conftest import ThreadServer, create
 
 sync_api = pytest.importorskip("playwright.sync_api")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium package (.ci/run installs it)")
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium package (.ci/run installs it)"),
+]
 STEP = 15_000  # milliseconds a page may take to show the next position
 MATCH = 240.0  # seconds a whole match may take
 
