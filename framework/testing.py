@@ -38,6 +38,7 @@ from .plugins.loader import registry
 from .view import View, game_facts, make_view, observer, private
 
 __all__ = [
+    "base_variants",
     "check_conservation",
     "check_hidden_facts",
     "check_hidden_information",
@@ -48,9 +49,10 @@ __all__ = [
     "reachable",
     "reachable_picture",
     "seat_picture",
-    "view_picture",
     "variant",
     "variant_names",
+    "variant_params",
+    "view_picture",
 ]
 
 
@@ -68,6 +70,36 @@ def variant_names(game: str | None = None) -> list[str]:
     """Registered variant names (``game/name``), of one game family or all; for ``parametrize``."""
     names = sorted(registry().variants())
     return [n for n in names if game is None or n.split("/", 1)[0] == game]
+
+
+def base_variants(game: str | None = None) -> list[str]:
+    """One variant of each game: its base, the first by name that ``extends:`` nothing.
+
+    A property that plays whole matches costs seconds a variant, and a family grows by files;
+    the bases keep every game, a new one included, in a run that does not grow with them.
+    """
+    import yaml
+
+    files = registry().variants()
+    chosen: dict[str, tuple[bool, str]] = {}
+    for name in variant_names(game):
+        try:
+            data = yaml.safe_load(Path(files[name]).read_text(encoding="utf-8"))
+        except (OSError, ValueError, yaml.YAMLError):
+            data = None  # a broken file is the property tests' to report, not this helper's
+        derived = not isinstance(data, dict) or "extends" in data
+        family = name.split("/", 1)[0]
+        if family not in chosen or (chosen[family][0] and not derived):
+            chosen[family] = (derived, name)
+    return sorted(name for _, name in chosen.values())
+
+
+def variant_params(game: str | None = None) -> list[Any]:
+    """``variant_names`` for ``parametrize``, in two tiers: each game's base variant
+    (`base_variants`) in every run, the others under the ``slow`` marker, which a project runs as
+    a tier of its own (tapete's CI: ``pytest -m slow``)."""
+    everyday = set(base_variants(game))
+    return [n if n in everyday else pytest.param(n, marks=pytest.mark.slow) for n in variant_names(game)]
 
 
 def deal_from_zones(
