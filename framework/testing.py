@@ -78,20 +78,29 @@ def base_variants(game: str | None = None) -> list[str]:
     A property that plays whole matches costs seconds a variant, and a family grows by files;
     the bases keep every game, a new one included, in a run that does not grow with them.
     """
-    import yaml
-
     files = registry().variants()
     chosen: dict[str, tuple[bool, str]] = {}
     for name in variant_names(game):
         try:
-            data = yaml.safe_load(Path(files[name]).read_text(encoding="utf-8"))
-        except (OSError, ValueError, yaml.YAMLError):
-            data = None  # a broken file is the property tests' to report, not this helper's
-        derived = not isinstance(data, dict) or "extends" in data
+            derived = _extends(Path(files[name]).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            derived = True  # a broken file is the property tests' to report, not this helper's
         family = name.split("/", 1)[0]
         if family not in chosen or (chosen[family][0] and not derived):
             chosen[family] = (derived, name)
     return sorted(name for _, name in chosen.values())
+
+
+@cache
+def _extends(text: str) -> bool:
+    """Whether a variant file's text extends another (or is no mapping at all)."""
+    import yaml
+
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return True
+    return not isinstance(data, dict) or "extends" in data
 
 
 def variant_params(game: str | None = None) -> list[Any]:

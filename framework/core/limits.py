@@ -102,12 +102,16 @@ def read_file(path: Path | str, what: str, limit: int) -> bytes:
 
 def read_source(path: Path, what: str, limit: int, error: type[LocatedError]) -> str:
     """The text of a file: refused (as ``error``) when unreadable, not a file, too big or not UTF-8."""
-    shown = display_path(path)
     try:
         data = read_file(path, what, limit)
     except FileRefused as exc:
-        raise error(Location(shown), str(exc)) from None
-    return decode(data, shown, what, error)
+        raise error(Location(display_path(path)), str(exc)) from None
+    if not data.startswith(b"\xef\xbb\xbf"):
+        try:
+            return data.decode("utf-8")  # the usual case, without resolving the path a message would show
+        except UnicodeDecodeError:
+            pass
+    return decode(data, display_path(path), what, error)
 
 
 def decode(data: bytes, shown: str, what: str, error: type[LocatedError]) -> str:
