@@ -9,8 +9,6 @@ and compares each event it produces with the logged one.
 from __future__ import annotations
 
 import json
-import os
-import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from .core.actions import Action
 from .core.errors import IllegalAction, ScriptError, SnapshotError, TapeteError, display_path
 from .core.limits import MAX_LOG_BYTES, FileRefused, decode, load_json, read_file
+from .core.outputs import LOG, Outputs, StreamedOutput
 from .formats import LOG_FORMAT, UNNUMBERED, check_format
 from .play.loading import load_variant
 from .play.match import Match
@@ -30,25 +29,28 @@ if TYPE_CHECKING:
 
 
 class LogWriter:
-    def __init__(self, path: Path):
-        """Open ``path`` for the log; a pipe, device or socket is refused before opening, since
-        opening a pipe for writing waits for a reader for ever (a folder is refused by the OS)."""
-        try:
-            info = os.stat(path)
-        except OSError:
-            info = None
-        if info is not None and not stat.S_ISREG(info.st_mode) and not stat.S_ISDIR(info.st_mode):
-            raise TapeteError(f"{path}: cannot write the log there: not a regular file")
-        try:
-            self.file = open(path, "w", encoding="utf-8")
-        except OSError as exc:
-            raise TapeteError(f"{path}: cannot write the log there: {exc.strerror}") from None
+    """A match log, written through `tapete.core.outputs`: judged before the match starts, complete or nothing.
+
+    The events go to a temporary file beside ``path``; `close` moves it into place, and
+    `discard` (a match stopped by Ctrl-C or an error) leaves whatever was at ``path`` as
+    it was. A path that is a folder, a FIFO or a device, a file that is not a tapete log
+    (without ``force``) or a file the command reads (``outputs`` knows them) is refused
+    before the first event."""
+
+    def __init__(self, path: Path, outputs: Outputs | None = None, force: bool = False):
+        outputs = outputs if outputs is not None else Outputs(force=force)
+        if outputs._find_or_none(path) is None:
+            outputs.add(path, LOG, "--log")
+        self.file = StreamedOutput(outputs, path)
 
     def __call__(self, event: dict[str, Any]) -> None:
-        self.file.write(json.dumps(event, ensure_ascii=False, sort_keys=True) + "\n")
+        self.file.write((json.dumps(event, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8"))
 
     def close(self) -> None:
-        self.file.close()
+        self.file.commit()
+
+    def discard(self) -> None:
+        self.file.discard()
 
 
 def read_log(path: Path) -> list[dict[str, Any]]:

@@ -163,4 +163,6 @@ def test_a_log_onto_a_pipe_is_refused_instead_of_waiting_for_a_reader(tmp_path):
         timeout=60,
     )
     assert proc.returncode == 1
-    assert proc.stderr.strip() == f"{fifo}: cannot write the log there: not a regular file"
+    assert (
+        proc.stderr.strip() == f"{fifo}: is a FIFO (named pipe), not a file; name a file for a tapete match log (--log)"
+    )

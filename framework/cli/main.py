@@ -101,9 +101,13 @@ def report(exc: BaseException) -> int:
         name = exc.filename if exc.filename is not None else ""
         console(stderr=True).print(f"{name}: {exc.strerror or exc}" if name else f"{exc.strerror or exc}")
         return EXIT_INPUT
-    if isinstance(exc, KeyboardInterrupt):
-        console(stderr=True).print("interrupted")
-        return 130
+    if isinstance(exc, KeyboardInterrupt):  # Ctrl-C, or SIGTERM (tapete.core.signals)
+        from ..core.outputs import stopped_line
+        from ..core.signals import how
+
+        word, code = how(exc)
+        console(stderr=True).print(stopped_line(word))
+        return code
     if os.environ.get("TAPETE_TRACEBACK"):
         traceback.print_exception(exc, file=sys.stderr)
     frames = traceback.extract_tb(exc.__traceback__)
@@ -130,10 +134,15 @@ def guarded(fn: F) -> F:
 
     @functools.wraps(fn)
     def run(*args: Any, **kwargs: Any) -> Any:
+        from ..core.outputs import forget
+        from ..core.signals import stopping
+
+        forget()
         try:
-            if fn.__name__ not in ("plugins", "version"):
-                warn_broken_plugins()
-            return fn(*args, **kwargs)
+            with stopping():  # SIGTERM stops a command as Ctrl-C does, and is reported the same way
+                if fn.__name__ not in ("plugins", "version"):
+                    warn_broken_plugins()
+                return fn(*args, **kwargs)
         except BaseException as exc:  # the one place that reports everything
             if isinstance(exc, SystemExit) or type(exc).__module__.split(".")[0] in ("typer", "click"):
                 raise  # exits, aborts and usage errors: typer reports them itself
@@ -306,23 +315,30 @@ def play(
     option: list[str] = typer.Option(None, "--option", "-o", help="NAME=VALUE"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="print only the result"),
     save: Path | None = typer.Option(None, "--save", help="keep the match saved in this file after every move"),
-    force: bool = typer.Option(False, "--force", help="with --save: replace a file that is not this match's save"),
+    force: bool = typer.Option(
+        False, "--force", help="replace a --save file that is not this match's save, a --log that is not a log"
+    ),
     watch: bool = typer.Option(False, "--watch", help="print every move as the table sees it"),
     delay: float = typer.Option(0.0, "--delay", callback=_delay, help=DELAY_HELP),
 ) -> None:
     """Play a whole match and print each deal's result and the winner; seat yourself with --bots human,..."""
+    from ..core import outputs as kinds_of
     from ..core.rng import fresh_seed, read_seed
     from ..gamelog import LogWriter
-    from ..play.loading import load_variant
+    from ..play.loading import load_variant, variant_files
     from ..play.match import Match
     from ..plugins.botspec import split_bots
 
+    outputs = kinds_of.Outputs(force=force, read=[variant, *variant_files(variant)])
+    outputs.add(log, kinds_of.LOG, "--log")
+    outputs.add(save, kinds_of.SAVE, "--save")
     v = load_variant(variant, options=_options(option))
+    outputs.add_inputs(v.spec.files)
     seed_value = read_seed(seed) if seed is not None else fresh_seed()
     kinds = split_bots(bots or v.record.default_bot)
     _check_seats(v, players, kinds)
     match = Match(v, players, seed_value, bots=kinds)
-    writer = LogWriter(log) if log else None
+    writer = LogWriter(log, outputs) if log else None
     printer = _Printer(v, quiet, drawn_seed=seed is None)  # a new deal every time, its seed told
 
     def emit(event: dict[str, Any]) -> None:
@@ -349,9 +365,12 @@ def play(
             )
         else:
             result = match.play(emit)
-    finally:
+    except BaseException:  # stopped or failed: no half log (the file at --log stays as it was)
         if writer:
-            writer.close()
+            writer.discard()
+        raise
+    if writer:
+        writer.close()
     _result(result, match, seed_told=quiet and seed is None)
 
 

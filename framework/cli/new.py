@@ -91,11 +91,43 @@ def new_plugin(name: str, directory: Path) -> list[Path]:
     _check_name(name, "plugin")
     game = name.replace("-", "_")
     module = f"tapete_{game}"
+    _check_free(name, game, module)
     root = directory / name
     title = name.replace("-", " ").replace("_", " ").title()
     subs = {"NAME": name, "GAME": game, "MODULE": module, "TITLE": title, "CLASS": title.replace(" ", "")}
     files = {root / _fill(rel, subs): _fill(text, subs) for rel, text in PLUGIN_FILES.items()}
     return _write(files)
+
+
+def _check_free(name: str, game: str, module: str) -> None:
+    """Refuse a plugin whose game, entry point, module or package would collide with one installed:
+    installed beside it, one of the two would silently be left out (or shadow the other's import)."""
+    import importlib.util
+    from importlib.metadata import PackageNotFoundError, distribution, entry_points
+
+    from ..core.errors import TapeteError
+    from ..plugins.loader import ENTRY_POINT_GROUP, registry
+
+    taken = f"plugin name {name!r}:"
+    if game in registry().records:
+        raise TapeteError(
+            f"{taken} a game named {game!r} is installed already ('tapete plugins' lists it); choose another"
+        )
+    owners = [ep.value for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name == game]
+    if owners:
+        raise TapeteError(f"{taken} the plugin {game!r} is installed already ({owners[0]}); choose another")
+    try:
+        distribution(f"tapete-{name}")
+    except PackageNotFoundError:
+        pass
+    else:
+        raise TapeteError(f"{taken} the package 'tapete-{name}' is installed already; choose another")
+    try:
+        found = importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        found = True
+    if found:
+        raise TapeteError(f"{taken} the Python module {module!r} exists already and would be shadowed; choose another")
 
 
 def _fill(text: str, subs: dict[str, str]) -> str:

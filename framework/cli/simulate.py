@@ -39,12 +39,15 @@ def simulate(
     csv_file: Path | None = typer.Option(None, "--csv", help="write one row per match here"),
     plot: Path | None = typer.Option(None, "--plot", help="draw win rates and match lengths to a PNG (tapete[plot])"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress display"),
+    force: bool = typer.Option(False, "--force", help="replace --json/--csv/--plot files that are not tapete's own"),
 ) -> None:
     """Play many seeded matches (on every core) and print win rates, match length and busts."""
     from rich.console import Console
 
+    from ..core import outputs as outs
     from ..core.errors import ErrorList, LocatedError, TapeteError
     from ..core.rng import read_seed
+    from ..play.loading import variant_files
     from ..rules.options import split_pairs
     from ..simulation.plan import Simulation, SimulationError, check_run_size
     from ..simulation.plan import simulate as run_simulation
@@ -60,7 +63,12 @@ def simulate(
 
     sim: Simulation | None = None
     failure: str | None = None
+    outputs = outs.Outputs(force=force)
     try:
+        outputs.add_inputs([variant, *variant_files(variant)])
+        outputs.add(json_file, outs.SIMULATION_JSON, "--json")
+        outputs.add(csv_file, outs.SIMULATION_CSV, "--csv")
+        outputs.add(plot, outs.SIMULATION_PLOT, "--plot")
         check_run_size(games, workers)
         if plot is not None:
             _check_plotting()
@@ -96,21 +104,25 @@ def simulate(
     if sim is None:
         fail(failure or "nothing was played")
         return
-    if json_file is not None:
-        _write_json(json_file, sim)
-    if csv_file is not None:
-        _write_csv(csv_file, sim)
+    stopped = sim.stopped in ("interrupted", "terminated")  # Ctrl-C, or SIGTERM: every worker has been stopped
+    try:
+        if json_file is not None and not stopped:  # a stopped run writes no file that looks complete
+            outputs.write(json_file, _json_text(sim))
+        if csv_file is not None and not stopped:
+            outputs.write(csv_file, _csv_text(sim))
+    except TapeteError as exc:
+        fail(str(exc))
     if sim.records:
         _print_tables(out, sim)
-    if plot is not None and sim.records:
+    if plot is not None and sim.records and not stopped:
         from ..simulation.plot import draw
 
-        draw(sim, plot)
+        outputs.write(plot, draw(sim))
     if failure is not None:
         fail(failure)
-    if sim.stopped in ("interrupted", "terminated"):  # Ctrl-C, or SIGTERM: every worker has been stopped
+    if stopped:
         code = 130 if sim.stopped == "interrupted" else 143
-        fail(f"{sim.stopped}: {len(sim.records)} of {sim.plan.total} matches finished", code)
+        fail(outs.stopped_line(f"{sim.stopped}: {len(sim.records)} of {sim.plan.total} matches finished"), code)
 
 
 def _check_plotting() -> None:
@@ -292,22 +304,28 @@ def _match_line(point: dict[str, Any], busts: bool) -> str:
 
 
 # -- files ----------------------------------------------------------------------------
-def _write_json(path: Path, sim: Any) -> None:
+def _json_text(sim: Any) -> str:
+    """``--json``: the summary and every match record (its first key, the type, marks the kind)."""
     import json
+
+    from ..core.version import __version__
 
     doc = {
         "type": "tapete-simulation",
+        "tapete": __version__,
         "variant": sim.plan.name,
         "digest": sim.plan.digest,
         "summary": sim.summary(),
         "points": sim.plan.points,
         "records": [dict(r.to_json(), options=sim.plan.point_options(r.point)) for r in sim.records],
     }
-    path.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    return json.dumps(doc, indent=1) + "\n"
 
 
-def _write_csv(path: Path, sim: Any) -> None:
+def _csv_text(sim: Any) -> str:
+    """``--csv``: one row per match under the header row (which marks the kind)."""
     import csv
+    import io
 
     plan = sim.plan
     keys = sorted({*plan.options, *plan.sweep})
@@ -315,14 +333,15 @@ def _write_csv(path: Path, sim: Any) -> None:
     header = ["point", "match", "seed", *keys, "players", "bots", "winner", "winner_bot", "winner_position"]
     header += ["deals", "actions", "void_deals", "error"]
     header += [f"total_{s}" for s in range(n)] + [f"deals_won_{s}" for s in range(n)] + [f"out_{s}" for s in range(n)]
-    with path.open("w", newline="", encoding="utf-8") as f:
-        w = csv.writer(f)
-        w.writerow(header)
-        for r in sim.records:
-            opts = plan.point_options(r.point)
-            w.writerow(
-                [r.point, r.match, r.seed, *[opts.get(k, "") for k in keys], r.players, "|".join(r.bots), r.winner]
-                + [r.bots[r.winner] if r.winner >= 0 else "", "" if r.position is None else r.position + 1]
-                + [r.deals, r.actions, r.void_deals, r.error or "", *r.totals, *r.deals_won]
-                + [int(o) for o in r.out]
-            )
+    f = io.StringIO(newline="")
+    w = csv.writer(f)
+    w.writerow(header)
+    for r in sim.records:
+        opts = plan.point_options(r.point)
+        w.writerow(
+            [r.point, r.match, r.seed, *[opts.get(k, "") for k in keys], r.players, "|".join(r.bots), r.winner]
+            + [r.bots[r.winner] if r.winner >= 0 else "", "" if r.position is None else r.position + 1]
+            + [r.deals, r.actions, r.void_deals, r.error or "", *r.totals, *r.deals_won]
+            + [int(o) for o in r.out]
+        )
+    return f.getvalue()

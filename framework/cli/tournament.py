@@ -26,18 +26,24 @@ def tournament(
         None, "--scheduler", help="a Dask scheduler, tcp://HOST:PORT, or 'local' (needs tapete[dask])"
     ),
     json_file: Path | None = typer.Option(None, "--json", help="write the ratings and the head-to-head here"),
+    force: bool = typer.Option(False, "--force", help="with --json: replace a file that is not a tapete tournament"),
 ) -> None:
     """Play every pair of bots against each other (seats rotated, seeded) and rate them with intervals."""
     from rich.console import Console
     from rich.table import Table
 
+    from ..core import outputs as kinds
     from ..core.errors import TapeteError
+    from ..core.version import __version__
+    from ..play.loading import variant_files
     from ..plugins.botspec import split_bots
     from ..rules.options import split_pairs
     from ..simulation.tournament import round_robin
 
     if workers is not None and workers < 1:
         raise TapeteError(f"--workers must be 1 or more, not {workers}")
+    outputs = kinds.Outputs(force=force, read=[variant, *variant_files(variant)])
+    outputs.add(json_file, kinds.TOURNAMENT_JSON, "--json")
     result = round_robin(
         variant,
         split_bots(bots),
@@ -51,10 +57,8 @@ def tournament(
     out = Console(highlight=False, soft_wrap=True)
     data = result.to_json()
     if json_file is not None:
-        try:
-            json_file.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-        except OSError as exc:
-            raise TapeteError(f"{json_file}: cannot write the results there: {exc.strerror}") from None
+        marked = {"type": "tapete-tournament", "tapete": __version__, **data}  # the mark of its kind
+        outputs.write(json_file, json.dumps(marked, indent=1) + "\n")
     ratings = Table(
         title=f"{result.variant}, {result.players} players, {games} matches a pair, seed {seed}",
         title_justify="left",

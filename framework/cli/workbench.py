@@ -21,18 +21,24 @@ def rules(
     seat: int | None = typer.Option(None, "--seat", help="add what this seat sees and does not"),
     players: int | None = typer.Option(None, "--players", "-p", help="with --seat: the number of players"),
     out: Path | None = typer.Option(None, "--out", help="write the rulebook to this file instead of printing it"),
+    force: bool = typer.Option(False, "--force", help="with --out: replace a file that is not a tapete rulebook"),
 ) -> None:
     """Print a players' rulebook for a variant, written from its rules (text, Markdown or HTML)."""
+    from ..core import outputs as kinds
     from ..core.errors import TapeteError
     from ..design.rulebook import render_html, render_markdown, render_text, rulebook
-    from ..play.loading import load_variant
+    from ..play.loading import load_variant, variant_files
     from .main import _options, console
 
     if fmt not in ("text", "md", "html"):
         raise TapeteError(f"--format is text, md or html, not {fmt!r}")
     if players is not None and seat is None:
         raise TapeteError("--players goes with --seat")
-    book = rulebook(load_variant(variant, options=_options(option)), ids=ids, seat=seat, players=players)
+    outputs = kinds.Outputs(force=force, read=[variant, *variant_files(variant)])
+    outputs.add(out, kinds.RULEBOOK, "--out")
+    loaded = load_variant(variant, options=_options(option))
+    outputs.add_inputs(loaded.spec.files)
+    book = rulebook(loaded, ids=ids, seat=seat, players=players)
     if fmt == "md":
         text = render_markdown(book, ids)
     elif fmt == "html":
@@ -40,7 +46,8 @@ def rules(
     else:
         text = "\n".join(render_text(book, ids)) + "\n"
     if out is not None:
-        out.write_text(text, encoding="utf-8")
+        mark = "" if fmt == "html" else kinds.first_line("rulebook", "<!--" if fmt == "md" else "#")
+        outputs.write(out, mark + text)
         console().print(f"{out}: the rulebook of {book.name}")
     else:
         sys.stdout.write(text)
@@ -89,14 +96,17 @@ def report(
     md: Path | None = typer.Option(None, "--md", help="the Markdown twin (default: --out with .md)"),
     json_file: Path | None = typer.Option(None, "--json", help="write every figure as JSON here"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress display"),
+    force: bool = typer.Option(False, "--force", help="replace --out/--md/--json files that are not tapete reports"),
 ) -> None:
     """Write a balance report (HTML and Markdown) comparing variants over seeded matches, on every core."""
     from rich.console import Console
 
+    from ..core import outputs as kinds
     from ..core.limits import read_number
     from ..core.rng import read_seed
     from ..design.report import arms_from, run_report, write_json
-    from ..design.report_html import check_plotting, write_pages
+    from ..design.report_html import check_plotting, plan_pages, write_pages
+    from ..play.loading import variant_files
     from ..rules.options import split_pairs
     from ..simulation.plan import MAX_GAMES, check_run_size
     from .main import console
@@ -107,6 +117,9 @@ def report(
     rungs = [int(read_number(b, "--budgets", low=1, high=MAX_GAMES)) for b in budgets.split(",") if b.strip()]
     run_seed = read_seed(seed)
     check_plotting()
+    outputs = kinds.Outputs(force=force, read=[*variants, *(f for v in variants for f in variant_files(v))])
+    pages = plan_pages(outputs, out, md)
+    outputs.add(json_file, kinds.REPORT_JSON, "--json")
     grid = {key: [v.strip() for v in values.split(",")] for key, values in split_pairs(sweep or [], "--sweep")}
     arms = arms_from(variants, dict(split_pairs(option or [], "--option")), grid)
     err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -138,9 +151,9 @@ def report(
     finally:
         for d in displays:
             d.close()
-    html_path, md_path = write_pages(found.data, out, md)
+    html_path, md_path = write_pages(found.data, outputs, pages)
     if json_file is not None:
-        write_json(json_file, found)
+        write_json(json_file, found, outputs)
     for line in found.data["summary"]:
         console().print(f"* {line}")
     console().print(f"report: {html_path} and {md_path}" + (f", figures in {json_file}" if json_file else ""))

@@ -100,7 +100,7 @@ def display_path(file: str | PathLike[str]) -> str:
 
     try:
         return str(Path(file).resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
+    except (ValueError, RuntimeError, OSError):  # elsewhere, or a symlink loop (RuntimeError before Python 3.13)
         return str(file)
 
 

@@ -25,6 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import TapeteError
+from ..core.outputs import REPORT_JSON, Outputs
+from ..core.signals import Terminated
 from .report_stats import arm_stats, diff_means, diff_proportions, proportion
 
 DEFINITIONS = {
@@ -311,6 +313,8 @@ def _run(
     )
     if sim.stopped == "interrupted":
         raise KeyboardInterrupt
+    if sim.stopped == "terminated":  # SIGTERM: the next arm must not start (the command ends on it)
+        raise Terminated
     return sim
 
 
@@ -417,10 +421,14 @@ def arms_from(variants: Sequence[str], options: dict[str, Any], sweep: dict[str,
     return [Arm(v, dict(options)) for v in variants]
 
 
-def write_json(path: Path, report: Report) -> None:
+def write_json(path: Path, report: Report, outputs: Outputs | None = None) -> None:
+    """Every figure as JSON (its first key, ``"type": "tapete-report"``, marks the kind)."""
     import json
 
-    path.write_text(json.dumps(report.data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    if outputs is None:
+        outputs = Outputs()
+        outputs.add(path, REPORT_JSON, "--json")
+    outputs.write(path, json.dumps(report.data, indent=1, ensure_ascii=False) + "\n")
 
 
 __all__ = ["Arm", "DEFINITIONS", "Report", "arms_from", "compare_arms", "run_report", "skill_verdict", "write_json"]

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import TapeteError
+from ..core.outputs import REPORT_HTML, REPORT_MD, REPORT_PLOTS, Outputs, first_line, generator
 from .report import DEFINITIONS, NAMES, fmt
 
 PLOTS = ("order", "seats", "deals", "moves", "tension", "decisions", "ladder")
@@ -49,7 +50,7 @@ def draw(data: dict[str, Any]) -> dict[str, bytes]:
     def save(name: str, fig: Any) -> None:
         buf = io.BytesIO()
         fig.tight_layout()
-        fig.savefig(buf, format="png", dpi=90)
+        fig.savefig(buf, format="png", dpi=90, metadata={"Software": generator("report")})
         plt.close(fig)
         out[name] = buf.getvalue()
 
@@ -287,6 +288,7 @@ def render_html(data: dict[str, Any], plots: dict[str, bytes]) -> str:
     body.append("</dl>")
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f'<meta name="generator" content="{e(generator("report"))}">'
         f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>{e(title)}</title>'
         f"<style>{CSS}</style></head>\n<body>\n" + "\n".join(body) + "\n</body></html>\n"
     )
@@ -306,7 +308,7 @@ def report_sections(data: dict[str, Any]) -> list[tuple[str, list[str], list[Any
 
 def render_markdown(data: dict[str, Any], plot_dir: str) -> str:
     title = "tapete report: " + " vs ".join(a["label"] for a in data["arms"])
-    lines = [f"# {title}", "", _meta(data), "", "## Summary", ""]
+    lines = [first_line("report").rstrip("\n"), f"# {title}", "", _meta(data), "", "## Summary", ""]
     lines += [f"- {line}" for line in data["summary"]]
     lines.append("")
     if data["comparisons"]:
@@ -331,19 +333,38 @@ def render_markdown(data: dict[str, Any], plot_dir: str) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def write_pages(data: dict[str, Any], html_path: Path, md_path: Path | None = None) -> tuple[Path, Path]:
-    """The HTML page, and its Markdown twin with the plots as PNG files in ``<name>_files/`` beside it."""
-    check_plotting()
-    plots = draw(data)
-    html_path.parent.mkdir(parents=True, exist_ok=True)
-    html_path.write_text(render_html(data, plots), encoding="utf-8")
-    md_path = md_path or html_path.with_suffix(".md")
+def plan_pages(outputs: Outputs, html_path: Path, md_path: Path | None = None) -> tuple[Path, Path, Path]:
+    """Claim the page, its Markdown twin (named, or ``--out`` with ``.md``) and the twin's plots
+    folder (``<name>_files/``) before any match is played: each is judged as any output is."""
+    outputs.add(html_path, REPORT_HTML, "--out")  # first: a folder named as --out has no twin to derive
+    md_named = md_path is not None
+    md_path = md_path if md_path is not None else html_path.with_suffix(".md")
     folder = md_path.parent / f"{md_path.stem}_files"
-    folder.mkdir(parents=True, exist_ok=True)
+    outputs.add(md_path, REPORT_MD, "--md" if md_named else "the Markdown twin of --out (name it with --md)")
+    outputs.add(folder, REPORT_PLOTS, "the plots folder of the Markdown twin", [f"plot-{n}.png" for n in PLOTS])
+    return html_path, md_path, folder
+
+
+def write_pages(data: dict[str, Any], outputs: Outputs, pages: tuple[Path, Path, Path]) -> tuple[Path, Path]:
+    """The HTML page, and its Markdown twin with the plots as PNG files in its folder (`plan_pages`)."""
+    check_plotting()
+    html_path, md_path, folder = pages
+    plots = draw(data)
+    outputs.write(html_path, render_html(data, plots))
     for name, png in plots.items():
-        (folder / f"plot-{name}.png").write_bytes(png)
-    md_path.write_text(render_markdown(data, folder.name), encoding="utf-8")
+        outputs.write_in(folder, f"plot-{name}.png", png)
+    outputs.write(md_path, render_markdown(data, folder.name))
     return html_path, md_path
 
 
-__all__ = ["CAPTIONS", "NAMES", "PLOTS", "check_plotting", "draw", "render_html", "render_markdown", "write_pages"]
+__all__ = [
+    "CAPTIONS",
+    "NAMES",
+    "PLOTS",
+    "check_plotting",
+    "draw",
+    "plan_pages",
+    "render_html",
+    "render_markdown",
+    "write_pages",
+]

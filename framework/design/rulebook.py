@@ -23,6 +23,7 @@ import textwrap
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..core.outputs import generator
 from ..rules import tree as t
 from ..rules.variant_file import option_text
 from .wording import Case, Words, describe_values, strip_ids, third_person
@@ -698,6 +699,7 @@ def render_html(book: Rulebook, ids: bool = False, fragment: bool = False) -> st
         return inner
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f'<meta name="generator" content="{e(generator("rulebook"))}">'  # how tapete knows its own page again
         f"<title>{e(book.title)}</title><style>{CSS}</style></head>\n<body>\n{inner}\n</body></html>\n"
     )
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import stat
 from collections.abc import Callable
 from dataclasses import InitVar, dataclass, field
 from pathlib import Path
@@ -171,24 +173,58 @@ class Variant:
 
 # -- loading -------------------------------------------------------------------
 def resolver(reg: Registry) -> Callable[[str, Path], Path | None]:
+    """How ``extends:`` finds a variant: a file next to the child, a registered name, a sibling by name.
+
+    Only regular files are candidates, so a symlink loop, a FIFO, a folder or an unreadable
+    entry beside the variant is passed over (a file named exactly is handed on, to be refused
+    by name when read). Names are case-sensitive; one that matches only in other capitals is
+    refused naming the spelling that exists."""
     known: dict[str, Path] | None = None
 
     def resolve(target: str, base: Path) -> Path | None:
         nonlocal known
         local = base / target
-        if local.suffix in (".yaml", ".yml") and local.is_file():
-            return local
+        if local.suffix in (".yaml", ".yml") and os.path.lexists(local):
+            return local  # read_source says what is wrong with it if it is not a readable file
         if known is None:
             known = reg.variants()
         if target in known:
             return known[target]
-        for sibling in sorted(base.glob("*.y*ml")):  # a variant next to this one, by its name
+        siblings = _siblings(base)
+        for sibling in siblings:  # a variant next to this one, by its name
             if sibling.stem == target or _variant_name(sibling) == target:
                 return sibling
         game = base.name
-        return known.get(f"{game}/{target}")
+        found = known.get(f"{game}/{target}")
+        if found is None:
+            _other_capitals(target, [*known, *(f"{s.name}" for s in siblings), *(s.stem for s in siblings)])
+        return found
 
     return resolve
+
+
+def _siblings(base: Path) -> list[Path]:
+    """The regular files ``*.yaml``/``*.yml`` in ``base``; an entry that cannot be judged is passed over."""
+    try:
+        entries = sorted(base.glob("*.y*ml"))
+    except OSError:  # the folder cannot be listed
+        return []
+    found = []
+    for entry in entries:
+        try:
+            if stat.S_ISREG(entry.stat().st_mode):
+                found.append(entry)
+        except (OSError, RuntimeError):  # a symlink loop, a dangling link, no permission
+            continue
+    return found
+
+
+def _other_capitals(target: str, names: list[str]) -> None:
+    same = sorted({n for n in names if n.casefold() == target.casefold() and n != target})
+    if same:
+        raise TapeteError(
+            f"no variant {target!r}: names are case-sensitive; did you mean {' or '.join(map(repr, same))}?"
+        )
 
 
 def _variant_name(path: Path) -> str | None:
@@ -204,7 +240,7 @@ def _variant_name(path: Path) -> str | None:
 def find_variant_file(name_or_path: str, reg: Registry) -> Path:
     p = Path(name_or_path)
     if p.suffix in (".yaml", ".yml"):
-        if not p.exists():
+        if not p.exists() and not p.is_symlink():  # a symlink loop is refused by name when it is read
             raise VariantError(Location(str(p)), "no such variant file")
         return p  # a folder, FIFO or device of that name is refused when it is read (`read_source`)
     known = reg.variants()
@@ -215,6 +251,18 @@ def find_variant_file(name_or_path: str, reg: Registry) -> Path:
         return known[matches[0]]
     hint = suggest(name_or_path, known, most=3, quote=False)
     raise TapeteError(f"no variant {name_or_path!r}{hint}; 'tapete variants' lists them")
+
+
+def variant_files(name_or_path: str | Path, reg: Registry | None = None) -> list[Path]:
+    """The files a variant is read from (its YAML, what it extends, its scripts), found without
+    compiling it, so that a command can refuse to write over one before it starts; [] when the
+    variant does not load (the load that follows says why)."""
+    reg = reg or default_registry()
+    try:
+        spec = read_variant(find_variant_file(str(name_or_path), reg), resolver(reg))
+    except TapeteError:
+        return []
+    return list(spec.files)
 
 
 def load_variant(

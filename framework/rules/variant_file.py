@@ -9,6 +9,7 @@ Every error names the file, the key path and the line.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,7 +17,16 @@ from typing import Any
 
 import yaml
 
-from ..core.errors import ErrorList, LocatedError, Location, VariantError, display_path, line_of, suggest
+from ..core.errors import (
+    ErrorList,
+    LocatedError,
+    Location,
+    TapeteError,
+    VariantError,
+    display_path,
+    line_of,
+    suggest,
+)
 from ..core.limits import MAX_EXTENDS, MAX_NESTING, MAX_PLAYERS, MAX_VARIANT_BYTES, MAX_YAML_VALUES, read_source
 
 KeyPath = tuple[str | int, ...]  # where a value sits in a YAML document: keys and list indexes
@@ -155,6 +165,9 @@ class _Doc:
             raise self._node_error(node, f"cannot read the value {node.value!r}: {problem}") from None
 
 
+_NAME = re.compile(r"(?!\.{1,2}$)[\w.-]+")  # a variant's name: one word, so that GAME/NAME names it alone
+_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")  # http://, file://, ...: never a file next to this one
+
 _OPENING = (
     yaml.BlockMappingStartToken,
     yaml.BlockSequenceStartToken,
@@ -180,7 +193,10 @@ def read_variant(
     path: Path, resolve_name: Callable[[str, Path], Path | None], _seen: tuple[Path, ...] = ()
 ) -> VariantSpec:
     """Read a variant file and everything it extends; raise ErrorList on any problem."""
-    path = path.resolve()
+    try:
+        path = path.resolve()
+    except (RuntimeError, OSError):  # RuntimeError: a symlink loop, before Python 3.13
+        raise VariantError(Location(display_path(path)), "is a symlink loop, not a variant file") from None
     if path in _seen:
         raise VariantError(
             Location(display_path(path)), "extends itself through " + " -> ".join(p.name for p in (*_seen, path))
@@ -208,15 +224,28 @@ def read_variant(
         target = data["extends"]
         if not isinstance(target, str):
             errors.append(doc.error(("extends",), f"must be a variant name or path, not {_type_name(target)}"))
+        elif not target.strip():
+            errors.append(doc.error(("extends",), "is empty; name the variant this one changes"))
+        elif _URL.match(target):
+            errors.append(
+                doc.error(
+                    ("extends",),
+                    f"{target!r} is a URL; a variant extends a registered name or a file next to it, never a download",
+                )
+            )
         else:
-            found = resolve_name(target, path.parent)
+            try:
+                found = resolve_name(target, path.parent)
+            except TapeteError as exc:  # the lookup refuses the name with its reason (another spelling of a name)
+                errors.append(doc.error(("extends",), str(exc)))
+                found = path  # reported: read nothing more
             if found is None:
                 errors.append(
                     doc.error(
                         ("extends",), f"no variant {target!r} (neither a registered name nor a file next to this one)"
                     )
                 )
-            else:
+            elif found is not path:
                 try:
                     parent = read_variant(found, resolve_name, (*_seen, path))
                 except ErrorList as exc:
@@ -239,6 +268,15 @@ def read_variant(
     if parent is not None and "game" in data and data["game"] != parent.game:
         errors.append(doc.error(("game",), f"is {data['game']!r} but the variant it extends is for {parent.game!r}"))
     name = text_field("name", True) or path.stem
+    if "name" in data and isinstance(data["name"], str) and not _NAME.fullmatch(data["name"]):
+        errors.append(
+            doc.error(
+                ("name",),
+                f"{data['name']!r} is not a variant name: a name is one word of letters, digits, '-', '_' and '.' "
+                f"(no '/', spaces or other signs), since it is written after the game's name ({game}/NAME)",
+            )
+        )
+        name = path.stem
     summary = text_field("summary", False) or (parent.summary if parent else "")
     spec = VariantSpec(path, game, name, summary)
     if parent is not None:

@@ -8,13 +8,15 @@ tapete imports it.
 
 from __future__ import annotations
 
-from pathlib import Path
+import io
 from typing import Any
 
+from ..core.outputs import generator
 from .plan import Simulation
 
 
-def draw(sim: Simulation, path: Path) -> None:
+def draw(sim: Simulation) -> bytes:
+    """The PNG, marked as tapete's (its Software text chunk, `tapete.core.outputs`)."""
     import matplotlib  # type: ignore[import-not-found,unused-ignore]
 
     matplotlib.use("Agg")
@@ -46,8 +48,10 @@ def draw(sim: Simulation, path: Path) -> None:
     axes[2].legend(fontsize="small")
     fig.suptitle(f"{summary['variant']}: {summary['matches']} matches, {players} players")
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=100, metadata={"Software": generator("simulate")})
     plt.close(fig)
+    return buf.getvalue()
 
 
 def _axis(ax: Any, title: str, xlabel: str, ticks: list[str], fair: float) -> None:

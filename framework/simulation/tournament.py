@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.errors import TapeteError
+from ..core.signals import Terminated
 from ..play.loading import load_variant
 from .plan import Progress, simulate
 
@@ -150,6 +151,10 @@ def round_robin(
                 scheduler=scheduler,
                 progress=progress,
             )
+            if sim.stopped == "interrupted":  # Ctrl-C: the command ends on it, with no pair left to play
+                raise KeyboardInterrupt
+            if sim.stopped == "terminated":
+                raise Terminated
             if sim.stopped:
                 raise TapeteError(f"the tournament was stopped ({sim.stopped}) during {a} against {b}")
             for r in sim.records:

@@ -20,6 +20,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from ..core.errors import TapeteError
+from ..core.signals import how, stopping
 from .plan import Job, MatchRecord, Plan, Progress, Simulation, SimulationError, chunk_size, play_chunk
 
 
@@ -52,34 +53,19 @@ def run(
     return _run_processes(plan, workers, progress)
 
 
-class _Terminated(BaseException):
-    """SIGTERM while the matches are played in this process: stop as Ctrl-C does."""
-
-
-def _raise_terminated(signum: int, frame: object) -> None:
-    raise _Terminated
-
-
 def _run_here(plan: Plan, progress: Progress | None) -> Simulation:
+    """In this process; SIGTERM stops it as Ctrl-C does (`tapete.core.signals`)."""
     out = _Collector(plan, progress)
     if progress is not None:
         progress(0, plan.total)
-    try:
-        previous = signal.signal(signal.SIGTERM, _raise_terminated)
-    except ValueError:  # not the main thread: SIGTERM keeps its default
-        previous = None
-    try:
-        for job in plan.jobs(1):
-            out.add(play_chunk(job))
-    except KeyboardInterrupt:
-        return out.result("interrupted")
-    except _Terminated:
-        return out.result("terminated")
-    except TapeteError as exc:
-        raise out.fail(str(exc)) from None
-    finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
+    with stopping():
+        try:
+            for job in plan.jobs(1):
+                out.add(play_chunk(job))
+        except KeyboardInterrupt as exc:
+            return out.result(how(exc)[0])
+        except TapeteError as exc:
+            raise out.fail(str(exc)) from None
     return out.result()
 
 
@@ -211,9 +197,9 @@ def _run_dask(plan: Plan, workers: int, scheduler: Any, progress: Progress | Non
         try:
             for fut in dist.as_completed(futures):
                 out.add(fut.result())
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM under the command's `stopping`
             client.cancel(futures)
-            return out.result("interrupted")
+            return out.result(how(exc)[0])
         except SimulationError:
             raise
         except Exception as exc:  # the cluster reports failures with its own exception types
