@@ -95,7 +95,7 @@ def fantan_person(page: Any, seq: int) -> None:
 
 def test_two_people_play_chinchon_to_the_end_while_a_spectator_watches(server: ThreadServer, browser: Any) -> None:
     made = create(
-        server.url,
+        server,
         "chinchon/fournier",
         ["person", "person"],
         seed="browser",
@@ -134,7 +134,7 @@ def test_two_people_play_chinchon_to_the_end_while_a_spectator_watches(server: T
 
 def test_one_person_plays_fan_tan_against_three_bots_and_comes_back(server: ThreadServer, browser: Any) -> None:
     made = create(
-        server.url,
+        server,
         "fantan/pagat",
         ["person", "sensible", "sensible", "ismcts:iterations=10"],
         seed="fan tan",

@@ -56,7 +56,7 @@ def test_a_wrong_or_missing_token_opens_nothing(server: ThreadServer) -> None:
 
 
 def test_bad_messages_are_refused_and_change_nothing(server: ThreadServer) -> None:
-    made = create(server.url, "chinchon/fournier", ["person", "person"], seed="refusals")
+    made = create(server, "chinchon/fournier", ["person", "person"], seed="refusals")
     table_id = made["table"]
 
     async def run() -> None:
@@ -180,7 +180,7 @@ def test_the_lobby_form_is_checked_field_by_field(server: ThreadServer) -> None:
 
 def test_a_page_kept_up_by_changes_shows_what_a_new_page_is_sent_whole(server: ThreadServer) -> None:
     """After the first state a page is sent only what changed; merged, it is the whole table, every time."""
-    made = create(server.url, "fantan/pagat", ["person", "sensible", "sensible", "sensible"], seed="changes")
+    made = create(server, "fantan/pagat", ["person", "sensible", "sensible", "sensible"], seed="changes")
     link, watch = token(made["seats"][0]["link"]), token(made["spectator"])
 
     async def run() -> None:
