@@ -127,6 +127,10 @@ def test_two_people_play_chinchon_to_the_end_while_a_spectator_watches(server: T
     assert watcher.locator("#hand").is_hidden()  # a spectator holds no hand
     assert "the match is over" in watcher.inner_text("#title") and not watcher_errors
     assert clicks > 5
+    for page, _ in (*people, (watcher, [])):  # every page checked the revealed seed against its commitment
+        page.wait_for_selector("#fair-verdict", timeout=STEP)
+        assert page.inner_text("#fair-verdict").startswith("✓"), page.inner_text("#fair")
+        assert page.locator("#record").get_attribute("href") == f"/api/tables/{made['table']}/record"
     sheet = people[0][0]
     sheet.click("#show-sheet")
     assert sheet.locator("table.sheet tr").count() >= 2  # a header and at least one deal

@@ -135,6 +135,7 @@ async function create(ev) {
   };
   for (const s of reply.seats) add(`seat ${s.seat}`, s.link);
   add("spectators", reply.spectator);
+  $("commitment").textContent = reply.commitment;
   $("created").classList.remove("hidden");
   $("created").scrollIntoView();
 }
@@ -149,7 +150,16 @@ async function toggleRules() {
   }
 }
 
+async function drawBroken() {
+  const r = await fetch("/api/tables");
+  if (!r.ok) return;
+  const { broken } = await r.json();
+  $("broken").replaceChildren(...broken.map((t) => el("li", "", `table ${t.table} (${t.variant}): ${t.reason}`)));
+  $("broken-panel").classList.toggle("hidden", !broken.length);
+}
+
 document.addEventListener("DOMContentLoaded", async () => {
+  drawBroken();
   catalogue = await (await fetch("/api/variants")).json();
   const select = $("variant");
   for (const v of catalogue) select.append(new Option(`${v.name} — ${v.summary}`, v.name));
