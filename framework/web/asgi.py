@@ -4,8 +4,8 @@
 static files and error pages included): it adds the security headers, refuses an API
 request or a WebSocket whose ``Origin`` is not the server's own (nor one the host
 allowed with ``--allow-origin``), refuses a body larger than ``--max-body`` before
-reading it (by its ``Content-Length``, or while it streams in, at the first byte
-beyond), and drops a body that stalls for ``--idle-timeout``. `guarded_http` is
+reading it (by its ``Content-Length``, or while it streams in, at the first part
+beyond), and answers a body that stalls for ``--idle-timeout`` with 408. `guarded_http` is
 uvicorn's HTTP protocol with a deadline for a request's headers, so a client that
 trickles them (slow-loris) is closed after ``--header-timeout`` seconds.
 """
@@ -38,14 +38,6 @@ SECURITY_HEADERS = {
 }
 _HEADERS = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in SECURITY_HEADERS.items()]
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1", "[::1]")
-
-
-class _TooLarge(Exception):
-    pass
-
-
-class _Stalled(Exception):
-    pass
 
 
 def is_loopback(host: str) -> bool:
@@ -89,12 +81,9 @@ class Guard:
         if kind != "http":
             await self.app(scope, receive, send)
             return
-        started = False
 
         async def send_guarded(message: Message) -> None:
-            nonlocal started
             if message["type"] == "http.response.start":
-                started = True
                 have = {k.lower() for k, _ in message.get("headers", [])}
                 message["headers"] = [*message.get("headers", []), *(h for h in _HEADERS if h[0] not in have)]
             await send(message)
@@ -109,29 +98,37 @@ class Guard:
             self.refused += 1
             await _answer(send_guarded, 413, f"a request's body may hold at most {limit:,} bytes")
             return
-        got = 0
-
-        async def receive_guarded() -> Message:
-            nonlocal got
+        if scope.get("method") not in BODIES:
+            await self.app(scope, receive, send_guarded)
+            return
+        # A body is read here, whole, before the application sees it: at most --max-body bytes, each
+        # part within --idle-timeout of the last (the limit is small, so holding it costs nothing).
+        body = bytearray()
+        while True:
             try:
                 message = await asyncio.wait_for(receive(), self.limits.idle_timeout)
             except asyncio.TimeoutError:
-                raise _Stalled from None
-            if message["type"] == "http.request":
-                got += len(message.get("body", b""))
-                if got > limit:
-                    raise _TooLarge
-            return message
+                self.refused += 1
+                await _answer(send_guarded, 408, "the request's body stopped arriving")
+                return
+            if message["type"] == "http.disconnect":
+                return
+            body += message.get("body", b"")
+            if len(body) > limit:
+                self.refused += 1
+                await _answer(send_guarded, 413, f"a request's body may hold at most {limit:,} bytes")
+                return
+            if not message.get("more_body"):
+                break
+        whole: list[Message] = [{"type": "http.request", "body": bytes(body), "more_body": False}]
 
-        try:
-            await self.app(scope, receive_guarded, send_guarded)
-        except (_TooLarge, _Stalled) as exc:
-            self.refused += 1
-            if not started:
-                if isinstance(exc, _TooLarge):
-                    await _answer(send_guarded, 413, f"a request's body may hold at most {limit:,} bytes")
-                else:
-                    await _answer(send_guarded, 408, "the request's body stopped arriving")
+        async def receive_read() -> Message:
+            return whole.pop() if whole else await receive()
+
+        await self.app(scope, receive_read, send_guarded)
+
+
+BODIES = ("POST", "PUT", "PATCH", "DELETE")
 
 
 async def _answer(send: Send, status: int, message: str) -> None:
