@@ -29,11 +29,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import gc
 import json
 import logging
 import math
 import secrets
+import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
@@ -162,6 +164,7 @@ class Room:
     late: dict[int, Any] = field(default_factory=dict)  # seat -> the quick stand-in for a bot not back in time
     hinting: bool = False  # a hint is being worked out for one of its pages
     record: str | None = None  # the match record, made once the match is over
+    rematch: Created | None = None  # the new table of "play again", once someone asked for it
 
 
 class Hub:
@@ -190,6 +193,7 @@ class Hub:
         self._sweeper: asyncio.Task[None] | None = None
         self._variants: dict[tuple[str, tuple[tuple[str, str], ...]], Variant] = {}
         self._catalogue: list[Json] | None = None
+        self._catalogue_lock = threading.Lock()
         self._known: frozenset[str] | None = None
         self.steps_played = 0
 
@@ -210,7 +214,12 @@ class Hub:
         return self._known
 
     def catalogue(self) -> list[Json]:
-        """Every registered variant with what the lobby's form needs (loaded once)."""
+        """Every registered variant with what the lobby's form needs (loaded once, by one thread at a time:
+        ``tapete serve`` starts building it as the server starts, so the lobby's first visit finds it ready)."""
+        with self._catalogue_lock:
+            return self._build_catalogue()
+
+    def _build_catalogue(self) -> list[Json]:
         if self._catalogue is None:
             out = []
             for name in sorted(self.known()):
@@ -267,6 +276,11 @@ class Hub:
                 f"try again in {math.ceil(bucket.wait())} seconds"
             )
         config, variant = self.check_form(request)
+        return await self._make(config, variant, client)
+
+    async def _make(self, config: TableConfig, variant: Variant, client: str) -> Created:
+        """A new table of ``config``, within the limits on tables in play (in all, and ``client``'s)."""
+        lim = self.limits
         live = [t for t, r in self.rooms.items() if r.table.phase in (PLAY, DEAL_OVER)]
         if len(live) >= lim.tables:
             raise TooMany(f"the server already holds {len(live)} tables in play; try again later")
@@ -285,6 +299,28 @@ class Hub:
         self._open(table)
         created = Created(table_id, {s: t for s, t in tokens.items() if s != SPECTATOR}, tokens[SPECTATOR])
         return created
+
+    async def rematch(self, room: Room) -> Created:
+        """The same people and bots at a new table, with a new seed and commitment (made once per finished match).
+
+        Each page of the old table is sent its own seat's new link, over its own connection;
+        a page that opens the old link later is sent it too (until the server restarts)."""
+        async with room.lock:  # two people asking at once make one table
+            if room.rematch is None:
+                config = dataclasses.replace(room.table.config, seed=self.seeds(), salt=new_salt())
+                client = self.clients.get(room.table.id, "")
+                room.rematch = await self._make(config, room.table.variant, client)
+        for conn in list(room.conns):
+            self.offer_rematch(room, conn)
+        return room.rematch
+
+    def offer_rematch(self, room: Room, conn: Connection) -> None:
+        made = room.rematch
+        if made is None:
+            return
+        tok = made.spectator_token if conn.seat == SPECTATOR else made.seat_tokens.get(conn.seat)
+        if tok is not None:
+            conn.send({"type": "rematch", "table": made.table_id, "link": f"/play#{tok}"})
 
     def check_form(self, req: Json) -> tuple[TableConfig, Variant]:
         errors: dict[str, str] = {}
@@ -774,6 +810,7 @@ class Hub:
                 self.show(room, conn)
         else:
             self.broadcast(room)  # the others see the person arrive
+        self.offer_rematch(room, conn)
 
     def _leave(self, room: Room, conn: Connection) -> None:
         room.conns.discard(conn)
@@ -807,6 +844,16 @@ class Hub:
                 return
             if kind == "log":
                 conn.send(messages.log_message(table, room.layout, conn.seat))
+                return
+            if kind == "rematch":
+                if table.phase != MATCH_OVER:
+                    raise Refusal("not-now", "play again is offered once the match is over", table.seq)
+                if conn.seat == SPECTATOR:
+                    raise Refusal("spectator", "a spectator's link watches: the players start a new match", table.seq)
+                try:
+                    await self.rematch(room)
+                except TooMany as exc:
+                    raise Refusal("too-many", exc.errors[""], table.seq) from None
                 return
             if kind not in ("move", "next"):
                 raise Refusal("malformed", f"unknown message type {kind!r}", table.seq)
@@ -1072,6 +1119,8 @@ def make_app(
         await hub.start()
         if own_process:
             tune_gc()
+            # The lobby's catalogue (seconds of CPU: every variant loaded) is built now, not at the first visit.
+            app.state.warm = asyncio.get_running_loop().create_task(asyncio.to_thread(hub.catalogue))
         try:
             yield
         finally:

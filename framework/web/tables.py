@@ -460,6 +460,7 @@ class LiveTable:
     def _deal_over(self) -> None:
         try:
             winner = self.match.deal_ended(self.state, self.seats, self.local, self._history, self._emit)
+            self._totals_after_the_deal()
             if winner is not None:
                 self.result = self.match.finish(winner, self._history, self._emit)
                 self.phase = MATCH_OVER
@@ -467,6 +468,16 @@ class LiveTable:
                 self.phase = DEAL_OVER
         except TapeteError as exc:
             self.fail(str(exc))
+
+    def _totals_after_the_deal(self) -> None:
+        """The deal's ledger, which the seats' views read, brought to the match's totals once the deal is scored.
+
+        The views of a deal read the totals as they stood when it was dealt; after the
+        deal every page shows the totals with its scores (the totals line agrees with the
+        score sheet beside it)."""
+        ledger, local = self.match.ledger, self.local
+        for i, s in enumerate(self.seats):
+            local.totals[i], local.deals_won[i], local.out[i] = ledger.totals[s], ledger.deals_won[s], ledger.out[s]
 
     @property
     def ledger(self) -> Ledger:

@@ -160,7 +160,10 @@ async function drawBroken() {
 
 document.addEventListener("DOMContentLoaded", async () => {
   drawBroken();
+  $("create").disabled = true;
   catalogue = await (await fetch("/api/variants")).json();
+  $("loading").classList.add("hidden");
+  $("create").disabled = false;
   const select = $("variant");
   for (const v of catalogue) select.append(new Option(`${v.name} — ${v.summary}`, v.name));
   select.onchange = drawVariant;

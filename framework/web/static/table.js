@@ -44,6 +44,7 @@ function tokensEl(tokens, marked, grid) {
 
 function rowEl(row) {
   const r = el("div", "row" + (row.grid ? " grid" : ""));
+  if (row.grid) r.style.setProperty("--cols", String(row.cards.length || 1));
   r.append(el("span", "label", row.label || ""));
   r.append(tokensEl(row.cards, row.marked, row.grid));
   if (row.note) r.append(el("span", "note", row.note));
@@ -116,7 +117,15 @@ function onMessage(msg) {
       return;
     }
     if (msg.code !== "already-played") notice(msg.message, "refused");
+    $("again").disabled = false;
     enable(true);
+  } else if (msg.type === "rematch") {
+    // The new table's link for this page's own seat, sent over this page's connection only.
+    rematchLink = msg.link;
+    if (askedRematch) return openRematch();
+    const again = $("again");
+    again.textContent = seat < 0 ? "Watch the new table" : "Join the new table";
+    again.classList.remove("hidden");
   } else if (msg.type === "log") {
     logLines = msg.lines;
     renderLog();
@@ -125,6 +134,21 @@ function onMessage(msg) {
     notice(`hint: ${msg.move} — ${msg.why}`, "hint");
     markHint();
   }
+}
+
+let rematchLink = null;
+let askedRematch = false;
+
+function openRematch() {
+  location.hash = rematchLink.split("#")[1];
+  location.reload();
+}
+
+function playAgain() {
+  if (rematchLink) return openRematch();
+  askedRematch = true;
+  $("again").disabled = true;
+  send({ type: "rematch", seq: state ? state.seq : 0 });
 }
 
 function enable(on) {
@@ -268,6 +292,7 @@ function render() {
   }
   const res = $("result");
   res.classList.toggle("hidden", !s.result);
+  $("again").classList.toggle("hidden", !(s.phase === "match-over" && (seat >= 0 || rematchLink)));
   if (s.result) res.textContent = `${s.title}. Totals: ${s.result.totals.join(", ")}`;
   if (s.broken) notice(s.broken, "refused");
 
@@ -359,6 +384,7 @@ async function toggleRules() {
 
 document.addEventListener("DOMContentLoaded", () => {
   $("hint").onclick = () => send({ type: "hint" });
+  $("again").onclick = playAgain;
   $("show-rules").onclick = toggleRules;
   $("show-sheet").onclick = () => { panels.sheet = !panels.sheet; renderSheet(); };
   $("show-log").onclick = () => { panels.log = !panels.log; if (panels.log) send({ type: "log" }); renderLog(); };
