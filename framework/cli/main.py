@@ -491,19 +491,59 @@ def replay(log: Path = typer.Argument(..., help="a log written by 'tapete play -
 @command()
 def serve(
     host: str = typer.Option("127.0.0.1", "--host", help="the address to listen on (beyond this machine: a warning)"),
-    port: int = typer.Option(8000, "--port", help="the port to listen on"),
+    port: int = typer.Option(8000, "--port", help="the port to listen on (1-65535)"),
     db: Path = typer.Option(Path("tapete-tables.db"), "--db", help="the SQLite file that keeps every table"),
+    max_tables: int = typer.Option(2000, "--max-tables", help="tables in play at once, in all"),
+    max_tables_per_client: int = typer.Option(
+        20, "--max-tables-per-client", help="tables in play opened from one address"
+    ),
+    expire_after: float = typer.Option(
+        24.0, "--expire-after", help="hours a table may have no page open before it is closed (its record kept)"
+    ),
+    create_rate: float = typer.Option(10.0, "--create-rate", help="tables one address may open per minute"),
+    bot_seconds: float = typer.Option(5.0, "--bot-seconds", help="the most time any bot may think per move"),
+    bot_deadline: float = typer.Option(
+        15.0, "--bot-deadline", help="seconds a bot's move may take (queue included) before the stand-in plays it"
+    ),
+    bot_workers: int = typer.Option(2, "--bot-workers", help="threads the bots of every table think in"),
+    max_body: int = typer.Option(16384, "--max-body", help="bytes a request's body may hold"),
+    header_timeout: float = typer.Option(10.0, "--header-timeout", help="seconds to send a request's headers"),
+    idle_timeout: float = typer.Option(30.0, "--idle-timeout", help="seconds a connection may stay silent"),
+    message_rate: float = typer.Option(20.0, "--message-rate", help="messages a second one page may send"),
+    allow_origin: list[str] = typer.Option(
+        None, "--allow-origin", help="another origin whose pages may use the server (a reverse proxy's), repeatable"
+    ),
 ) -> None:
     """Host tables in the browser: a lobby, one private link per seat; the server holds the cards."""
     from ..core.errors import TapeteError
+    from ..core.limits import check_number
 
+    check_number(port, "--port", whole=True, low=1, high=65535)
     try:
         from ..web.app import serve as run_server
+        from ..web.guards import Limits
     except ImportError as exc:
         raise TapeteError(
             f"tapete serve needs the web extra ({exc.name or exc} is missing): pip install 'tapete[web]'"
         ) from None
-    run_server(host, port, db, rules_text=_rulebook_lines)
+    try:
+        limits = Limits(
+            tables=max_tables,
+            tables_per_client=max_tables_per_client,
+            expire_hours=expire_after,
+            creates_per_minute=create_rate,
+            bot_seconds=bot_seconds,
+            bot_deadline=bot_deadline,
+            bot_workers=bot_workers,
+            max_body=max_body,
+            header_timeout=header_timeout,
+            idle_timeout=idle_timeout,
+            message_rate=message_rate,
+            allow_origins=tuple(allow_origin or ()),
+        ).checked()
+    except ValueError as exc:
+        raise TapeteError(str(exc)) from None
+    run_server(host, port, db, rules_text=_rulebook_lines, limits=limits)
 
 
 # tapete's own plugin attaches `simulate`, `tournament` and `new` through the commands hook, called here

@@ -30,7 +30,8 @@ from ..core.actions import Action
 from ..core.cards import Deck
 from ..layout import Layout, Row, Token, recap, seat_name, since_last_move
 from ..view import View
-from .tables import DEAL_OVER, MATCH_OVER, SPECTATOR, LiveTable
+from .fairness import commitment
+from .tables import CLOSED, DEAL_OVER, MATCH_OVER, OVER, SPECTATOR, LiveTable
 
 Json = dict[str, Any]
 
@@ -142,6 +143,8 @@ def title(table: LiveTable, view: View, viewer: int) -> str:
         return f"the match is over after {table.result.deals} deals: {who}"
     if table.phase == DEAL_OVER:
         return f"deal {number} is over"
+    if table.phase == CLOSED:
+        return f"the table was closed: {table.broken}"
     if table.phase not in ("play",):
         return f"the table stopped: {table.broken}"
     mover = table.to_move
@@ -178,10 +181,25 @@ def state_message(table: LiveTable, layout: Layout, viewer: int, clock: Json | N
         "reveal": reveal(table, layout, view) if view.over else None,
         "result": None,
         "broken": table.broken or None,
+        "fair": fairness(table),
     }
     if table.phase == MATCH_OVER and table.result is not None:
         msg["result"] = {"winner": table.result.winner, "totals": list(table.result.totals)}
     return msg
+
+
+def fairness(table: LiveTable) -> Json:
+    """The table's commitment to its seed, on every page from the start; the seed and salt once it is over.
+
+    The record (the match log ``tapete verify`` checks) is offered once the match is won."""
+    cfg = table.config
+    over = table.phase in OVER
+    return {
+        "commitment": commitment(cfg.seed, cfg.salt),
+        "seed": cfg.seed if over else None,
+        "salt": cfg.salt if over else None,
+        "record": f"/api/tables/{table.id}/record" if table.phase == MATCH_OVER else None,
+    }
 
 
 def change_message(before: Json, after: Json) -> Json:

@@ -95,7 +95,7 @@ def fantan_person(page: Any, seq: int) -> None:
 
 def test_two_people_play_chinchon_to_the_end_while_a_spectator_watches(server: ThreadServer, browser: Any) -> None:
     made = create(
-        server.url,
+        server,
         "chinchon/fournier",
         ["person", "person"],
         seed="browser",
@@ -127,14 +127,36 @@ def test_two_people_play_chinchon_to_the_end_while_a_spectator_watches(server: T
     assert watcher.locator("#hand").is_hidden()  # a spectator holds no hand
     assert "the match is over" in watcher.inner_text("#title") and not watcher_errors
     assert clicks > 5
+    for page, _ in (*people, (watcher, [])):  # every page checked the revealed seed against its commitment
+        page.wait_for_selector("#fair-verdict", timeout=STEP)
+        assert page.inner_text("#fair-verdict").startswith("✓"), page.inner_text("#fair")
+        assert page.locator("#record").get_attribute("href") == f"/api/tables/{made['table']}/record"
     sheet = people[0][0]
     sheet.click("#show-sheet")
     assert sheet.locator("table.sheet tr").count() >= 2  # a header and at least one deal
 
 
+def on_a_phone(page: Any, width: int) -> None:
+    """Every card played to Fan Tan's suit rows lies inside the screen, and every button is a 44-px target."""
+    page.wait_for_selector("#table .row.grid .card", timeout=STEP)
+    boxes = page.eval_on_selector_all(
+        "#table .row.grid .card",
+        "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.left, r.right]; })",
+    )
+    assert boxes and all(0 <= left and right <= width for left, right in boxes), boxes
+    assert page.evaluate("document.documentElement.scrollWidth") <= width  # nothing to scroll sideways
+    sizes = page.eval_on_selector_all(
+        "button",
+        "els => els.filter(e => e.offsetParent).map(e => [e.textContent, e.getBoundingClientRect().width,"
+        " e.getBoundingClientRect().height])",
+    )
+    small = [(text, w, h) for text, w, h in sizes if w < 44 or h < 44]
+    assert sizes and not small, small
+
+
 def test_one_person_plays_fan_tan_against_three_bots_and_comes_back(server: ThreadServer, browser: Any) -> None:
     made = create(
-        server.url,
+        server,
         "fantan/pagat",
         ["person", "sensible", "sensible", "ismcts:iterations=10"],
         seed="fan tan",
@@ -153,6 +175,8 @@ def test_one_person_plays_fan_tan_against_three_bots_and_comes_back(server: Thre
             moves += 1
         else:
             page.wait_for_timeout(50)
+        if moves in (2, 8):
+            on_a_phone(page, 390)
         if moves == 4 and not reopened:  # close the page mid-deal and open the link again
             seq = body(page, "seq")
             page.close()

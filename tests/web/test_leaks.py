@@ -125,7 +125,7 @@ async def play_match(srv: ThreadServer, name: str, seed: int) -> tuple[dict[str,
     from tapete.testing import variant
 
     players = variant(name).player_range()[0]
-    made = create(srv.url, name, ["person"] * players, seed=str(seed), options=short_options(name))
+    made = create(srv, name, ["person"] * players, seed=str(seed), options=short_options(name))
     log: Log = []
     probes: Probes = {}
     rng = random.Random(seed)

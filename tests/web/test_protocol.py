@@ -56,7 +56,7 @@ def test_a_wrong_or_missing_token_opens_nothing(server: ThreadServer) -> None:
 
 
 def test_bad_messages_are_refused_and_change_nothing(server: ThreadServer) -> None:
-    made = create(server.url, "chinchon/fournier", ["person", "person"], seed="refusals")
+    made = create(server, "chinchon/fournier", ["person", "person"], seed="refusals")
     table_id = made["table"]
 
     async def run() -> None:
@@ -180,7 +180,7 @@ def test_the_lobby_form_is_checked_field_by_field(server: ThreadServer) -> None:
 
 def test_a_page_kept_up_by_changes_shows_what_a_new_page_is_sent_whole(server: ThreadServer) -> None:
     """After the first state a page is sent only what changed; merged, it is the whole table, every time."""
-    made = create(server.url, "fantan/pagat", ["person", "sensible", "sensible", "sensible"], seed="changes")
+    made = create(server, "fantan/pagat", ["person", "sensible", "sensible", "sensible"], seed="changes")
     link, watch = token(made["seats"][0]["link"]), token(made["spectator"])
 
     async def run() -> None:
@@ -213,3 +213,23 @@ def test_a_page_kept_up_by_changes_shows_what_a_new_page_is_sent_whole(server: T
 
 def without_clock(msg: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in msg.items() if k != "clock"}
+
+
+def test_at_a_deals_end_the_totals_line_agrees_with_the_score_sheet(server: ThreadServer) -> None:
+    made = create(server, "fantan/pagat", ["person", "random", "random"], seed="totals")
+
+    async def run() -> dict[str, Any]:
+        page = await Client.open(server.ws_url, token(made["seats"][0]["link"]))
+        while True:
+            state = await page.next_of("state")
+            if state["phase"] != "play":
+                await page.close()
+                return state
+            if state["moves"]:
+                await page.send({"type": "move", "seq": state["seq"], "move": state["moves"][0]["text"]})
+
+    state = asyncio.run(run())
+    totals = state["sheet"][-1]["totals"]
+    assert any(totals)  # somebody scored: a stale line would still show the totals before the deal
+    names = ["you" if s == 0 else f"seat {s}" for s in range(3)]
+    assert state["scores"][0] == "totals: " + ", ".join(f"{n} {t}" for n, t in zip(names, totals, strict=True))
