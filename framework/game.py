@@ -348,6 +348,14 @@ class Game:
         """
         return []
 
+    def option_meanings(self) -> dict[str, dict[str, str]]:
+        """Option name -> {choice: what it means} for the choice options the family's variants declare (optional).
+
+        The rulebook's OPTIONS line and `tapete diff` say the meaning of the choice in force
+        ("a player is out on reaching the limit") rather than a doc that lists every choice.
+        A variant file may say the same itself (``choices:`` as a mapping), which comes first."""
+        return {}
+
     def rulebook_phrases(self) -> dict[str, str]:
         """Word name -> its phrase in this variant's rulebook, over `Quantity.rulebook` (optional).
 

@@ -115,8 +115,8 @@ def test_a_variant_that_extends_another_says_how_it_differs():
     assert book.base == "chinchon/fournier"
     text = "\n".join(render_text(book))
     assert "DIFFERENCES FROM CHINCHON/FOURNIER" in text
-    assert "bust: 100 → 70" in text
-    assert "out when your total is more than 100 → your total is at least 70" in text
+    assert "bust = 70 (default 100)" in text
+    assert "out_on: exceeding → reaching (a player is out on reaching the limit)" in text
     assert rulebook(variant("chinchon/fournier")).base is None
 
 

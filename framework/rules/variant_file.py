@@ -54,6 +54,7 @@ class OptionDecl:
     min: int | None = None
     max: int | None = None
     choices: tuple[str, ...] = ()
+    meanings: tuple[str, ...] = ()  # what each choice means, when ``choices:`` maps them (the rulebook's words)
 
 
 @dataclass
@@ -368,10 +369,24 @@ def _declaration(doc: _Doc, opt: str, d: Any) -> OptionDecl:
     if "default" not in d:
         raise doc.error(where, "missing key 'default'")
     choices = d.get("choices", ())
+    meanings: tuple[str, ...] = ()
+    if typ == "choice" and isinstance(choices, dict) and choices:  # each choice with what it means
+        for c, meaning in choices.items():
+            if not isinstance(meaning, str) or not meaning.strip():
+                raise doc.error(where + ("choices", c), "says what this choice means, in words (a string)")
+        meanings = tuple(str(m) for m in choices.values())
+        choices = list(choices)
     if typ == "choice" and (not isinstance(choices, list) or not choices):
-        raise doc.error(where + ("choices",), "a choice option needs a list of choices")
+        raise doc.error(where + ("choices",), "a choice option needs a list of choices (or a mapping to meanings)")
     decl = OptionDecl(
-        opt, typ, d["default"], str(d.get("doc", "")), d.get("min"), d.get("max"), tuple(str(c) for c in choices)
+        opt,
+        typ,
+        d["default"],
+        str(d.get("doc", "")),
+        d.get("min"),
+        d.get("max"),
+        tuple(str(c) for c in choices),
+        meanings,
     )
     for bound in ("min", "max"):
         v = getattr(decl, bound)
