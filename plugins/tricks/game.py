@@ -98,12 +98,8 @@ class Tricks(Game):
         self.breaks: frozenset[int] = rules.parsed_words("breaks", default=frozenset())
         # (cards, condition) of each ban; leads are judged by both kinds, follows by no_play only
         # a ban whose condition is false at load time is no ban (HE-V3 lifts the first-trick ban so)
-        self.no_play = [
-            (rules.parsed_words("no_play", f), rules.condition("no_play", f)) for f, _ in rules.each("no_play")
-        ]
-        self.no_lead = [
-            (rules.parsed_words("no_lead", f), rules.condition("no_lead", f)) for f, _ in rules.each("no_lead")
-        ]
+        self.no_play = self._bans("no_play")
+        self.no_lead = self._bans("no_lead")
         self.exchange_rank: str | None = rules.parsed_words("exchange")
         self.exchange_when = rules.condition("exchange")
         self.leader_rule = rules.expr("leader")
@@ -112,7 +108,7 @@ class Tricks(Game):
         self._ctx = Ctx(game=self)
 
     def _bans(self, key: str) -> list[tuple[frozenset[int], Compiled]]:
-        out = []
+        out: list[tuple[frozenset[int], Compiled]] = []
         for first, _ in self.rules.each(key):
             when = self.rules.condition(key, first)
             if when is not None and not (when.const and not when.value):
