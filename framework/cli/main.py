@@ -378,13 +378,14 @@ def _check_seats(v: Variant, players: int | None, kinds: list[str]) -> None:
     """A ``--bots`` list that sets a player count the variant does not allow, refused with what would do.
 
     ``--bots human,sensible`` on Fan Tan (3-8 players) is 2 players: say to add ``--players 4``
-    (the last bot takes the other seats) or to list a bot for every seat."""
+    (the last bot takes the other seats) or to list a bot for every seat. A variant for one
+    player count only (Hearts for four) is filled with the last bot instead."""
     from ..core.errors import TapeteError
 
     if players is not None or len(kinds) < 2:
         return
     lo, hi = v.player_range()
-    if lo <= len(kinds) <= hi:
+    if lo <= len(kinds) <= hi or lo == hi > len(kinds):  # one count only: the last bot fills the table
         return
     listed = f"{len(kinds)} bots were listed, so {len(kinds)} players, but {v.name} is for {lo}-{hi} players"
     if len(kinds) > hi:
@@ -427,6 +428,9 @@ def _result(result: MatchResult | int, match: Match, seed_told: bool = False) ->
         partners = [s for s in match.game.team_seats(match.players, result.winner) if s != result.winner]
         with_ = f" (with seat {', '.join(map(str, partners))})" if partners else ""
         headline = Text(f"Winner: seat {result.winner}{with_}", style="bold")
+    elif result.shared:  # HE-5.2: players tied for the best total share the win
+        seats = ", ".join(map(str, result.winners[:-1])) + f" and {result.winners[-1]}"
+        headline = Text(f"Winner: seats {seats} share the win", style="bold")
     else:
         headline = Text("Draw", style="bold")
     seed = f"; seed {match.seed}" if seed_told else ""
