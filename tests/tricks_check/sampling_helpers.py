@@ -64,3 +64,55 @@ class Blind:
         if name == "excluded":
             raise AttributeError(name)
         return getattr(self._game, name)
+
+
+def hidden_room(walked: Walked) -> tuple[list[int], dict[str, int]]:
+    """The cards the seat to move can neither see nor place by memory, and how many of them each zone holds."""
+    deal = walked.deal
+    view = deal.view(deal.to_move)
+    shown = {c for cards in view.zones.values() for c in cards}
+    known = {c for c, z in view.known.items() if z in view.counts and c not in shown}
+    pool = sorted(c for cards in deal.state.zones.values() for c in cards if c not in shown and c not in known)
+    room = {}
+    for zone, cards in deal.state.zones.items():
+        n = sum(1 for c in cards if c in pool)
+        if n:
+            room[zone] = n
+    return pool, room
+
+
+def world_key(world: DealState, room: dict[str, int], pool: set[int]) -> tuple[tuple[int, ...], ...]:
+    """Which unseen cards a world puts in each zone (their order aside)."""
+    return tuple(tuple(sorted(c for c in world.zones[z] if c in pool)) for z in sorted(room))
+
+
+def every_world(walked: Walked) -> tuple[list[DealState], int]:
+    """Every way to put the unseen cards into the zones' room, and how many of them could have happened.
+
+    Returns the possible worlds (as states) and the number of ways tried. For small decks only:
+    it tries every split of the unseen cards."""
+    from itertools import combinations
+
+    deal = walked.deal
+    view = deal.view(deal.to_move)
+    pool, room = hidden_room(walked)
+    zones = sorted(room)
+
+    def splits(cards: list[int], k: int) -> list[list[tuple[int, ...]]]:
+        if k == len(zones):
+            return [[]]
+        out = []
+        for part in combinations(cards, room[zones[k]]):
+            rest = [c for c in cards if c not in part]
+            out += [[part, *tail] for tail in splits(rest, k + 1)]
+        return out
+
+    possible, tried = [], 0
+    for split in splits(pool, 0):
+        world = deal.state.clone()
+        for zone, part in zip(zones, split, strict=True):
+            world.zones[zone] = [c for c in world.zones[zone] if c not in pool] + list(part)
+        tried += 1
+        if impossibility(deal.game, walked.start, walked.moves, view, world) is None:
+            possible.append(world)
+    return possible, tried
