@@ -16,6 +16,9 @@ not counted; so the figures to compare are player actions/s and deals/s, not ste
   (``record=False``: no seat's history is kept, as OpenSpiel keeps none), then
   ``deal.legal_actions()`` and ``deal.play(action)`` (which checks the move) to the end.
   Its player actions are what ``legal_actions`` offers, one a decision.
+* ``tapete-game``: the loop a match runs, on the game object: ``start_deal``, then
+  ``game.legal_actions(state)`` and ``game.apply(state, action)`` (a choice among the legal
+  moves needs no second check), no `Deal` around it.
 * ``openspiel``: ``pyspiel.load_game("hearts")`` from Python, a new initial state per
   deal, the pass direction forced to left, every card drawn from ``chance_outcomes()``.
 * ``openspiel-shuffled``: the same, but the 52 cards are one Python shuffle applied
@@ -51,6 +54,8 @@ from collections.abc import Callable
 from typing import Any
 
 from tapete import Random, load_variant
+from tapete.core.ledger import Ledger
+from tapete.play.deal import start_deal
 from tapete.search.determinise import Determiniser
 from tapete.search.worlds import impossibility
 
@@ -70,6 +75,25 @@ def tapete_deals(seconds: float, seed: int) -> tuple[int, int, float]:
         while not deal.over:
             legal = legal_actions()
             play(legal[rng.randrange(len(legal))])
+            actions += 1
+        deals += 1
+    return deals, actions, time.process_time() - start
+
+
+def tapete_game(seconds: float, seed: int) -> tuple[int, int, float]:
+    variant = load_variant(VARIANT)
+    game = variant.new_game()
+    rng = random.Random(seed)
+    legal_actions, apply = game.legal_actions, game.apply
+    deals = actions = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        ledger = Ledger(4)
+        ledger.deal_number = 1
+        state = start_deal(game, 4, deals % 4, Random(seed, deals), ledger)
+        while not state.over:
+            legal = legal_actions(state)
+            apply(state, legal[rng.randrange(len(legal))])
             actions += 1
         deals += 1
     return deals, actions, time.process_time() - start
@@ -108,6 +132,7 @@ def openspiel_shuffled(seconds: float, seed: int) -> tuple[int, int, float]:
 
 CONTENDERS: dict[str, Runner] = {
     "tapete": tapete_deals,
+    "tapete-game": tapete_game,
     "openspiel": openspiel_deals,
     "openspiel-shuffled": openspiel_shuffled,
 }

@@ -26,7 +26,6 @@ from typing import TYPE_CHECKING
 from ..core.actions import Action
 from ..core.state import DealState
 from ..play.deal import observe
-from ..view import game_facts, make_view
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -73,16 +72,11 @@ def impossibility(game: Game, start: DealState, moves: Sequence[Action], view: V
     if isinstance(names, str):
         return names
     seat = view.seat
-    facts = game_facts(game, seat)
-
-    def shown(state: DealState) -> object:
-        return observe(game, state, seat), make_view(game, state, seat, facts, {}, None).zones
-
     mirror = start.clone()
     mirror.zones = {zone: [names.get(c, c) for c in cards] for zone, cards in start.zones.items()}
     here = start.clone()
     for step, action in enumerate(moves):
-        if shown(mirror) != shown(here):
+        if observe(game, mirror, seat) != observe(game, here, seat):
             return f"before move {step + 1} the seat would have seen something else"
         renamed = Action(action.kind, tuple(names.get(c, c) for c in action.cards), action.detail)
         why = game.refusal(mirror, renamed)
@@ -90,6 +84,8 @@ def impossibility(game: Game, start: DealState, moves: Sequence[Action], view: V
             return f"move {step + 1} ({renamed.text(game.deck)}) is illegal there: {why}"
         game.apply(mirror, renamed)
         game.apply(here, action)
+    if observe(game, mirror, seat) != observe(game, here, seat):
+        return "after the last move the seat would see something else"
     for zone, cards in world.zones.items():
         if sorted(mirror.zones.get(zone, [])) != sorted(cards):
             return f"the replay leaves other cards in {zone}"
