@@ -28,6 +28,9 @@ if TYPE_CHECKING:
     from .view import View
 
 
+REMOVED = "removed"  # the zone of the cards a ``remove`` statement sets aside: face up, seen by every seat
+
+
 class Bound(NamedTuple):
     """A statement's comparison of a quantity with a number: ``total > 100`` (`Game.bound`)."""
 
@@ -166,6 +169,35 @@ class Game:
         rng.shuffle(cards)
         return cards
 
+    def removed_cards(self, state: DealState, ctx: Ctx) -> list[int]:
+        """The cards the script's ``remove CARDS when CONDITION`` statements set aside for this deal.
+
+        A deck that depends on the player count (three-handed Hearts without the 2♦) is the
+        full deck less these; the condition is asked once per deal, at its start."""
+        out: set[int] = set()
+        for first, _item in self.rules.each("remove"):
+            when = self.rules.condition("remove", first)
+            if when is not None and when(ctx):
+                out.update(self.rules.parsed_words("remove", first, frozenset()))
+        return sorted(out)
+
+    def dealt_deck(self, state: DealState, rng: Random, ctx: Ctx) -> list[int]:
+        """`shuffled_deck` less the `removed_cards`, which lie face up in the zone ``removed``.
+
+        The removed cards stay in a zone, so every card is still somewhere (conservation),
+        and everyone sees them (the observer shows the ``removed`` zone to every seat): the
+        searches and the views know they are out of play. Without ``remove`` statements
+        this is `shuffled_deck` and no zone is made."""
+        cards = self.shuffled_deck(rng)
+        if not self.rules.has_any("remove"):
+            return cards
+        gone = self.removed_cards(state, ctx)
+        state.zones[REMOVED] = gone
+        if not gone:
+            return cards
+        out = set(gone)
+        return [c for c in cards if c not in out]
+
     def deal_round_robin(self, state: DealState, cards: list[int], per_hand: int | None, first: int) -> None:
         """Fresh hands, dealt one card at a time from ``first``; ``None`` deals everything."""
         n = state.players
@@ -193,6 +225,8 @@ class Game:
         share of the deck), and, unless ``partial``, every card is in some zone."""
         problems = []
         kinds = set(self.zone_kinds)
+        if self.rules.has_any("remove"):
+            kinds.add(REMOVED)
         for name in state.zones:
             kind, _, owner = name.partition(".")
             if kind not in kinds:

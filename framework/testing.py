@@ -370,12 +370,14 @@ def check_hidden_facts(
         ]
         seated = [[factory(d.game, s, Random(derive_seed(seed, "bot", s))) for s in range(players)] for d in deals]
         for step, move in enumerate(moves):
-            if deals[1].over or move not in deals[1].legal_actions():
-                break  # the twin's rules part from the first deal's here (a pass no longer legal)
-            if step % every == 0:
+            if deals[1].over:
+                break
+            if step % every == 0:  # compared where both deals stand, before either moves on
                 a, b = (reachable_picture(d.view(seat).facts) for d in deals)
                 assert a == b, f"{v.name}: seat {seat}'s facts tell the twins apart after {step} moves (seed {seed})"
                 checked += 1
+            if move not in deals[1].legal_actions():
+                break  # the twin's rules part from the first deal's here (a pass no longer legal, a card passed)
             for d, its_bots in zip(deals, seated, strict=True):
                 mover = d.to_move
                 its_bots[mover].choose(d.view(mover), d.legal_actions())  # asks the facts what it would

@@ -408,6 +408,9 @@ def _result(result: MatchResult | int, match: Match, seed_told: bool = False) ->
         partners = [s for s in match.game.team_seats(match.players, result.winner) if s != result.winner]
         with_ = f" (with seat {', '.join(map(str, partners))})" if partners else ""
         headline = Text(f"Winner: seat {result.winner}{with_}", style="bold")
+    elif result.shared:  # HE-5.2: players tied for the best total share the win
+        seats = ", ".join(map(str, result.winners[:-1])) + f" and {result.winners[-1]}"
+        headline = Text(f"Winner: seats {seats} share the win", style="bold")
     else:
         headline = Text("Draw", style="bold")
     seed = f"; seed {match.seed}" if seed_told else ""

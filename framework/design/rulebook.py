@@ -546,7 +546,11 @@ def _end(b: _Builder) -> None:
     if isinstance(winner, t.Statement) and winner.value is not None:
         ids = b.cover("winner", "")
         e = winner.value
-        if isinstance(e, t.Call) and e.name in ("highest", "lowest") and len(e.args) == 1:
+        share = b.item("share_win")
+        if isinstance(share, t.Statement) and share.condition is not None:
+            ids += b.cover("share_win", "")
+            text = f"Then {w.value(e)} wins the match; on a tie you share the win when {w.clause(share.condition)}"
+        elif isinstance(e, t.Call) and e.name in ("highest", "lowest") and len(e.args) == 1:
             text = f"Then {w.value(e)} wins the match; a tie for the {e.name} is a draw"
         else:
             text = f"Then {w.value(e)} wins the match"

@@ -34,11 +34,23 @@ MAX_DEALS = 5_000
 
 @dataclass
 class MatchResult:
-    winner: int  # -1 for a draw
+    winner: int  # -1 for a draw or a shared win
     totals: list[int]
     deals_won: list[int]
     deals: int
     history: list[dict[str, Any]] = field(default_factory=list)
+    winners: list[int] = field(default_factory=list)
+    """Every seat that won: ``[winner]``, several seats tied for the best that share the win
+    (the ``share_win`` rule, HE-5.2), or empty for a draw."""
+
+    def __post_init__(self) -> None:
+        if not self.winners and self.winner >= 0:
+            self.winners = [self.winner]
+
+    @property
+    def shared(self) -> bool:
+        """Several seats share the win."""
+        return len(self.winners) > 1
 
 
 def seat_bots(variant: Variant, players: int | None, names: list[str]) -> tuple[int, list[str]]:
@@ -317,19 +329,36 @@ class Match:
     def finish(self, winner: int, history: list[dict[str, Any]], emit: Callable[[dict[str, Any]], None]) -> MatchResult:
         """The match bonus, the result, the end event."""
         ledger = self.ledger
+        winners = self._sharing(winner)
         self._match_bonus(winner, emit)
-        result = MatchResult(winner, list(ledger.totals), list(ledger.deals_won), ledger.deal_number, history)
+        result = MatchResult(winner, list(ledger.totals), list(ledger.deals_won), ledger.deal_number, history, winners)
         self.variant.registry.call("tapete_match_ended", match=self, result=result)
-        emit(
-            {
-                "type": "end",
-                "winner": winner,
-                "totals": result.totals,
-                "deals_won": result.deals_won,
-                "deals": result.deals,
-            }
-        )
+        end: dict[str, Any] = {
+            "type": "end",
+            "winner": winner,
+            "totals": result.totals,
+            "deals_won": result.deals_won,
+            "deals": result.deals,
+        }
+        if result.shared:
+            end["winners"] = list(winners)  # only then: the logs of a match with one winner are as before
+        emit(end)
         return result
+
+    def _sharing(self, winner: int) -> list[int]:
+        """The seats that won: the winner, or on a tie those for whom ``share_win`` holds (HE-5.2)."""
+        if winner >= 0:
+            return [winner]
+        share = self.rules.condition("share_win")
+        if share is None:
+            return []
+        ctx = Ctx(game=self.game, ledger=self.ledger)
+        found = []
+        for s in self.ledger.active:
+            ctx.seat = s
+            if share(ctx):
+                found.append(s)
+        return found
 
     def _decide(
         self, agent: Any, kind: int, recorder: Recorder | None, state: DealState, seat: int, legal: list[Action]

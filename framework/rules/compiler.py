@@ -241,7 +241,9 @@ def _call(node: t.Call, env: Env, scope: frozenset[str]) -> Compiled:
     missing = fn.needs - scope
     if missing:
         raise env.error(node.pos, _scope_message(name + "()", missing, scope))
-    compiled = [compile_expr(a, env, scope) for a in args]
+    compiled = [
+        _table_argument(fn.name, a, env) if i in fn.tables else compile_expr(a, env, scope) for i, a in enumerate(args)
+    ]
     call = fn.call
     if not fn.needs and all(c.const for c in compiled):
         return Compiled(value=call(None, *(c.value for c in compiled)), const=True)
@@ -250,6 +252,37 @@ def _call(node: t.Call, env: Env, scope: frozenset[str]) -> Compiled:
         f0 = fns[0]
         return Compiled(lambda ctx: call(ctx, f0(ctx)))
     return Compiled(lambda ctx: call(ctx, *(f(ctx) for f in fns)))
+
+
+def _table_argument(function: str, arg: t.Expr, env: Env) -> Compiled:
+    """A card table named as a function's argument (``taken(penalty)``): its values, one per card id.
+
+    The table is the script's own (a family declares its tables with ``StatementSpec(table=True)``),
+    so a game reads its points from the rules rather than knowing them in Python."""
+    tables = sorted(n for n, s in env.vocab.statements.items() if s.table)
+    if not isinstance(arg, t.Name):
+        raise env.error(arg.pos, f"{function}() takes the name of a card table: {', '.join(tables) or 'none here'}")
+    spec = env.vocab.statements.get(arg.name)
+    if spec is None or not spec.table:
+        raise env.error(arg.pos, f"{arg.name!r} is not a card table of this game; tables: {', '.join(tables)}")
+    if env.table_values is None:
+        raise env.error(arg.pos, f"{function}() is not known yet here: card tables are read after 'if' blocks")
+    return Compiled(value=tuple(env.table_values(arg.name, arg.pos)), const=True)
+
+
+def card_set(words: tuple[t.Word, ...], env: Env) -> frozenset[int]:
+    """The cards any of ``words`` names: ``♥ Q♠`` is every heart and the queen of spades.
+
+    Each word is a card pattern as in a card table (a suit, a rank, a range, a card,
+    ``red``); a statement listing cards (``remove 2♣ when players == 3``, a family's
+    ``no_lead ♥ when ...``) reads its words with this in its ``check``."""
+    deck = env.deck
+    assert deck is not None  # statements are checked once the deck is known
+    found: set[int] = set()
+    for w in words:
+        test = _word_test(w, env, deck)
+        found.update(c for c in deck.ids if test(c))
+    return frozenset(found)
 
 
 def _table_total(node: t.Call, env: Env) -> Compiled:

@@ -55,7 +55,8 @@ Parameters (``--bots ismcts:iterations=400,rollout=default``):
 ``reward``
     ``won`` (1 when the variant's ``won`` condition holds for the seat, else 0),
     ``score`` (the variant's ``score`` expression, higher is better), ``-score`` (lower is
-    better), or ``auto`` (the default: ``won`` when the variant has that rule, else ``score``).
+    better), or ``auto`` (the default: ``won`` when the variant has that rule, else ``-score`` when
+    the lowest total wins the match, else ``score``).
 
 Seeded: the bot's random source comes from the match seed and its seat, so the same
 seed gives the same choices.
