@@ -8,6 +8,7 @@ where a pass was illegal, and the check must say so.
 
 from __future__ import annotations
 
+import pytest
 from sampling_helpers import Blind, impossible_worlds, walk
 
 from tapete import Random
@@ -56,3 +57,20 @@ def test_a_world_that_moves_a_card_the_seat_holds_is_refused():
     world.zones[mine][0], world.zones[other][0] = world.zones[other][0], world.zones[mine][0]
     why = impossibility(deal.game, walked.start, walked.moves, view, world)
     assert why is not None and mine in why
+
+
+@pytest.mark.xfail(
+    strict=True, reason="plugins/tricks gathers a trick without showing its last card (see showing_tricks)"
+)
+def test_the_last_card_of_a_trick_is_seen_by_all():
+    """HE-3.2: cards are played face up, so every seat's history names every card played, the last of a trick too."""
+    deal = variant("hearts/classic").new_deal(4, seed=5)
+    rng = Random(5, "face up")
+    while deal.state.counters.get("played", 0) < 2:
+        legal = deal.legal_actions()
+        deal.play(legal[rng.below(len(legal))])
+    for seat in range(4):
+        plays = [e for e in deal.view(seat).history if e.kind == "action" and e.action and e.action.kind == "play"]
+        assert len(plays) == 8
+        hidden = [e.text for e in plays if not e.action.cards]
+        assert hidden == [], f"seat {seat} saw {hidden}"
