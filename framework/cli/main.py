@@ -359,13 +359,14 @@ def _check_seats(v: Variant, players: int | None, kinds: list[str]) -> None:
     """A ``--bots`` list that sets a player count the variant does not allow, refused with what would do.
 
     ``--bots human,sensible`` on Fan Tan (3-8 players) is 2 players: say to add ``--players 4``
-    (the last bot takes the other seats) or to list a bot for every seat."""
+    (the last bot takes the other seats) or to list a bot for every seat. A variant for one
+    player count only (Hearts for four) is filled with the last bot instead."""
     from ..core.errors import TapeteError
 
     if players is not None or len(kinds) < 2:
         return
     lo, hi = v.player_range()
-    if lo <= len(kinds) <= hi:
+    if lo <= len(kinds) <= hi or lo == hi > len(kinds):  # one count only: the last bot fills the table
         return
     listed = f"{len(kinds)} bots were listed, so {len(kinds)} players, but {v.name} is for {lo}-{hi} players"
     if len(kinds) > hi:

@@ -57,7 +57,8 @@ def seat_bots(variant: Variant, players: int | None, names: list[str]) -> tuple[
     """The player count and one bot name per seat.
 
     Without a player count, several bots set it (one seat each) and a single bot
-    takes the variant's default count. With a count, a shorter list is filled with
+    takes the variant's default count; a variant for one player count only (Hearts
+    for four) is filled with the last bot, as with a count. With a count, a shorter list is filled with
     its last bot (``["sensible", "random"]`` for 4 players: seat 0 sensible, the rest
     random); a longer list is refused, naming both counts."""
     if not names:
@@ -66,6 +67,8 @@ def seat_bots(variant: Variant, players: int | None, names: list[str]) -> tuple[
         players = len(names) if len(names) > 1 else variant.default_players()
         if len(names) > 1:
             lo, hi = variant.player_range()
+            if lo == hi and len(names) < lo:  # one player count only: the last bot fills the table
+                players = lo
             if not lo <= players <= hi:
                 raise TapeteError(
                     f"{len(names)} bots were listed, so {players} players, but {variant.name} is for {lo}-{hi} players"

@@ -325,9 +325,8 @@ class Tricks(Game):
             return []
         lead = counters["lead"]
         winner = self.next_seat(state, lead, self.winning_index(state, trick))
-        said = (
-            f"plays {self.deck.format(card)}: seat {winner} takes the trick ({' '.join(map(self.deck.format, trick))})"
-        )
+        names = [self.deck.format(c) for c in trick]
+        said = f"plays {names[-1]}: seat {winner} takes the trick ({' '.join(names)})"
         zones[f"taken.{winner}"].extend(trick)
         trick.clear()
         counters[f"tricks.{winner}"] += 1
@@ -336,7 +335,8 @@ class Tricks(Game):
         state.to_move = counters["lead"] = winner
         if not zones[f"hand.{winner}"]:
             state.over = True
-        return [{"say": said}]
+        # the trick's cards lie face up until it is taken: every seat sees them go (and the last one played)
+        return [{"say": said, "show": names}]
 
     def winning_index(self, state: DealState, trick: list[int]) -> int:
         """Which card of the trick wins: the highest trump, else the highest of the suit led (HE-3.4, BR-3.3)."""
