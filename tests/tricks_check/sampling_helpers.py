@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from tapete import Deal, Random
 from tapete.core.actions import Action
 from tapete.core.state import DealState
-from tapete.game import Game
 from tapete.play.loading import Variant
 from tapete.search.determinise import Determiniser
 from tapete.search.worlds import impossibility
@@ -24,38 +22,9 @@ class Walked:
     moves: list[Action]
 
 
-def showing_tricks(game: Game) -> Game:
-    """``game`` announcing every card of a trick it gathers (a ``show`` event), as the play is face up.
-
-    The family gathers a full trick face down in the same move that plays its last card,
-    and says nothing of the card: the other seats' histories then hold that play without
-    its card (test_the_last_card_of_a_trick_is_seen_by_all), so the views cannot tell who
-    played what and the void inference reads the tricks wrongly. Until the family shows the
-    card, the sampling tests play through this wrapper; it changes no move and no state."""
-    if getattr(game, "_shows_tricks", False):  # a variant's deals share one game
-        return game
-    apply = game.apply
-    names = game.deck.names
-
-    def showing(state: DealState, action: Action) -> list[dict[str, Any]]:
-        trick = list(state.zones.get("trick", ()))
-        events = apply(state, action)
-        if action.kind == "play" and trick and not state.zones.get("trick"):
-            events = [*events, {"show": [names[c] for c in (*trick, *action.cards)]}]
-        return events
-
-    game.apply = showing  # type: ignore[method-assign]
-    game._shows_tricks = True  # type: ignore[attr-defined]
-    return game
-
-
-def walk(
-    v: Variant, players: int, seed: int, stop: Callable[[list[Action]], bool], workaround: bool = True
-) -> Walked | None:
+def walk(v: Variant, players: int, seed: int, stop: Callable[[list[Action]], bool]) -> Walked | None:
     """Random legal moves from a fresh deal until ``stop(moves)``; None if the deal ends first."""
     deal = v.new_deal(players, seed=seed)
-    if workaround:
-        showing_tricks(deal.game)
     start = deal.state.clone()
     moves: list[Action] = []
     rng = Random(seed, "walk")

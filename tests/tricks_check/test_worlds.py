@@ -8,7 +8,6 @@ where a pass was illegal, and the check must say so.
 
 from __future__ import annotations
 
-import pytest
 from sampling_helpers import Blind, impossible_worlds, walk
 
 from tapete import Random
@@ -59,9 +58,6 @@ def test_a_world_that_moves_a_card_the_seat_holds_is_refused():
     assert why is not None and mine in why
 
 
-@pytest.mark.xfail(
-    strict=True, reason="plugins/tricks gathers a trick without showing its last card (see showing_tricks)"
-)
 def test_the_last_card_of_a_trick_is_seen_by_all():
     """HE-3.2: cards are played face up, so every seat's history names every card played, the last of a trick too."""
     deal = variant("hearts/classic").new_deal(4, seed=5)
