@@ -29,8 +29,8 @@ Then the cost of one determinised sample, on the same positions for both, after 
 and 9 tricks of random deals (``--positions`` deals each), for the player to move:
 
 * ``tapete``: ``Determiniser(game, view)`` built once per position (what ``ismcts``
-  does once per decision) and ``sample(rng)`` drawn ``--samples`` times; the figure per
-  sample counts both (the build shared over the samples), and the build alone is shown;
+  does once per decision) and ``sample(rng)`` drawn ``--samples`` times; ``us/sample``
+  counts both (the build shared over the samples), ``us/draw`` and ``us/build`` each alone;
   every sample is replayed with ``tapete.search.worlds.impossibility`` (not timed) and
   the impossible ones counted.
 * ``openspiel``: ``state.resample_from_infostate(player, sampler)``; every sample's
@@ -139,11 +139,11 @@ CONTENDERS: dict[str, Runner] = {
 
 
 def tapete_samples(tricks: int, positions: int, samples: int) -> dict[str, Any]:
-    """µs per determinised sample (build shared) and per build, and impossible samples, at ``tricks``."""
+    """µs per determinised sample (the build shared), per draw alone and per build; impossible samples."""
     variant = load_variant(VARIANT)
     rng = random.Random(tricks)
     draw = Random(tricks, "samples")
-    per_sample, per_build = [], []
+    per_sample, per_build, per_draw = [], [], []
     impossible = total = 0
     for p in range(positions):
         deal = variant.new_deal(4, seed=("positions", tricks, p))
@@ -161,12 +161,14 @@ def tapete_samples(tricks: int, positions: int, samples: int) -> dict[str, Any]:
         worlds = [sampler.sample(draw) for _ in range(samples)]
         t2 = time.process_time()
         per_build.append((t1 - t0) * 1e6)
+        per_draw.append((t2 - t1) * 1e6 / samples)
         per_sample.append((t2 - t0) * 1e6 / samples)
         for world in worlds:
             total += 1
             impossible += impossibility(deal.game, begin, moves, view, world) is not None
     return {
         "us/sample": round(statistics.median(per_sample), 1),
+        "us/draw": round(statistics.median(per_draw), 1),
         "us/build": round(statistics.median(per_build), 1),
         "impossible": impossible,
         "samples": total,
