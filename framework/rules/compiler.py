@@ -275,11 +275,20 @@ def card_set(words: tuple[t.Word, ...], env: Env) -> frozenset[int]:
 
     Each word is a card pattern as in a card table (a suit, a rank, a range, a card,
     ``red``); a statement listing cards (``remove 2♣ when players == 3``, a family's
-    ``no_lead ♥ when ...``) reads its words with this in its ``check``."""
+    ``no_lead ♥ when ...``) reads its words with this in its ``check``. A word naming an option
+    stands for the option's value, a card (``remove removed when players == 3`` with the
+    option ``removed: 2♦``: which card a table takes out is the players' choice)."""
     deck = env.deck
     assert deck is not None  # statements are checked once the deck is known
     found: set[int] = set()
     for w in words:
+        if w.kind == "name" and str(w.value) in env.options:
+            value = env.options[str(w.value)]
+            try:
+                found.add(deck.parse(str(value)))
+            except ValueError as exc:
+                raise env.error(w.pos, f"option {w.value} = {value!r} is not a card of this deck: {exc}") from None
+            continue
         test = _word_test(w, env, deck)
         found.update(c for c in deck.ids if test(c))
     return frozenset(found)

@@ -24,6 +24,7 @@ from typing import Any
 
 from tapete import (
     Action,
+    Compiled,
     Ctx,
     DealState,
     Game,
@@ -96,18 +97,23 @@ class Tricks(Game):
         self.first_card: frozenset[int] = rules.parsed_words("first_card", default=frozenset())
         self.breaks: frozenset[int] = rules.parsed_words("breaks", default=frozenset())
         # (cards, condition) of each ban; leads are judged by both kinds, follows by no_play only
-        self.no_play = [
-            (rules.parsed_words("no_play", f), rules.condition("no_play", f)) for f, _ in rules.each("no_play")
-        ]
-        self.no_lead = [
-            (rules.parsed_words("no_lead", f), rules.condition("no_lead", f)) for f, _ in rules.each("no_lead")
-        ]
+        # a ban whose condition is false at load time is no ban (HE-V3 lifts the first-trick ban so)
+        self.no_play = self._bans("no_play")
+        self.no_lead = self._bans("no_lead")
         self.exchange_rank: str | None = rules.parsed_words("exchange")
         self.exchange_when = rules.condition("exchange")
         self.leader_rule = rules.expr("leader")
         self.choices = HiddenChoices(self, "pass")
         self.tables = {name: tuple(values) for name, values in rules.tables.items()}
         self._ctx = Ctx(game=self)
+
+    def _bans(self, key: str) -> list[tuple[frozenset[int], Compiled]]:
+        out: list[tuple[frozenset[int], Compiled]] = []
+        for first, _ in self.rules.each(key):
+            when = self.rules.condition(key, first)
+            if when is not None and not (when.const and not when.value):
+                out.append((self.rules.parsed_words(key, first), when))
+        return out
 
     def facts(self) -> dict[str, Any]:
         """What a trick bot may know of the rules: the card tables, the rank order, the trump rule, the bans."""
@@ -132,6 +138,9 @@ class Tricks(Game):
             turned = cards.pop()
             state.zones["turned"] = [turned]
             counters["trump"] = 1 + self.deck.suits.index(self.suit_of[turned])
+        elif self.trump_rule == "last":  # the dealer's last card decides the trump suit; the card stays in hand
+            last = state.zones[f"hand.{state.dealer}"][-1]
+            counters["trump"] = 1 + self.deck.suits.index(self.suit_of[last])
         elif self.trump_rule != "none":
             counters["trump"] = 1 + self.deck.suits.index(self.trump_rule)
         if cards or self.trump_rule == "turned":
@@ -205,7 +214,7 @@ class Tricks(Game):
                     ctx.state = self._with_hand(state, seat, hand)
                 for banned, when in bans:
                     kept = [c for c in cards if c not in banned]
-                    if kept and len(kept) < len(cards) and when is not None and when(ctx):
+                    if kept and len(kept) < len(cards) and when(ctx):
                         cards = kept
             finally:
                 ctx.release()
@@ -556,6 +565,12 @@ class Tricks(Game):
             )
         for first, _ in rules.each("no_play"):
             cards = self._cards_words(rules.parsed_words("no_play", first))
+            when = rules.condition("no_play", first)
+            if when is not None and when.const and not when.value:
+                turn.append(
+                    RuleText(f"You may play {cards} at any time, the first trick included", covers=("no_play",))
+                )
+                continue
             turn.append(
                 RuleText(
                     f"You may not play {cards} when {{no_play {first}.condition}}, unless no other card you may play "
@@ -592,7 +607,9 @@ class Tricks(Game):
         if self.trump_rule == "none":
             wins = f"There are no trumps: the highest card of the suit led wins the trick, in the order {high}"
         else:
-            trumps = "" if self.trump_rule == "turned" else f"{self.trump_rule} are trumps. "
+            trumps = {"turned": "", "last": "The suit of the last card dealt, the dealer's, is trumps. "}.get(
+                self.trump_rule, f"{self.trump_rule} are trumps. "
+            )
             wins = (
                 f"{trumps}The highest trump wins the trick; if it holds none, the highest card of the suit led, in "
                 f"the order {high}: a card of another suit never wins"
@@ -616,6 +633,8 @@ class Tricks(Game):
 
     def _cards_words(self, cards: frozenset[int]) -> str:
         deck = self.deck
+        if len(cards) == len(deck):
+            return "any card"
         suits = [s for s in deck.suits if all(c in cards for c in deck.ids if self.suit_of[c] == s)]
         rest = [deck.format(c) for c in deck.ids if c in cards and self.suit_of[c] not in suits]
         names = {"♥": "hearts", "♠": "spades", "♦": "diamonds", "♣": "clubs"}

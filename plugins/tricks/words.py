@@ -35,6 +35,9 @@ TrickCtx: TypeAlias = "Ctx[Tricks]"
 
 FOLLOW_MODES = ("must", "free", "trump")  # follow suit; play anything; follow, else trump if you can
 PASS_WAYS = ("left", "right", "across", "hold")
+# no trumps; the suit of the card turned up under the stock (Briscola); the suit of the last card dealt,
+# the dealer's (Whist)
+TRUMP_RULES = ("none", "turned", "last")
 
 
 def _check_follow(item: Statement, env: Env) -> str:
@@ -46,14 +49,17 @@ def _check_follow(item: Statement, env: Env) -> str:
 
 
 def _check_trump(item: Statement, env: Env) -> str:
-    """``trump none`` (HE-1.2), ``trump turned`` (BR-2.2: the suit of the card turned up) or a suit (``trump ♠``)."""
+    """``trump none`` (HE-1.2), ``trump turned`` (BR-2.2: the suit of the card turned up), ``trump last`` (the
+    suit of the last card dealt, the dealer's) or a suit (``trump ♠``)."""
     word = item.words[0]
     value = SUIT_NAMES.get(str(word.value), str(word.value))
     deck = env.deck
     assert deck is not None  # statements are checked once the deck is known
-    if value in ("none", "turned") or value in deck.suits:
+    if value in TRUMP_RULES or value in deck.suits:
         return value
-    raise env.error(word.pos, f"trump is none, turned or a suit of this deck ({' '.join(deck.suits)}), not {word}")
+    raise env.error(
+        word.pos, f"trump is none, turned, last or a suit of this deck ({' '.join(deck.suits)}), not {word}"
+    )
 
 
 def _check_cycle(item: Statement, env: Env) -> tuple[str, ...]:
@@ -138,7 +144,8 @@ WORDS = (
     ),
     StatementSpec(
         "trump",
-        "the trump suit: none, turned (the suit of the card turned up under the stock) or a suit",
+        "the trump suit: none, turned (the suit of the card turned up under the stock), last (the suit of the "
+        "last card dealt, the dealer's) or a suit",
         words=(1, 1),
         check=_check_trump,
         default="trump none",
