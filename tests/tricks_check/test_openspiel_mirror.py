@@ -9,9 +9,9 @@ player the same cards (the pass included), and at the end each player's points m
 (OpenSpiel returns 26 - points; a moon, HE-4.2, is 26 for the shooter and 0 for the others).
 
 Each of OpenSpiel's eight boolean parameters is played against its tapete twin
-(docs/hearts-openspiel.md has the table): a registered variant, or, where the Hearts folder
-has none yet, a file of a line or two extending hearts/classic, written by the test
-(``must_break_hearts=false`` has no HE variant at all: hearts may be led at any time).
+(docs/hearts-openspiel.md has the table): a variant of the Hearts folder, or for
+``must_break_hearts=false``, which no HE variant has (hearts may be led at any time), a file
+of one line extending hearts/classic, written by the test.
 OpenSpiel has no dealer: its ``can_lead_any_club`` lets the holder of 2♣ lead any club, where
 HE-V2 has the player left of the dealer lead; the two agree on deals where that player holds
 2♣ when play begins, and those are the deals mirrored for it (2♣ is dealt to that player and
@@ -40,32 +40,17 @@ from tapete.play.match import Match
 # OpenSpiel setting -> (its parameters, the tapete variant that plays it: a registered name, or the
 # rule lines of a file extending hearts/classic that the test writes)
 TWINS: dict[str, tuple[dict[str, bool], str]] = {
-    "default": ({}, "hearts/classic"),
-    "pass_cards=false": ({"pass_cards": False}, "pass_cycle hold   # HE-V1 no passing"),
-    "can_lead_any_club": (
-        {"can_lead_any_club": True},
-        "leader = next(dealer)   # HE-V2 the player left of the dealer leads\nfirst_card ♣   # any club",
-    ),
-    "no_pts_on_first_trick=false": (
-        {"no_pts_on_first_trick": False},
-        "no_play ♥ Q♠ when false   # HE-V3 penalty cards may be played on the first trick",
-    ),
-    "qs_breaks_hearts=false": ({"qs_breaks_hearts": False}, "breaks ♥   # HE-V4 Q♠ does not break hearts"),
-    "jd_bonus": (
-        {"jd_bonus": True},
-        "points { J♦: -10, _: 0 }   # HE-V7 J♦ counts -10 for whoever takes it, the shooter too\n"
-        "score = taken(points) + if(took_all(penalty), 0, if(any(took_all(penalty)), total(penalty), taken(penalty)))",
-    ),
-    "avoid_all_tricks_bonus": (
-        {"avoid_all_tricks_bonus": True},
-        "# HE-V9 -5 for taking no trick, but in a moon hand\n"
-        "score = if(took_all(penalty), 0, if(any(took_all(penalty)), total(penalty),"
-        " taken(penalty) + if(tricks == 0, -5, 0)))",
-    ),
+    "default": ({}, "hearts/classic"),  # HE-2.3, HE-3.1 to HE-3.5, HE-4.1, HE-4.2
+    "pass_cards=false": ({"pass_cards": False}, "hearts/no-passing"),  # HE-V1
+    "can_lead_any_club": ({"can_lead_any_club": True}, "hearts/any-club"),  # HE-V2
+    "no_pts_on_first_trick=false": ({"no_pts_on_first_trick": False}, "hearts/points-first-trick"),  # HE-V3
+    "qs_breaks_hearts=false": ({"qs_breaks_hearts": False}, "hearts/queen-does-not-break"),  # HE-V4
+    "jd_bonus": ({"jd_bonus": True}, "hearts/omnibus"),  # HE-V7
+    "avoid_all_tricks_bonus": ({"avoid_all_tricks_bonus": True}, "hearts/no-trick-bonus"),  # HE-V9
     "can_lead_hearts_instead_of_qs": (
         {"can_lead_hearts_instead_of_qs": True},
-        "no_lead ♥ when not broken and not holds_only(penalty)   # HE-V10 hearts and Q♠ only: lead a heart",
-    ),
+        "hearts/hearts-instead-of-queen",
+    ),  # HE-V10
     "must_break_hearts=false": ({"must_break_hearts": False}, "no_lead ♥ when false   # hearts may be led at any time"),
 }
 SLOW_DEALS = int(os.environ.get("TAPETE_OPENSPIEL_DEALS", "120"))
