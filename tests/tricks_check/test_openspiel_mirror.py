@@ -8,10 +8,9 @@ without passing), then every move is mirrored. At every decision both must offer
 player the same cards (the pass included), and at the end each player's points must agree
 (OpenSpiel returns 26 - points; a moon, HE-4.2, is 26 for the shooter and 0 for the others).
 
-Each of OpenSpiel's eight boolean parameters is played against its tapete twin
-(docs/hearts-openspiel.md has the table): a variant of the Hearts folder, or for
-``must_break_hearts=false``, which no HE variant has (hearts may be led at any time), a file
-of one line extending hearts/classic, written by the test.
+Each of OpenSpiel's eight boolean parameters is played against its tapete twin, a variant of
+the Hearts folder (docs/hearts-openspiel.md has the table; ``must_break_hearts=false``, which
+no HE variant has, is ``hearts/hearts-any-time``).
 OpenSpiel has no dealer: its ``can_lead_any_club`` lets the holder of 2♣ lead any club, where
 HE-V2 has the player left of the dealer lead; the two agree on deals where that player holds
 2♣ when play begins, and those are the deals mirrored for it (2♣ is dealt to that player and
@@ -29,7 +28,6 @@ deals in all); the everyday run mirrors 5 per setting.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -42,8 +40,7 @@ from tapete import Random, load_variant
 from tapete.core.actions import Action
 from tapete.play.match import Match
 
-# OpenSpiel setting -> (its parameters, the tapete variant that plays it: a registered name, or the
-# rule lines of a file extending hearts/classic that the test writes)
+# OpenSpiel setting -> (its parameters, the tapete variant that plays it)
 TWINS: dict[str, tuple[dict[str, bool], str]] = {
     "default": ({}, "hearts/classic"),  # HE-2.3, HE-3.1 to HE-3.5, HE-4.1, HE-4.2
     "pass_cards=false": ({"pass_cards": False}, "hearts/no-passing"),  # HE-V1
@@ -56,26 +53,11 @@ TWINS: dict[str, tuple[dict[str, bool], str]] = {
         {"can_lead_hearts_instead_of_qs": True},
         "hearts/hearts-instead-of-queen",
     ),  # HE-V10
-    "must_break_hearts=false": ({"must_break_hearts": False}, "no_lead ♥ when false   # hearts may be led at any time"),
+    "must_break_hearts=false": ({"must_break_hearts": False}, "hearts/hearts-any-time"),  # no HE-V id
 }
 SLOW_DEALS = int(os.environ.get("TAPETE_OPENSPIEL_DEALS", "120"))
 QUICK_DEALS = 5
 CYCLE = {1: 1, 2: 3, 3: 2, 0: 0}  # deal number % 4 -> OpenSpiel's direction (HE-2.3: left, right, across, hold)
-
-
-def _variant(name: str, folder: Path) -> Any:
-    """The setting's twin: a registered variant, or a file extending hearts/classic written here."""
-    twin = TWINS[name][1]
-    if re.fullmatch(r"[\w-]+/[\w-]+", twin):
-        return load_variant(twin)
-    stem = "twin-" + "".join(ch if ch.isalnum() else "-" for ch in name)
-    (folder / f"{stem}.yaml").write_text(
-        f"extends: hearts/classic\nname: {stem}\nsummary: Hearts set up as OpenSpiel's {name}\n"
-        f"scripts: [{stem}.rules]\n",
-        encoding="utf-8",
-    )
-    (folder / f"{stem}.rules").write_text(twin + "\n", encoding="utf-8")
-    return load_variant(str(folder / f"{stem}.yaml"))
 
 
 Policy = Callable[[int, list[Action], Any], Action]
@@ -161,9 +143,10 @@ def mirror_deal(game: Any, settings: dict[str, bool], state: Any, choose: Policy
     return twin
 
 
-def mirror(name: str, folder: Path, deals: int) -> dict[str, int]:
+def mirror(name: str, deals: int) -> dict[str, int]:
     """Mirror ``deals`` deals of the setting's twin; the counts of deals, moons and pass directions seen."""
-    return mirror_variant(TWINS[name][0], _variant(name, folder), deals, name)
+    settings, twin = TWINS[name]
+    return mirror_variant(settings, load_variant(twin), deals, name)
 
 
 def mirror_variant(settings: dict[str, bool], v: Any, deals: int, name: str) -> dict[str, int]:
@@ -199,17 +182,17 @@ def mirror_variant(settings: dict[str, bool], v: Any, deals: int, name: str) -> 
 
 
 @pytest.mark.parametrize("name", list(TWINS))
-def test_openspiel_agrees_on_a_few_deals(name, tmp_path):
+def test_openspiel_agrees_on_a_few_deals(name):
     """HE-2.3, HE-3.1 to HE-3.5, HE-4.1, HE-4.2 (and each parameter's HE-V) agree with OpenSpiel, 5 deals a setting."""
-    seen = mirror(name, tmp_path, QUICK_DEALS)
+    seen = mirror(name, QUICK_DEALS)
     assert seen["deals"] == QUICK_DEALS
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", list(TWINS))
-def test_openspiel_agrees_on_a_thousand_deals(name, tmp_path):
+def test_openspiel_agrees_on_a_thousand_deals(name):
     """The full mirror: 120 deals a setting, 1,080 in all, every pass direction, moons among them (HE-4.2)."""
-    seen = mirror(name, tmp_path, SLOW_DEALS)
+    seen = mirror(name, SLOW_DEALS)
     assert seen["deals"] == SLOW_DEALS
     if name != "pass_cards=false":
         assert seen["directions"] == 4
@@ -222,9 +205,8 @@ def combination(settings: dict[str, bool], folder: Path) -> Any:
     parent = "hearts/classic"
     for k, (alone, twin) in enumerate(TWINS.values()):
         if alone and all(settings.get(key) == value for key, value in alone.items()):
-            if re.fullmatch(r"[\w-]+/[\w-]+", twin):
-                game, stem = twin.split("/")
-                twin = (Path(tapete_variants.__file__).parent / game / f"{stem}.rules").read_text(encoding="utf-8")
+            game, stem = twin.split("/")
+            twin = (Path(tapete_variants.__file__).parent / game / f"{stem}.rules").read_text(encoding="utf-8")
             (folder / f"step{k}.yaml").write_text(
                 f"extends: {parent}\nname: step{k}\nsummary: one more OpenSpiel setting\nscripts: [step{k}.rules]\n",
                 encoding="utf-8",
