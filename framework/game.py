@@ -123,6 +123,8 @@ class Game:
     reads to find the game's own bots and layout. None for a game built by hand."""
     zone_words: ClassVar[dict[str, str]] = {}  # zone kind -> its name in a rulebook ("discard": "discard pile")
 
+    _set_aside: frozenset[int] = frozenset()  # the removed cards while `deal` runs (set by the engine)
+
     def __init__(self, rules: Rules):
         self.rules = rules
         self.deck: Deck = rules.deck
@@ -164,8 +166,13 @@ class Game:
         return (seat + self.step * steps) % state.players
 
     def shuffled_deck(self, rng: Random) -> list[int]:
-        """Every card of the deck, shuffled; the last one is dealt first."""
-        cards = list(self.deck.ids)
+        """Every card of the deck in play this deal, shuffled; the last one is dealt first.
+
+        The cards a ``remove`` statement sets aside for this deal are not among them: the
+        engine puts them face up in the zone ``removed`` (`removed_cards`), so every family
+        deals from the deck the player count calls for without a word of its own."""
+        out = self._set_aside
+        cards = [c for c in self.deck.ids if c not in out] if out else list(self.deck.ids)
         rng.shuffle(cards)
         return cards
 
@@ -173,30 +180,14 @@ class Game:
         """The cards the script's ``remove CARDS when CONDITION`` statements set aside for this deal.
 
         A deck that depends on the player count (three-handed Hearts without the 2♦) is the
-        full deck less these; the condition is asked once per deal, at its start."""
+        full deck less these; the condition is asked once per deal, at its start (by the
+        engine, before `deal`: `shuffled_deck` leaves them out)."""
         out: set[int] = set()
         for first, _item in self.rules.each("remove"):
             when = self.rules.condition("remove", first)
             if when is not None and when(ctx):
                 out.update(self.rules.parsed_words("remove", first, frozenset()))
         return sorted(out)
-
-    def dealt_deck(self, state: DealState, rng: Random, ctx: Ctx) -> list[int]:
-        """`shuffled_deck` less the `removed_cards`, which lie face up in the zone ``removed``.
-
-        The removed cards stay in a zone, so every card is still somewhere (conservation),
-        and everyone sees them (the observer shows the ``removed`` zone to every seat): the
-        searches and the views know they are out of play. Without ``remove`` statements
-        this is `shuffled_deck` and no zone is made."""
-        cards = self.shuffled_deck(rng)
-        if not self.rules.has_any("remove"):
-            return cards
-        gone = self.removed_cards(state, ctx)
-        state.zones[REMOVED] = gone
-        if not gone:
-            return cards
-        out = set(gone)
-        return [c for c in cards if c not in out]
 
     def deal_round_robin(self, state: DealState, cards: list[int], per_hand: int | None, first: int) -> None:
         """Fresh hands, dealt one card at a time from ``first``; ``None`` deals everything."""

@@ -188,7 +188,7 @@ def test_the_rulebooks_in_the_docs_are_what_tapete_rules_prints(page):
 
 def test_the_docs_show_one_rulebook_per_family():
     shown = {re.search(r"\(`([\w-]+)/", p.read_text(encoding="utf-8")).group(1) for p in ROOT_DOCS.glob("*.md")}
-    assert {"fantan", "chinchon", "chinese-ten"} <= shown
+    assert {"fantan", "chinchon", "chinese-ten", "hearts", "briscola"} <= shown
 
 
 def test_the_table_rules_command_prints_the_rulebook(tmp_path):

@@ -394,7 +394,7 @@ def _ladder(
             {
                 "bot": bot,
                 "default": bot == default,
-                "rate": proportion(sum(1 for r in ok if r.winner == 0), len(ok)),
+                "rate": proportion(sum(1 for r in ok if 0 in r.winners), len(ok)),
                 "matches": len(ok),
                 "seconds": round(sim.seconds, 3),
             }

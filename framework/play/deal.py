@@ -15,7 +15,7 @@ from ..core.errors import IllegalAction, SnapshotError
 from ..core.ledger import Ledger
 from ..core.rng import Random
 from ..core.state import DealState
-from ..game import Game
+from ..game import REMOVED, Game
 from ..rules.program import Rules
 from ..rules.vocabulary import Ctx
 from ..view import Recorder, View, game_facts, make_view, observer, public, public_data, shown
@@ -43,7 +43,16 @@ def first_dealer(rules: Rules, players: int, seed: object) -> int:
 def start_deal(game: Game, players: int, dealer: int, rng: Random, ledger: Ledger) -> DealState:
     state = DealState(players=players, dealer=dealer)
     ctx = Ctx(game=game, state=state, ledger=ledger)
-    game.deal(state, rng, ctx)
+    if game.rules.has_any("remove"):  # a deck for the player count: the removed cards lie face up, apart
+        removed = game.removed_cards(state, ctx)
+        game._set_aside = frozenset(removed)
+        try:
+            game.deal(state, rng, ctx)
+        finally:
+            game._set_aside = frozenset()
+        state.zones[REMOVED] = removed
+    else:
+        game.deal(state, rng, ctx)
     leader = game.rules.expr("leader")
     state.to_move = (leader(ctx) % players) if leader is not None else game.next_seat(state, dealer)
     state.rng = rng.getstate()

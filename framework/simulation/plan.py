@@ -65,6 +65,11 @@ class MatchRecord:
     void_deals: int
     actions: int
     error: str | None = None  # the match stopped on an error of the game (a stalled deal, ...): not in the rates
+    winners: list[int] = field(default_factory=list)  # every seat that won: several share a tie (HE-5.2)
+
+    def __post_init__(self) -> None:
+        if not self.winners and self.winner >= 0:
+            self.winners = [self.winner]
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -266,6 +271,7 @@ def match_record(
         result.deals,
         voids,
         actions,
+        winners=list(result.winners),
     )
 
 

@@ -160,9 +160,11 @@ def round_robin(
             for r in sim.records:
                 if r.error is not None:
                     pair.errors += 1
-                elif r.winner < 0:
+                    continue
+                sides = {lineup[w] for w in r.winners}  # a win shared by both bots' seats is a draw between them
+                if len(sides) != 1:
                     pair.draws += 1
-                elif lineup[r.winner] == a:
+                elif a in sides:
                     pair.wins_a += 1
                 else:
                     pair.wins_b += 1

@@ -129,7 +129,7 @@ class Tricks(Game):
 
     # -- the deal (HE-2, BR-2) ----------------------------------------------------------
     def deal(self, state: DealState, rng: Random, ctx: Ctx) -> None:
-        cards = self.dealt_deck(state, rng, ctx)
+        cards = self.shuffled_deck(rng)  # without the cards a ``remove`` statement set aside
         n = state.players
         size = int(self.hand_size(ctx)) if self.hand_size is not None else len(cards) // n
         self.deal_round_robin(state, cards, size, self.next_seat(state, state.dealer))
@@ -580,6 +580,10 @@ class Tricks(Game):
             )
         for first, _ in rules.each("no_lead"):
             cards = self._cards_words(rules.parsed_words("no_lead", first))
+            when = rules.condition("no_lead", first)
+            if when is not None and when.const and not when.value:
+                turn.append(RuleText(f"You may lead {cards} at any time", covers=("no_lead",)))
+                continue
             turn.append(
                 RuleText(
                     f"You may not lead {cards} when {{no_lead {first}.condition}}, unless you hold nothing else",

@@ -70,12 +70,11 @@ class TrickLayout(Layout):
         if facts.breaks:
             rows.append(Row("hearts", note="broken" if view.counters.get("broken") else "not broken yet"))
         turned = view.cards("turned")
-        if facts.trump_rule == "turned" or turned:
-            trump = view.counters.get("trump", 0)
-            suit = view.deck.suits[trump - 1] if trump else "?"
-            rows.append(
-                Row("trump", tuple(turned), note=f"{suit} are trumps" + ("" if turned else " (turned card drawn)"))
-            )
+        trump = view.counters.get("trump", 0)
+        if trump:  # the turned card while it lies under the stock, else the suit alone
+            suit = view.deck.suits[trump - 1]
+            drawn = " (the turned card is drawn)" if facts.trump_rule == "turned" and not turned else ""
+            rows.append(Row("trump", tuple(turned), note=f"{suit} are trumps{drawn}"))
         if "stock" in view.counts:
             rows.append(Row("stock", note=cards_words(view.count("stock") + view.count("turned"))))
         if view.cards("removed"):

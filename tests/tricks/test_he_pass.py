@@ -94,3 +94,25 @@ def test_he_5_2_the_command_line_names_every_seat_that_shares_the_win():
         check=True,
     ).stdout
     assert "Winner: seats 2 and 3 share the win" in out, out
+
+
+def test_he_5_2_simulate_counts_a_shared_win_for_each_seat_that_shares_it():
+    from tapete import simulate
+
+    sim = simulate(CLASSIC, 4, bots=["heuristic"], options={"limit": 1}, seed=1, workers=1)
+    (summary,) = sim.summary()["points"]
+    shared = [r for r in sim.records if len(r.winners) > 1]
+    assert shared and summary["shared_wins"] == len(shared) and summary["draws"] == 0
+    assert sum(s["wins"] for s in summary["seats"]) == sum(len(r.winners) for r in sim.records)
+    for r in shared:  # every sharer has the lowest total
+        assert all(r.totals[s] == min(r.totals) for s in r.winners)
+
+
+def test_he_5_2_in_a_tournament_every_match_is_a_win_for_one_bot_or_a_draw_between_them():
+    # a win shared by seats of both bots is a draw between them; one shared by one bot's seats is its win
+    from tapete.simulation.tournament import round_robin
+
+    result = round_robin(CLASSIC, ["heuristic", "random"], games=6, options={"limit": 1}, seed=2, workers=1)
+    (pair,) = result.pairs
+    assert pair.wins_a + pair.wins_b + pair.draws == 6 and pair.errors == 0
+    assert pair.wins_a > pair.wins_b  # the default bot avoids points better than random

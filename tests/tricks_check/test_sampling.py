@@ -25,7 +25,7 @@ import pytest
 from sampling_helpers import every_world, hidden_room, impossible_worlds, walk, world_key
 from scipy.stats import chisquare
 
-from tapete import Random, load_variant
+from tapete import Random, load_variant, registry
 from tapete.core.actions import Action
 from tapete.search.determinise import Determiniser
 
@@ -65,6 +65,36 @@ def test_ten_thousand_imagined_deals_replay():
     """10,008 imagined deals of hearts/classic after 3, 6 and 9 tricks: 0 impossible."""
     impossible, total, why = impossible_share("hearts/classic", 139, 24)
     assert total >= 10_000
+    assert impossible == 0, f"{impossible} of {total} imagined deals cannot have happened, e.g. {why}"
+
+
+# the variants whose rules of play change what the play proves (the lead, the bans, the deck, the seats)
+PLAY_RULES = [
+    "hearts/any-club",
+    "hearts/black-maria",
+    "hearts/five-player",
+    "hearts/hearts-instead-of-queen",
+    "hearts/points-first-trick",
+    "hearts/queen-does-not-break",
+    "briscola/cambio",
+    "briscola/four-player",
+]
+
+
+@pytest.mark.parametrize("name", PLAY_RULES)
+def test_each_variant_imagines_only_possible_deals(name):
+    """HE-V2, HE-V3, HE-V4, HE-V8, HE-V10, HE-V12, BR-V1, BR-V4: 12 imagined deals each, none impossible."""
+    impossible, total, why = impossible_share(name, 1, 4)
+    assert total == 12
+    assert impossible == 0, f"{impossible} of {total} imagined deals cannot have happened, e.g. {why}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(n for n in registry().variants() if n.startswith(("hearts/", "briscola/"))))
+def test_every_variant_imagines_only_possible_deals(name):
+    """Every Hearts and Briscola variant, 144 imagined deals after 3, 6 and 9 tricks: none impossible."""
+    impossible, total, why = impossible_share(name, 6, 8)
+    assert total == 144
     assert impossible == 0, f"{impossible} of {total} imagined deals cannot have happened, e.g. {why}"
 
 

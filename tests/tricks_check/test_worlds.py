@@ -70,3 +70,26 @@ def test_the_last_card_of_a_trick_is_seen_by_all():
         assert len(plays) == 8
         hidden = [e.text for e in plays if not e.action.cards]
         assert hidden == [], f"seat {seat} saw {hidden}"
+
+
+def test_a_world_that_moves_a_passed_card_is_refused():
+    """HE-2.3: the passer knows where its three cards went; a world with one of them elsewhere is impossible."""
+    v = variant("hearts/classic")
+    walked = walk(v, 4, 11, lambda moves: sum(1 for a in moves if a.kind == "play") >= 1)
+    deal = walked.deal
+    seat = deal.to_move  # it has not played yet
+    played = {a.cards[0] for a in walked.moves if a.kind == "play"}
+    passed = set(walked.start.zones[f"hand.{seat}"]) - set(deal.state.zones[f"hand.{seat}"]) - played
+    receiver = (seat + deal.state.counters["pass_to"]) % 4
+    assert len(passed) == 3 and passed <= set(deal.state.zones[f"hand.{receiver}"])
+    card = min(passed)
+    view = deal.view(seat)
+    assert view.known.get(card) == f"hand.{receiver}"
+    world = Determiniser(deal.game, view).sample(Random(4))
+    assert impossibility(deal.game, walked.start, walked.moves, view, world) is None
+    other = next(s for s in range(4) if s not in (seat, receiver) and world.zones[f"hand.{s}"])
+    there, mine = world.zones[f"hand.{receiver}"], world.zones[f"hand.{other}"]
+    i = there.index(card)
+    there[i], mine[0] = mine[0], there[i]
+    why = impossibility(deal.game, walked.start, walked.moves, view, world)
+    assert why is not None
