@@ -8,6 +8,7 @@ bounded; nothing depends on timing but the bounds.
 
 from __future__ import annotations
 
+import re
 import shutil
 import time
 from collections.abc import Iterator
@@ -134,6 +135,24 @@ def test_two_people_play_chinchon_to_the_end_while_a_spectator_watches(server: T
     sheet = people[0][0]
     sheet.click("#show-sheet")
     assert sheet.locator("table.sheet tr").count() >= 2  # a header and at least one deal
+    # The totals line agrees with the score sheet's last totals (it was one deal behind).
+    totals = sheet.eval_on_selector("table.sheet tr:last-child", "tr => [...tr.cells].map(c => c.textContent)")
+    line = sheet.inner_text("#scores").splitlines()[0]
+    in_line = re.findall(r"(?:you|seat \d+) (-?\d+)", line)
+    in_sheet = [re.search(r"\((-?\d+)\)$", cell).group(1) for cell in totals[1:]]  # type: ignore[union-attr]
+    assert line.startswith("totals: ") and in_line == in_sheet, (line, totals)
+
+    # Play again: one click seats both people at a new table, with a new commitment.
+    first, second = people[0][0], people[1][0]
+    old = first.inner_text("#fair code")
+    first.click("#again")
+    first.wait_for_function("() => document.body.dataset.phase === 'play'", timeout=STEP)
+    second.wait_for_selector("#again:text('Join the new table')", timeout=STEP)
+    second.click("#again")
+    second.wait_for_function("() => document.body.dataset.phase === 'play'", timeout=STEP)
+    new = next(r.table for t, r in server.hub.rooms.items() if t != made["table"])
+    assert [st.connections > 0 for st in new.status] == [True, True]
+    assert first.inner_text("#fair code") != old
 
 
 def on_a_phone(page: Any, width: int) -> None:
