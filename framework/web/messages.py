@@ -252,13 +252,17 @@ def reveal(table: LiveTable, layout: Layout, view: View) -> Json:
             cards = sorted(view.cards(zone), key=lambda c: layout.sort_key(view, c))
             hands.append({"label": seat_name(view, s), "cards": [card(view, c) for c in cards]})
     lines: list[str] = []
+    points: list[int | None] = []  # what each match seat gained in this deal (none: void, or out of it)
     for rec in reversed(table.records):
         if rec.get("type") in ("score", "void"):
             lines = [str(x) for x in rec.get("lines", [])]
             if rec.get("type") == "void":
                 lines = [f"the deal is void: {rec.get('reason', '')}", *lines]
+            else:
+                scores = rec.get("scores", {})
+                points = [scores.get(str(s)) for s in range(table.players)]
             break
-    return {"hands": hands, "lines": lines}
+    return {"hands": hands, "lines": lines, "points": points}
 
 
 def log_message(table: LiveTable, layout: Layout, viewer: int) -> Json:

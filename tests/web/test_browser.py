@@ -142,6 +142,8 @@ def test_two_people_play_chinchon_to_the_end_while_a_spectator_watches(server: T
     in_sheet = [re.search(r"\((-?\d+)\)$", cell).group(1) for cell in totals[1:]]  # type: ignore[union-attr]
     assert line.startswith("totals: ") and in_line == in_sheet, (line, totals)
 
+    assert sheet.inner_text("#points").startswith("this deal: you ")  # the points each gained in the last deal
+
     # Play again: one click seats both people at a new table, with a new commitment.
     first, second = people[0][0], people[1][0]
     old = first.inner_text("#fair code")

@@ -233,3 +233,4 @@ def test_at_a_deals_end_the_totals_line_agrees_with_the_score_sheet(server: Thre
     assert any(totals)  # somebody scored: a stale line would still show the totals before the deal
     names = ["you" if s == 0 else f"seat {s}" for s in range(3)]
     assert state["scores"][0] == "totals: " + ", ".join(f"{n} {t}" for n, t in zip(names, totals, strict=True))
+    assert state["reveal"]["points"] == state["sheet"][-1]["scores"]  # the deal-over page says what each gained

@@ -284,6 +284,12 @@ function render() {
   if (s.reveal) {
     $("reveal").replaceChildren(...s.reveal.hands.map((h) => rowEl({ label: h.label, cards: h.cards, marked: [], note: h.cards.length ? "" : "no cards left" })));
     $("lines").replaceChildren(...s.reveal.lines.map((l) => el("li", "", l)));
+    const points = s.reveal.points || [];
+    const signed = (v) => (v > 0 ? `+${v}` : String(v));
+    $("points").textContent = points.length
+      ? "this deal: " + s.seats.filter((p) => points[p.seat] !== null && points[p.seat] !== undefined)
+        .map((p) => `${p.you ? "you" : `seat ${p.seat}`} ${signed(points[p.seat])}`).join(", ")
+      : "";
     const me = s.seats.find((p) => p.you);
     const next = $("next");
     next.classList.toggle("hidden", !(s.phase === "deal-over" && me && !me.ready));
