@@ -234,3 +234,29 @@ def test_at_a_deals_end_the_totals_line_agrees_with_the_score_sheet(server: Thre
     names = ["you" if s == 0 else f"seat {s}" for s in range(3)]
     assert state["scores"][0] == "totals: " + ", ".join(f"{n} {t}" for n, t in zip(names, totals, strict=True))
     assert state["reveal"]["points"] == state["sheet"][-1]["scores"]  # the deal-over page says what each gained
+
+
+def test_a_page_names_each_card_one_way_in_its_buttons_rows_and_confirmations(server: ThreadServer) -> None:
+    # Chinchón's layout names the cards in words at the terminal (3 de oros); the page's faces say 3♦.
+    made = create(server, "chinchon/fournier", ["person", "person"], seed="names", options={"close_limit": "100"})
+
+    async def run() -> list[str]:
+        pages = [await Client.open(server.ws_url, token(s["link"])) for s in made["seats"]]
+        try:
+            for _ in range(20):
+                states = [await p.next_of("state") for p in pages]
+                for page, st in zip(pages, states, strict=True):
+                    closes = [m for m in st["moves"] if m.get("confirm")]
+                    if closes:
+                        return [*closes[0]["confirm"], *(r["note"] for r in st["hand_rows"])]
+                    if st["moves"]:
+                        await page.send({"type": "move", "seq": st["seq"], "move": st["moves"][0]["text"]})
+            raise AssertionError("no close was offered")
+        finally:
+            for p in pages:
+                await p.close()
+
+    lines = asyncio.run(run())
+    text = " ".join(lines)
+    assert not any(f" de {suit}" in text for suit in ("oros", "copas", "espadas", "bastos")), lines
+    assert any(s in text for s in "♦♥♠♣"), lines  # the cards are named, as the faces name them
