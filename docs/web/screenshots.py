@@ -27,6 +27,14 @@ from tapete.web.app import make_app, uvicorn_options
 from tapete.web.guards import Limits
 
 HERE = Path(__file__).resolve().parent
+# picture, variant, seats, options, screen, the person's moves before it is taken, or the phase to play to
+SHOTS: list[tuple[str, str, list[str], dict[str, str], str, int, str]] = [
+    ("fantan.png", "fantan/pagat", ["person", "sensible", "sensible", "sensible"], {}, "phone", 6, ""),
+    ("chinchon.png", "chinchon/fournier", ["person", "heuristic"], {}, "laptop", 6, ""),
+    ("chinese-ten.png", "chinese-ten/two-player", ["person", "greedy"], {}, "laptop", 3, ""),
+    ("scopone-phone.png", "scopa/scopone", ["person", "random", "random", "random"], {}, "phone", 2, ""),
+    ("fair.png", "fantan/pagat", ["person", "random", "random"], {"wins_to": "1"}, "laptop", 0, "match-over"),
+]
 SEEDS = ["pictures-1", "pictures-2", "pictures-3", "pictures-4", "pictures-5", "pictures-6"]
 
 
@@ -102,36 +110,14 @@ def main() -> int:
             page.wait_for_selector("body[data-ready='1']")
             shoot(page, "lobby.png")
 
-            made = table(base, "fantan/pagat", ["person", "sensible", "sensible", "sensible"])
-            page = browser.new_context(**phone).new_page()
-            page.goto(base + made["seats"][0]["link"])
-            play(page, 6)
-            shoot(page, "fantan.png")
-
-            made = table(base, "chinchon/fournier", ["person", "heuristic"])
-            page = browser.new_context(**laptop).new_page()
-            page.goto(base + made["seats"][0]["link"])
-            play(page, 6)
-            shoot(page, "chinchon.png")
-
-            made = table(base, "chinese-ten/two-player", ["person", "greedy"])
-            page = browser.new_context(**laptop).new_page()
-            page.goto(base + made["seats"][0]["link"])
-            play(page, 3)
-            shoot(page, "chinese-ten.png")
-
-            made = table(base, "scopa/scopone", ["person", "random", "random", "random"])
-            page = browser.new_context(**phone).new_page()
-            page.goto(base + made["seats"][0]["link"])
-            play(page, 2)
-            shoot(page, "scopone-phone.png")
-
-            made = table(base, "fantan/pagat", ["person", "random", "random"], options={"wins_to": "1"})
-            page = browser.new_context(**laptop).new_page()
-            page.goto(base + made["seats"][0]["link"])
-            play(page, 0, until="match-over")
-            page.wait_for_selector("#fair-verdict")
-            shoot(page, "fair.png")
+            for name, variant, seats, options, screen, moves, until in SHOTS:
+                made = table(base, variant, seats, options=options)
+                page = browser.new_context(**(phone if screen == "phone" else laptop)).new_page()
+                page.goto(base + made["seats"][0]["link"])
+                play(page, moves, until)
+                if until:
+                    page.wait_for_selector("#fair-verdict")
+                shoot(page, name)
         finally:
             browser.close()
             server.should_exit = True
