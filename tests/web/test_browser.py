@@ -173,6 +173,15 @@ def on_a_phone(page: Any, width: int) -> None:
     )
     small = [(text, w, h) for text, w, h in sizes if w < 44 or h < 44]
     assert sizes and not small, small
+    # The card just played (the recap's last move) is the one highlighted on the table.
+    last, lit, on_table = page.evaluate(  # read at one moment: a bot's move may redraw the page between reads
+        """() => [
+            [...document.querySelectorAll("#recap li:last-child .card")].map(e => e.dataset.card),
+            [...document.querySelectorAll("#table .card.last")].map(e => e.dataset.card),
+            [...document.querySelectorAll("#table .card")].map(e => e.dataset.card),
+        ]"""
+    )
+    assert lit == [c for c in last if c in on_table], (last, lit)
 
 
 def test_one_person_plays_fan_tan_against_three_bots_and_comes_back(server: ThreadServer, browser: Any) -> None:
