@@ -58,6 +58,11 @@ _NOT_FILES = (
 )
 
 
+def not_a_file(mode: int) -> str | None:
+    """What a file of ``mode`` (``os.stat``'s) is when it is not a regular file ("a FIFO (named pipe)"), else None."""
+    return next((kind for test, kind in _NOT_FILES if test(mode)), None)
+
+
 def read_file(path: Path | str, what: str, limit: int) -> bytes:
     """The bytes of a file a person named, or `FileRefused` saying why not (without the path).
 

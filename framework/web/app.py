@@ -90,6 +90,9 @@ RulesText = Callable[[Variant], list[str]]  # a variant's rules page, as the com
 MAX_MESSAGE = 4096  # characters in one message from a client; a longer one is refused unread
 MAX_FRAME = 65536  # bytes in one WebSocket frame; the protocol closes a connection that sends more
 MAX_MOVE_TEXT = 200
+MAX_CHAT = 200  # characters in one line of a table's chat
+CHAT_SHOWN = 50  # chat lines a page is sent when it opens
+CHAT_RATE = (0.5, 3.0)  # chat lines a second one seat may write, in bursts of
 HELLO_TIMEOUT = 10.0  # seconds a new connection has to name its token
 MAX_PACE = 10.0
 MAX_WAIT = 24 * 3600.0
@@ -165,6 +168,9 @@ class Room:
     hinting: bool = False  # a hint is being worked out for one of its pages
     record: str | None = None  # the match record, made once the match is over
     rematch: Created | None = None  # the new table of "play again", once someone asked for it
+    chat: list[Json] | None = None  # its chat's last lines (loaded from the store when first needed)
+    chat_next: int = 0  # the number of its next chat line
+    chat_rate: dict[int, Bucket] = field(default_factory=dict)  # seat -> its chat lines a second
 
 
 class Hub:
@@ -805,6 +811,9 @@ class Hub:
                 "players": room.table.players,
             }
         )
+        chat = self.chat_lines(room)
+        if chat:  # the chat so far, before the table
+            conn.send({"type": "chat", "lines": list(chat)})
         if conn.seat == SPECTATOR:
             if not room.storing:
                 self.show(room, conn)
@@ -844,6 +853,9 @@ class Hub:
                 return
             if kind == "log":
                 conn.send(messages.log_message(table, room.layout, conn.seat))
+                return
+            if kind == "chat":
+                await self._chat(room, conn, obj.get("text"))
                 return
             if kind == "rematch":
                 if table.phase != MATCH_OVER:
@@ -885,6 +897,35 @@ class Hub:
             conn.send(
                 messages.refusal_message("server", f"the server could not handle that: {type(exc).__name__}", table.seq)
             )
+
+    def chat_lines(self, room: Room) -> list[Json]:
+        if room.chat is None:
+            room.chat = self.store.chat(room.table.id, CHAT_SHOWN)
+            room.chat_next = room.chat[-1]["n"] + 1 if room.chat else 0
+        return room.chat
+
+    async def _chat(self, room: Room, conn: Connection, text: Any) -> None:
+        """A line of the table's chat: plain text, one line, stored with the table, then shown to every page."""
+        table = room.table
+        if conn.seat == SPECTATOR:
+            raise Refusal("spectator", "a spectator's link reads the chat: only the players write in it", table.seq)
+        if not isinstance(text, str) or not text.strip():
+            raise Refusal("malformed", "a chat line is some text", table.seq)
+        line = " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())
+        if len(line) > MAX_CHAT:
+            raise Refusal("too-large", f"a chat line holds at most {MAX_CHAT} characters", table.seq)
+        bucket = room.chat_rate.setdefault(conn.seat, Bucket(*CHAT_RATE))
+        if not bucket.take():
+            raise Refusal("too-fast", "one chat line every two seconds, please", table.seq)
+        lines = self.chat_lines(room)
+        n = room.chat_next
+        room.chat_next += 1  # taken before the write: two lines written at once get two numbers
+        await self.store.add_chat(table.id, n, conn.seat, line)
+        entry = {"n": n, "seat": conn.seat, "text": line}
+        lines.append(entry)
+        del lines[:-CHAT_SHOWN]
+        for c in list(room.conns):
+            c.send({"type": "chat", "lines": [entry]})
 
     async def _hint(self, room: Room, conn: Connection) -> None:
         """What the game's best bot would do in this seat, from the seat's view."""
@@ -1114,13 +1155,18 @@ def make_app(
             headers={"Cache-Control": "no-store"},
         )
 
+    async def warm() -> None:
+        """The lobby's catalogue (seconds of CPU: every variant loaded) built as the server starts, not at
+        the first visit; what it loaded is then frozen out of the collector's walks too (`tune_gc`)."""
+        await asyncio.to_thread(hub.catalogue)
+        tune_gc()
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await hub.start()
         if own_process:
             tune_gc()
-            # The lobby's catalogue (seconds of CPU: every variant loaded) is built now, not at the first visit.
-            app.state.warm = asyncio.get_running_loop().create_task(asyncio.to_thread(hub.catalogue))
+            app.state.warm = asyncio.get_running_loop().create_task(warm())
         try:
             yield
         finally:

@@ -16,24 +16,16 @@ from __future__ import annotations
 
 import os
 import sqlite3
-import stat
 from pathlib import Path
 from urllib.parse import quote
 
 from ..core.errors import TapeteError, display_path
+from ..core.limits import not_a_file
 
 APPLICATION_ID = 0x54617065  # "Tape": SQLite's application_id of a tapete tables database
 SCHEMA_VERSION = 2  # 1: the unmarked tables, tokens and steps; 2: a table's client and its closing reason
 LEGACY_TABLES = frozenset({"tables", "tokens", "steps"})
 SQLITE_MAGIC = b"SQLite format 3\x00"
-
-_KINDS = (
-    (stat.S_ISDIR, "a folder"),
-    (stat.S_ISFIFO, "a FIFO (named pipe)"),
-    (stat.S_ISSOCK, "a socket"),
-    (stat.S_ISCHR, "a device"),
-    (stat.S_ISBLK, "a device"),
-)
 
 
 class DatabaseRefused(TapeteError):
@@ -57,9 +49,9 @@ def check_database(path: Path | str) -> int:
         return 0
     except OSError as exc:
         raise DatabaseRefused(f"{where}: {exc.strerror or exc}") from None
-    for test, kind in _KINDS:
-        if test(info.st_mode):
-            raise DatabaseRefused(f"{where}: it is {kind}, not a database file")
+    kind = not_a_file(info.st_mode)  # judged by stat, which never opens (nor waits on) a FIFO
+    if kind is not None:
+        raise DatabaseRefused(f"{where}: it is {kind}, not a database file")
     writable = info.st_mode & 0o222 and os.access(path, os.R_OK | os.W_OK)  # marked read-only counts, even for root
     if not writable or not os.access(Path(path).parent, os.W_OK):
         raise DatabaseRefused(

@@ -71,11 +71,20 @@ CREATE TABLE IF NOT EXISTS steps (
     at REAL NOT NULL,
     PRIMARY KEY (table_id, seq)
 );
+CREATE TABLE IF NOT EXISTS chat (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    n INTEGER NOT NULL,            -- the line's number at its table: 0, 1, 2, ...
+    seat INTEGER NOT NULL,         -- the match seat that wrote it
+    text TEXT NOT NULL,            -- plain text, at most a line (tapete.web.app.MAX_CHAT characters)
+    at REAL NOT NULL,
+    PRIMARY KEY (table_id, n)
+);
 """
+CHAT_TABLE = SCHEMA[SCHEMA.index("CREATE TABLE IF NOT EXISTS chat") :].rstrip().rstrip(";")
 
 
 UPGRADES = {  # schema version -> the statements that bring a database of that version to the next
-    1: ["ALTER TABLE tables ADD COLUMN client TEXT", "ALTER TABLE tables ADD COLUMN closed TEXT"],
+    1: ["ALTER TABLE tables ADD COLUMN client TEXT", "ALTER TABLE tables ADD COLUMN closed TEXT", CHAT_TABLE],
 }
 
 
@@ -120,6 +129,8 @@ class TableStore(Protocol):
     async def append(self, table_id: str, step: Step) -> None: ...
     def mark_finished(self, table_id: str) -> None: ...
     def close_table(self, table_id: str, why: str) -> None: ...
+    async def add_chat(self, table_id: str, n: int, seat: int, text: str) -> None: ...
+    def chat(self, table_id: str, last: int) -> list[dict[str, Any]]: ...
     def close(self) -> None: ...
     def seat_of(self, token: str) -> tuple[str, int] | None: ...
     def table_ids(self, unfinished_only: bool = False) -> list[str]: ...
@@ -314,6 +325,29 @@ class Store:
     def mark_finished(self, table_id: str) -> None:
         """The table needs no replay at start-up (nobody waits: a table not yet marked replays to its end)."""
         self.submit([("UPDATE tables SET finished = 1 WHERE id = ?", [(table_id,)])], wait=False)
+
+    async def add_chat(self, table_id: str, n: int, seat: int, text: str) -> None:
+        """One line of the table's chat; returns once it is in the file (then it is shown)."""
+        future = self.submit(
+            [
+                (
+                    "INSERT INTO chat (table_id, n, seat, text, at) VALUES (?, ?, ?, ?, ?)",
+                    [(table_id, n, seat, text, time.time())],
+                )
+            ]
+        )
+        assert future is not None
+        try:
+            await future
+        except sqlite3.Error as exc:
+            raise StoreFailed(f"the server could not store it ({exc})") from None
+
+    def chat(self, table_id: str, last: int) -> list[dict[str, Any]]:
+        """The table's last ``last`` chat lines, oldest first."""
+        rows = self.db.execute(
+            "SELECT n, seat, text FROM chat WHERE table_id = ? ORDER BY n DESC LIMIT ?", (table_id, last)
+        ).fetchall()
+        return [{"n": int(n), "seat": int(seat), "text": str(text)} for n, seat, text in reversed(rows)]
 
     def close_table(self, table_id: str, why: str) -> None:
         """The server closed the table (nobody came back to it): it is kept, finished, with the reason."""

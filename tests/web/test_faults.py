@@ -98,12 +98,22 @@ def foreign_sqlite(path: Path) -> None:
     con.close()
 
 
-AS_SUBPROCESS = (0, 8, 9)  # --port 70000, another program's database, a newer tapete's
-
-
 def test_serve_refuses_bad_options_and_files_with_one_message_before_starting(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    refuses_bad_options_and_files(tmp_path, monkeypatch, as_subprocess=(8,))  # another program's database
+
+
+@pytest.mark.slow
+def test_serve_refuses_each_bad_option_and_file_as_a_host_runs_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    refuses_bad_options_and_files(tmp_path, monkeypatch, as_subprocess=range(100))
+
+
+def refuses_bad_options_and_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, as_subprocess: Any) -> None:
+    """Each case once, as a subprocess (as a host runs it) when its number is in ``as_subprocess``,
+    else in this process through the same command (quicker; the everyday run does most so)."""
     (tmp_path / "folder").mkdir()
     os.mkfifo(tmp_path / "fifo")
     (tmp_path / "notes.txt").write_text("not a database\n")
@@ -135,10 +145,9 @@ def test_serve_refuses_bad_options_and_files_with_one_message_before_starting(
         (["--max-body", "10"], "--max-body must be a whole number from 1,024"),
         (["--bot-deadline", "nan"], "--bot-deadline must be a finite number"),
     ]
-    # As a host runs it (a subprocess) for three; in this process, through the same command, for the rest.
     runner = CliRunner()
     for n, (args, words) in enumerate(cases):
-        if n in AS_SUBPROCESS:
+        if n in as_subprocess:
             done = serve(*args, cwd=tmp_path)
             code, out, printed = done.returncode, done.stderr, done.stdout
         else:

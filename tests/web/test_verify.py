@@ -97,9 +97,9 @@ def test_a_finished_table_verifies_and_a_tampered_record_or_a_wrong_seed_is_caug
     a[0], b[0] = b[0], a[0]  # seat 0 is dealt seat 1's first card, and the other way round
     bad = tmp_path / "tampered.jsonl"
     bad.write_text("".join(json.dumps(e, ensure_ascii=False) + "\n" for e in tampered))
-    done = verify(bad)
-    assert done.returncode == 1 and f"tampered.jsonl:{deal_line + 1}:" in done.stderr, done.stderr
-    assert "Traceback" not in done.stderr
+    code, out = verify_here(bad)
+    assert code == 1 and f"tampered.jsonl:{deal_line + 1}: deal event differs at state.zones.hand.0[0]" in out, out
+    assert "Traceback" not in out
 
     # A wrong seed: it does not give the commitment.
     wrong = json.loads(json.dumps(events))

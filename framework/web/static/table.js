@@ -92,6 +92,7 @@ function onMessage(msg) {
   if (msg.type === "welcome") {
     seat = msg.seat;
     setStatus(seat < 0 ? "watching" : `seat ${seat}`, true);
+    $("chat-form").classList.toggle("hidden", seat < 0);
   } else if (msg.type === "state") {
     state = msg;
     render();
@@ -126,6 +127,15 @@ function onMessage(msg) {
     const again = $("again");
     again.textContent = seat < 0 ? "Watch the new table" : "Join the new table";
     again.classList.remove("hidden");
+  } else if (msg.type === "chat") {
+    // Plain text, drawn as text (never as markup); the spectators read it and do not write.
+    const box = $("chat-lines");
+    for (const line of msg.lines) {
+      const li = el("li");
+      li.append(el("strong", "", line.seat === seat ? "you: " : `seat ${line.seat}: `), document.createTextNode(line.text));
+      box.append(li);
+    }
+    while (box.children.length > 50) box.firstChild.remove();
   } else if (msg.type === "log") {
     logLines = msg.lines;
     renderLog();
@@ -246,6 +256,9 @@ function render() {
     const header = !r.grid && next && next.grid && r.cards.length && r.cards.every((t) => typeof t === "string");
     return rowEl(header ? { ...r, grid: true } : r);
   }));
+  // The card just played (the last move of the recap) is highlighted where it now lies on the table.
+  const last = s.recap.length ? s.recap[s.recap.length - 1].filter((t) => t && typeof t === "object").map((t) => t.c) : [];
+  for (const c of document.querySelectorAll("#table .card")) c.classList.toggle("last", last.includes(c.dataset.card));
 
   const hand = $("hand-cards");
   hand.replaceChildren();
@@ -284,6 +297,12 @@ function render() {
   if (s.reveal) {
     $("reveal").replaceChildren(...s.reveal.hands.map((h) => rowEl({ label: h.label, cards: h.cards, marked: [], note: h.cards.length ? "" : "no cards left" })));
     $("lines").replaceChildren(...s.reveal.lines.map((l) => el("li", "", l)));
+    const points = s.reveal.points || [];
+    const signed = (v) => (v > 0 ? `+${v}` : String(v));
+    $("points").textContent = points.length
+      ? "this deal: " + s.seats.filter((p) => points[p.seat] !== null && points[p.seat] !== undefined)
+        .map((p) => `${p.you ? "you" : `seat ${p.seat}`} ${signed(points[p.seat])}`).join(", ")
+      : "";
     const me = s.seats.find((p) => p.you);
     const next = $("next");
     next.classList.toggle("hidden", !(s.phase === "deal-over" && me && !me.ready));
@@ -385,6 +404,12 @@ async function toggleRules() {
 document.addEventListener("DOMContentLoaded", () => {
   $("hint").onclick = () => send({ type: "hint" });
   $("again").onclick = playAgain;
+  $("chat-form").onsubmit = (ev) => {
+    ev.preventDefault();
+    const text = $("chat-text").value.trim();
+    if (text) send({ type: "chat", text });
+    $("chat-text").value = "";
+  };
   $("show-rules").onclick = toggleRules;
   $("show-sheet").onclick = () => { panels.sheet = !panels.sheet; renderSheet(); };
   $("show-log").onclick = () => { panels.log = !panels.log; if (panels.log) send({ type: "log" }); renderLog(); };
