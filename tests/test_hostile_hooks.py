@@ -15,7 +15,7 @@ import math
 import os
 
 import pytest
-from hostile import tapete
+from hostile import cli, tapete
 from hypothesis import given, seed, settings
 from hypothesis import strategies as st
 
@@ -172,10 +172,18 @@ def test_a_5000_digit_literal_in_a_rule_script_is_refused_at_its_line(tmp_path):
     )
 
 
-def test_a_score_beyond_the_bound_is_refused_where_it_is_computed(tmp_path):
+def test_a_product_beyond_the_score_bound_is_refused_where_the_file_is_read(tmp_path):
     product = " * ".join(["999999999"] * 90)
     (tmp_path / "p.rules").write_text(f"score = {product}\n", encoding="utf-8")
     (tmp_path / "p.yaml").write_text("extends: fantan/pagat\nname: prod\nscripts: [p.rules]\n", encoding="utf-8")
+    run = cli("check", "p.yaml", cwd=tmp_path)
+    assert run.code == 1
+    assert run.err.startswith("p.rules:1:9: '*' gives 999,999,998,000,000,001, beyond tapete's bound of ")
+
+
+def test_a_score_beyond_the_bound_is_refused_where_it_is_computed(tmp_path):
+    (tmp_path / "p.rules").write_text("score = 1000000000 * 1000000 * (cards_left + 1)\n", encoding="utf-8")
+    (tmp_path / "p.yaml").write_text("extends: fantan/pagat\nname: prod\nscripts: [p.rules]\n", encoding="utf-8")
     v = load_variant(tmp_path / "p.yaml")
-    with pytest.raises(TapeteError, match="the score rule gives seat 0 a number of about 810 digits in deal 1"):
+    with pytest.raises(TapeteError, match=r"the score rule gives seat \d .* in deal 1, beyond tapete's bound"):
         Match(v, 4, 1, bots=["random"]).play(lambda e: None)
