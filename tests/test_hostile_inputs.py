@@ -416,3 +416,43 @@ def test_the_output_path_reader_refuses_a_device_and_a_fifo_on_the_command_line(
     for args in (["simulate", V, "-n", "1", "--csv", str(fifo)], ["play", V, "-q", "--log", os.devnull]):
         run = cli(*args, cwd=tmp_path)
         assert run.code == 1 and ("is a FIFO" in run.err or "is a device" in run.err), run.err
+
+
+def test_a_match_needs_a_loaded_variant_and_a_seed():
+    from tapete import Match
+
+    with pytest.raises(InputError, match="a match needs a loaded variant"):
+        Match(V, 4, 1)
+    with pytest.raises(InputError, match="seed must be a whole number or a word"):
+        Match(load_variant(V), 4, math.nan)
+
+
+# -- the command line on generated options (fixed seeds): a result or one message, never a traceback -------
+OPTION_TEXT = st.one_of(
+    st.integers(-20, 40).map(str),
+    st.sampled_from(["3.0", "1e3", "", " ", "nan", "-0", "0x10", "٣", "9" * 120, "true", "--players"]),
+    st.text(alphabet="0123456789.-e ", max_size=6),
+)
+
+
+def _rules_property(seat: str, players: str, fmt: str) -> None:
+    run = cli("rules", V, "--seat", seat, "--players", players, "--format", fmt)
+    assert run.code in (0, 1), run.text
+    if run.code == 1:
+        assert run.out == "" and len(run.err.strip().splitlines()) == 1, run.err
+    else:
+        assert f"of {int(players)}" in run.out  # the count given is the count shown (FT-1.1: 3 to 8 players)
+
+
+@seed(25)
+@settings(max_examples=20, deadline=None, database=None)
+@given(OPTION_TEXT, OPTION_TEXT, st.sampled_from(["text", "md", "pdf", "TEXT"]))
+def test_generated_seats_players_and_formats_give_a_rulebook_or_one_message(seat, players, fmt):
+    _rules_property(seat, players, fmt)
+
+
+@pytest.mark.slow
+@settings(max_examples=400, deadline=None, database=None)
+@given(OPTION_TEXT, OPTION_TEXT, st.sampled_from(["text", "md", "html", "pdf", ""]))
+def test_many_generated_rulebook_options(seat, players, fmt):
+    _rules_property(seat, players, fmt)

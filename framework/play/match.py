@@ -15,7 +15,7 @@ from typing import Any
 from ..bots import LegacyBot, adapt, observes
 from ..core.actions import Action
 from ..core.errors import IllegalAction, SnapshotError, TapeteError
-from ..core.inputs import PERSON_BOTS, bot_spec, declare, read_bots
+from ..core.inputs import PERSON_BOTS, InputError, bot_spec, declare, read_bots
 from ..core.inputs import seed as read_seed
 from ..core.ledger import Ledger
 from ..core.limits import MAX_SCORE, number_text
@@ -94,6 +94,8 @@ class Match:
         bots: list[str] | None = None,
         agents: list[Any] | None = None,
     ) -> None:
+        if not isinstance(variant, Variant):
+            raise InputError(f"a match needs a loaded variant (tapete.load_variant(...)), not {variant!r:.60}")
         self.variant = variant
         read_seed(seed)  # once per match, not per move: 1.5, nan and [1] are no seeds (kept as given)
         names = read_bots(bots or ["random"], what="bots")
