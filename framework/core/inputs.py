@@ -53,7 +53,7 @@ from .limits import (
     read_file,
     read_number,
 )
-from .rng import MAX_SEED_TEXT, read_seed
+from .rng import read_seed
 
 __all__ = [
     "KINDS",
@@ -220,20 +220,15 @@ def seat(value: Any, players: int, what: str = "seat") -> int:
 
 
 def seed(value: Any, what: str = "seed") -> int | str:
-    """A match seed given from Python: a whole number (numpy's included) or a word, as ``--seed`` reads it.
+    """A match seed given from Python: a whole number (numpy's included) or a word.
 
     A float (``1.5``, ``nan``), a bool, None or a list is refused: two seeds that print the
     same must deal the same cards, which ``1.5`` and ``[1]`` would not promise."""
     if isinstance(value, str):
-        try:
-            return read_seed(value)
-        except TapeteError as exc:
-            raise InputError(f"{what}: {exc}".replace("--seed takes", "a seed is")) from None
+        return value  # a word from Python is a seed as it is (typed text is read by `read_seed`)
     whole = as_whole(value)
     if whole is None:
-        raise InputError(
-            f"{what} must be a whole number or a word of 1 to {MAX_SEED_TEXT} characters, not {_shown(value)}"
-        )
+        raise InputError(f"{what} must be a whole number or a word, not {_shown(value)}")
     return whole  # of any size: a seed is hashed, never computed with
 
 
