@@ -56,7 +56,7 @@ def test_emoji_codes_and_markup_in_user_text_print_as_typed(tmp_path):
 @pytest.mark.parametrize(
     "target,reason",
     [
-        (".", "is a folder, not a place for a log: tapete writes regular files"),
+        (".", "is a folder; name a file to write the log in"),
         ("missing/game.jsonl", "cannot write the log there: its folder missing does not exist"),
     ],
 )

@@ -292,7 +292,7 @@ def play(
     option: list[str] = params.option_option("NAME=VALUE"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="print only the result"),
     save: Path | None = params.output_option(
-        "--save", what="save", help="keep the match saved in this file after every move"
+        "--save", what="save", purpose="save the match in", help="keep the match saved in this file after every move"
     ),
     force: bool = typer.Option(False, "--force", help="with --save: replace a file that is not this match's save"),
     watch: bool = typer.Option(False, "--watch", help="print every move as the table sees it"),

@@ -142,10 +142,13 @@ def sweep_option(help: str) -> Any:
     return typer.Option(None, "--sweep", parser=Reader("options", _pair("--sweep")), help=help)
 
 
-def output_option(*names: str, what: str, default: Any = None, help: str | None = None) -> Any:
+def output_option(*names: str, what: str, default: Any = None, help: str | None = None, purpose: str = "") -> Any:
     """A file to write: a folder, FIFO, device, socket or symlink loop is refused before any work."""
     return typer.Option(
-        default, *names, parser=Reader("output_path", lambda v: inputs.output_path(v, what), names[0]), help=help
+        default,
+        *names,
+        parser=Reader("output_path", lambda v: inputs.output_path(v, what, purpose), names[0]),
+        help=help,
     )
 
 

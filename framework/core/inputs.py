@@ -303,9 +303,11 @@ def input_path(value: Any, what: str, *, folder: bool = False) -> Path:
     return path
 
 
-def output_path(value: Any, what: str) -> Path:
+def output_path(value: Any, what: str, purpose: str = "") -> Path:
     """A file to write: refused up front when it is a folder, a FIFO, a device, a socket or a symlink loop,
-    or its folder does not exist. Whether an existing file may be replaced is the writer's decision."""
+    or its folder does not exist. Whether an existing file may be replaced is the writer's decision.
+
+    ``purpose`` is what a folder is told to name a file for (default: ``write the WHAT in``)."""
     path = _path_text(value, what)
     try:
         mode: int | None = os.stat(path).st_mode
@@ -318,6 +320,8 @@ def output_path(value: Any, what: str) -> Path:
             raise InputError(f"{path}: is a loop of symbolic links, not a place for a {what}") from None
         raise InputError(f"{path}: cannot write the {what} there: {_why(exc)}") from None
     if mode is not None:
+        if stat.S_ISDIR(mode):
+            raise InputError(f"{path}: is a folder; name a file to {purpose or f'write the {what} in'}")
         kind = _not_a_file(mode)
         if kind is not None:
             raise InputError(f"{path}: is {kind}, not a place for a {what}: tapete writes regular files")
