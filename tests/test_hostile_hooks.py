@@ -11,6 +11,7 @@ script is refused at its line, and a score beyond `MAX_SCORE` where it is comput
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 
@@ -21,7 +22,7 @@ from hypothesis import strategies as st
 
 from tapete import Match, TapeteError, build_registry, hookimpl, load_variant
 from tapete.core.limits import MAX_SCORE
-from tapete.play.hook_checks import PluginFault, score_problem
+from tapete.play.hook_checks import PluginFault, cards_of, score_problem, state_problem
 
 V = "fantan/pagat"
 
@@ -120,6 +121,34 @@ def test_the_score_check_accepts_exactly_one_bounded_whole_number_per_seat(score
     keys_ok = sorted(scores, key=repr) == [0, 1, 2, 3] and not any(isinstance(k, bool) for k in scores)
     values_ok = all(isinstance(v, int) and not isinstance(v, bool) and abs(v) <= MAX_SCORE for v in scores.values())
     assert (problem is None) == (keys_ok and values_ok)
+
+
+@functools.cache
+def dealt_state_json() -> dict:
+    return load_variant(V).new_deal(4, seed=3, record=False).snapshot()
+
+
+@seed(7)
+@settings(max_examples=25, deadline=None, database=None)
+@given(st.data())
+def test_card_conservation_holds_after_a_hook_exactly_when_it_only_moved_cards(data):
+    """A hook may move cards between zones (a house rule's exchange); losing, doubling or inventing one is refused."""
+    deal = load_variant(V).deal_from_snapshot(dealt_state_json())
+    state = deal.state
+    before = cards_of(state)
+    kind = data.draw(st.sampled_from(["move", "remove", "double", "invent", "to_move"]))
+    src = data.draw(st.sampled_from(sorted(z for z in state.zones if state.zones[z])))
+    dst = data.draw(st.sampled_from(sorted(state.zones)))
+    card = state.zones[src][data.draw(st.integers(0, len(state.zones[src]) - 1))]
+    if kind in ("move", "remove"):
+        state.zones[src].remove(card)
+    if kind in ("move", "double"):
+        state.zones[dst].append(card)
+    if kind == "invent":
+        state.zones[dst].append(data.draw(st.sampled_from([999, -1])))
+    if kind == "to_move":
+        state.to_move = data.draw(st.sampled_from([-1, 4, True, "0"]))
+    assert (state_problem(state, before) is None) == (kind == "move")
 
 
 # -- what a plugin registers ------------------------------------------------------------------

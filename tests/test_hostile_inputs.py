@@ -152,6 +152,18 @@ def test_the_python_api_refuses_the_same_specs_with_the_same_words(spec, message
         assert str(refused.value).startswith(message)
 
 
+@pytest.mark.parametrize("spec,message", BAD_SPECS, ids=[s for s, _ in BAD_SPECS])
+def test_the_web_lobby_refuses_the_same_specs_with_the_same_words(spec, message):
+    """``tapete serve``'s lobby form reads a bot seat with the same reader (and builds the bot once)."""
+    pytest.importorskip("starlette")
+    from tapete.web.app import FormErrors, Hub
+
+    form = {"variant": V, "players": 3, "seats": [{"kind": "person"}, {"kind": "bot", "bot": spec}]}
+    with pytest.raises(FormErrors) as refused:
+        Hub(None).check_form(form)  # type: ignore[arg-type]  # the form is checked before the store is used
+    assert refused.value.errors["seats.1"].startswith(message)
+
+
 @pytest.mark.parametrize("name", ["42", "a,b", "a b", "", "-x"])
 def test_a_bot_name_a_bots_list_could_not_hold_is_no_bot_name(name):
     with pytest.raises(InputError, match="is not a bot name"):
