@@ -96,6 +96,32 @@ def test_a_hook_that_takes_a_card_away_is_named_instead_of_hanging_the_match():
         play_with(Thief())
 
 
+class Crowner:
+    """A plugin that rewrites the match's result."""
+
+    def __init__(self, change):
+        self.change = change
+
+    @hookimpl
+    def tapete_match_ended(self, match, result):
+        self.change(result)
+
+
+@pytest.mark.parametrize(
+    "change,says",
+    [
+        (lambda r: r.totals.__setitem__(0, math.nan), "seat 0's score is nan (float), not a whole number"),
+        (lambda r: setattr(r, "winner", 7), "the winner is 7, not a seat of 4 (or -1 for a draw)"),
+        (lambda r: r.totals.pop(), "(missing [3])"),
+    ],
+    ids=["nan", "no-seat", "dropped"],
+)
+def test_a_result_hook_that_breaks_the_result_is_named(change, says):
+    with pytest.raises(PluginFault, match="broke the result in tapete_match_ended") as refused:
+        play_with(Crowner(change))
+    assert says in str(refused.value)
+
+
 def test_a_hook_that_fails_is_named_and_the_error_is_a_tapete_error():
     with pytest.raises(PluginFault, match="failed in tapete_deal_started: RuntimeError: no config file"):
         play_with(Sleeper())

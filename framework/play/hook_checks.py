@@ -12,7 +12,7 @@ and only when some plugin implements the hook; the match loop's moves are untouc
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -71,6 +71,27 @@ def state_problem(state: DealState, before: list[int]) -> str | None:
     if isinstance(state.to_move, bool) or not isinstance(state.to_move, int) or not 0 <= state.to_move < state.players:
         return f"the seat to move is {state.to_move!r:.20}, not a seat of {state.players}"
     return None
+
+
+def check_result_hook(reg: Registry, result: Any, players: int, call: Callable[[], None]) -> None:
+    """Run ``tapete_match_ended`` (``call``); a result it leaves without a seat or a whole total per seat
+    is a `PluginFault` naming the plugin, so the command never prints ``Winner: seat 7`` or ``nan``."""
+    hook = "tapete_match_ended"
+    try:
+        call()
+    except TapeteError:
+        raise
+    except Exception as exc:
+        raise PluginFault(f"plugin {implementers(reg, hook)} failed in {hook}: {type(exc).__name__}: {exc}") from None
+    totals = result.totals
+    problem = (
+        score_problem(dict(enumerate(totals)), range(players)) if isinstance(totals, list) else "the totals are no list"
+    )
+    winner = result.winner
+    if problem is None and (isinstance(winner, bool) or not isinstance(winner, int) or not -1 <= winner < players):
+        problem = f"the winner is {winner!r:.20}, not a seat of {players} (or -1 for a draw)"
+    if problem is not None:
+        raise PluginFault(f"plugin {implementers(reg, hook)} broke the result in {hook}: {problem}")
 
 
 @contextmanager

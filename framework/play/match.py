@@ -26,7 +26,7 @@ from ..formats import LOG_FORMAT, SNAPSHOT_FORMAT, check_format
 from ..rules.vocabulary import Ctx
 from ..view import Recorder
 from .deal import first_dealer, start_deal, state_from_snapshot
-from .hook_checks import checked_hook
+from .hook_checks import check_result_hook, checked_hook
 from .loading import Variant
 
 # Runaway guards. A game that can loop for ever should detect it and say so (Chinchón
@@ -358,7 +358,11 @@ class Match:
         ledger = self.ledger
         self._match_bonus(winner, emit)
         result = MatchResult(winner, list(ledger.totals), list(ledger.deals_won), ledger.deal_number, history)
-        self.variant.registry.call("tapete_match_ended", match=self, result=result)
+        reg = self.variant.registry
+        if "tapete_match_ended" in reg.lifecycle:
+            check_result_hook(
+                reg, result, self.players, lambda: reg.call("tapete_match_ended", match=self, result=result)
+            )
         emit(
             {
                 "type": "end",
