@@ -169,7 +169,7 @@ def test_the_command_prints_writes_and_refuses(tmp_path):
     md = tapete("rules", "chinchon/fournier", "-o", "close_limit=3", "--format", "md")
     assert "at most 3" in md.stdout and "`close_limit` = **3** (default 5)" in md.stdout
     bad = tapete("rules", "fantan/pagat", "--format", "pdf")
-    assert bad.returncode == 1 and "--format is text, md or html" in bad.stderr
+    assert bad.returncode == 1 and "--format must be one of text, md, html, not 'pdf'" in bad.stderr
     seat = tapete("rules", "fantan/pagat", "--seat", "9")
     assert seat.returncode == 1 and "seat 9 is not a seat of a 4-player game" in seat.stderr
 

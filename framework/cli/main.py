@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
 
+from . import params
 from .commands import CommandGroup
 
 if TYPE_CHECKING:
@@ -174,19 +175,6 @@ def command(*args: Any, **kwargs: Any) -> Callable[[F], F]:
     return deco
 
 
-DELAY_HELP = "with --watch: seconds to wait after a bot's move (at most 60)"
-
-
-def _delay(value: float) -> float:
-    """``--delay`` read like every number: finite, within 0..MAX_DELAY (a usage error otherwise)."""
-    from ..core.limits import MAX_DELAY, NumberError, check_number
-
-    try:
-        return float(check_number(value, "the delay", low=0, high=MAX_DELAY))
-    except NumberError as exc:
-        raise typer.BadParameter(str(exc)) from None
-
-
 def _options(pairs: list[str]) -> dict[str, str]:
     from ..rules.options import split_pairs
 
@@ -267,8 +255,8 @@ def plugins() -> None:
 
 @command()
 def show(
-    variant: str = typer.Argument(..., help="registered name or YAML path"),
-    option: list[str] = typer.Option(None, "--option", "-o", help="NAME=VALUE"),
+    variant: str = params.variant_argument(),
+    option: list[str] = params.option_option("NAME=VALUE"),
 ) -> None:
     """Show a variant's resolved options and rules in plain words."""
     from ..play.describe import describe
@@ -280,7 +268,9 @@ def show(
 
 
 @command()
-def check(files: list[Path] = typer.Argument(..., help="variant YAML files or rule scripts")) -> None:
+def check(
+    files: list[Path] = params.files_argument("variant YAML files or rule scripts"),
+) -> None:
     """Validate variant files and rule scripts; exit 1 listing every error."""
     from ..design.checking import check_file
 
@@ -299,31 +289,29 @@ def check(files: list[Path] = typer.Argument(..., help="variant YAML files or ru
 
 @command()
 def play(
-    variant: str = typer.Argument(..., help="registered name or YAML path"),
-    players: int | None = typer.Option(None, "--players", "-p"),
-    seed: str | None = typer.Option(
-        None, "--seed", "-s", help="replay a match: the seed it printed (default: a new one)"
-    ),
-    bots: str | None = typer.Option(
+    variant: str = params.variant_argument(),
+    players: int | None = params.players_option(),
+    seed: str | None = params.seed_option(None, "replay a match: the seed it printed (default: a new one)"),
+    bots: str | None = params.bots_option(
         None,
-        "--bots",
-        "-b",
-        help="bot kinds, comma separated, one per seat or one for all (default: the game's best bot); "
+        "bot kinds, comma separated, one per seat or one for all (default: the game's best bot); "
         "parameters follow a colon: ismcts:iterations=400,seconds=1",
     ),
-    log: Path | None = typer.Option(None, "--log", help="write a JSON-lines log here"),
-    option: list[str] = typer.Option(None, "--option", "-o", help="NAME=VALUE"),
+    log: Path | None = params.output_option("--log", what="log", help="write a JSON-lines log here"),
+    option: list[str] = params.option_option("NAME=VALUE"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="print only the result"),
-    save: Path | None = typer.Option(None, "--save", help="keep the match saved in this file after every move"),
+    save: Path | None = params.output_option(
+        "--save", what="save", purpose="save the match in", help="keep the match saved in this file after every move"
+    ),
     force: bool = typer.Option(
         False, "--force", help="replace a --save file that is not this match's save, a --log that is not a log"
     ),
     watch: bool = typer.Option(False, "--watch", help="print every move as the table sees it"),
-    delay: float = typer.Option(0.0, "--delay", callback=_delay, help=DELAY_HELP),
+    delay: float = params.delay_option(),
 ) -> None:
     """Play a whole match and print each deal's result and the winner; seat yourself with --bots human,..."""
     from ..core import outputs as kinds_of
-    from ..core.rng import fresh_seed, read_seed
+    from ..core.rng import fresh_seed
     from ..gamelog import LogWriter
     from ..play.loading import load_variant, variant_files
     from ..play.match import Match
@@ -334,7 +322,7 @@ def play(
     outputs.add(save, kinds_of.SAVE, "--save")
     v = load_variant(variant, options=_options(option))
     outputs.add_inputs(v.spec.files)
-    seed_value = read_seed(seed) if seed is not None else fresh_seed()
+    seed_value = seed if seed is not None else fresh_seed()
     kinds = split_bots(bots or v.record.default_bot)
     _check_seats(v, players, kinds)
     match = Match(v, players, seed_value, bots=kinds)
@@ -400,9 +388,9 @@ def _check_seats(v: Variant, players: int | None, kinds: list[str]) -> None:
 
 @command()
 def resume(
-    file: Path = typer.Argument(..., help="a save written by 'tapete play --save' or by 'quit'"),
+    file: Path = params.input_argument("save", "a save written by 'tapete play --save' or by 'quit'"),
     watch: bool = typer.Option(False, "--watch", help="print every move as the table sees it"),
-    delay: float = typer.Option(0.0, "--delay", callback=_delay, help=DELAY_HELP),
+    delay: float = params.delay_option(),
 ) -> None:
     """Continue a saved match where it stopped, with the same cards to come."""
     from ..table.session import resume_at_table
@@ -482,7 +470,7 @@ class _Printer:
 
 
 @command()
-def replay(log: Path = typer.Argument(..., help="a log written by 'tapete play --log'")) -> None:
+def replay(log: Path = params.input_argument("log", "a log written by 'tapete play --log'")) -> None:
     """Re-run a log and check every event; exit 0 when it reproduces."""
     from ..gamelog import replay as run_replay
 

@@ -37,6 +37,7 @@ MAX_OPERATORS_PER_LINE = 100  # operators in one line of a script (each one nest
 MAX_YAML_VALUES = 10_000  # values in a variant file once its aliases are expanded
 MAX_ERRORS = 200  # problems collected from one load before the rest are skipped
 MAX_PLAYERS = 16  # seats at one table: a variant's ``players`` and its file's default count
+MAX_SCORE = 10**15  # a deal's score and a running total, either sign (a real game's are under 10,000)
 
 _SCRIPT_TOKENS = re.compile(r'"[^"\n]*"|#[^\n]*|\b(?:and|or|not)\b|[-+*/%]|[<>=!]=?|[(){}]|\n')
 
@@ -49,7 +50,7 @@ class FileRefused(TapeteError):
     """A file tapete will not read: not a regular file, too big, or unreadable; the message says which."""
 
 
-_NOT_FILES = (
+NOT_FILES = (
     (stat.S_ISDIR, "a folder"),
     (stat.S_ISFIFO, "a FIFO (named pipe)"),
     (stat.S_ISSOCK, "a socket"),
@@ -60,7 +61,7 @@ _NOT_FILES = (
 
 def not_a_file(mode: int) -> str | None:
     """What a file of ``mode`` (``os.stat``'s) is when it is not a regular file ("a FIFO (named pipe)"), else None."""
-    return next((kind for test, kind in _NOT_FILES if test(mode)), None)
+    return next((kind for test, kind in NOT_FILES if test(mode)), None)
 
 
 def read_file(path: Path | str, what: str, limit: int) -> bytes:
@@ -82,7 +83,7 @@ def read_file(path: Path | str, what: str, limit: int) -> bytes:
         mode = os.fstat(fd).st_mode
         if stat.S_ISDIR(mode):
             raise FileRefused(f"is a folder, not a {what}")
-        for test, kind in _NOT_FILES:
+        for test, kind in NOT_FILES:
             if test(mode):
                 raise FileRefused(f"is {kind}, not a {what}: tapete reads only regular files")
         size = os.fstat(fd).st_size

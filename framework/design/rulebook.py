@@ -455,7 +455,7 @@ def _seat(b: _Builder, seat: int, players: int | None) -> None:
     from ..play.deal import observe
 
     v = b.variant
-    players = players or v.default_players()
+    players = v.default_players() if players is None else players  # 0 is a count, and refused as one
     v.check_players(players)
     if not 0 <= seat < players:
         raise TapeteError(f"seat {seat} is not a seat of a {players}-player game (seats 0 to {players - 1})")

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.cards import RED_SUITS, SUIT_NAMES, Deck, face_value
 from ..core.errors import Location, ScriptError, line_of, suggest
+from ..core.limits import MAX_SCORE, number_text
 from . import tree as t
 from .vocabulary import CARD, MATCH, NUMBER, SEAT, TRUTH, Ctx, Vocabulary
 
@@ -185,9 +186,15 @@ def _binary(node: t.Binary, env: Env, scope: frozenset[str]) -> Compiled:
         raise env.error(node.pos, f"division by zero: {node.op} 0")
     if left.const and right.const:
         try:
-            return Compiled(value=op(left.value, right.value), const=True)
+            value = op(left.value, right.value)
         except TypeError:
             raise env.error(node.pos, f"cannot apply {node.op!r} to {left.value!r} and {right.value!r}") from None
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_SCORE:
+            # the bound a score is held to in play (tapete.core.limits.MAX_SCORE), met where the file is read
+            raise env.error(
+                node.pos, f"{node.op!r} gives {number_text(value)}, beyond tapete's bound of {number_text(MAX_SCORE)}"
+            )
+        return Compiled(value=value, const=True)
     lf, rf = left.fn, right.fn
     if node.op in ("/", "%"):
         return _division(op, lf, rf, env, node)

@@ -51,6 +51,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..core.errors import TapeteError
+from ..core.inputs import PERSON_BOTS, bot_spec
 from ..core.limits import load_json
 from ..core.rng import Random, derive_seed
 from ..layout import Layout
@@ -377,7 +378,12 @@ class Hub:
                 seats.append(SeatPlan())
                 continue
             spec = _text(item.get("bot", "")).strip()
-            if not spec or spec.split(":", 1)[0].strip() == "human":
+            try:  # the one bot-spec reader (tapete.core.inputs), as the command line reads --bots
+                person = not spec or bot_spec(spec).name in PERSON_BOTS
+            except TapeteError as exc:
+                errors[f"seats.{s}"] = str(exc)
+                continue
+            if person:
                 errors[f"seats.{s}"] = "choose a bot, or make the seat a person's"
                 continue
             try:
