@@ -482,35 +482,56 @@ def replay(log: Path = params.input_argument("log", "a log written by 'tapete pl
 
 @command()
 def serve(
-    host: str = typer.Option("127.0.0.1", "--host", help="the address to listen on (beyond this machine: a warning)"),
-    port: int = typer.Option(8000, "--port", help="the port to listen on (1-65535)"),
-    db: Path = typer.Option(Path("tapete-tables.db"), "--db", help="the SQLite file that keeps every table"),
-    max_tables: int = typer.Option(2000, "--max-tables", help="tables in play at once, in all"),
-    max_tables_per_client: int = typer.Option(
-        20, "--max-tables-per-client", help="tables in play opened from one address"
+    host: str = params.word_option(
+        "127.0.0.1", "--host", what="--host", help="the address to listen on (beyond this machine: a warning)"
     ),
-    expire_after: float = typer.Option(
-        24.0, "--expire-after", help="hours a table may have no page open before it is closed (its record kept)"
+    port: int = params.count_option(8000, "--port", low=1, high=65535, help="the port to listen on (1-65535)"),
+    db: Path = params.database_option(Path("tapete-tables.db"), "--db", help="the SQLite file that keeps every table"),
+    max_tables: int = params.limit_option("tables", 2000, "--max-tables", help="tables in play at once, in all"),
+    max_tables_per_client: int = params.limit_option(
+        "tables_per_client", 20, "--max-tables-per-client", help="tables in play opened from one address"
     ),
-    create_rate: float = typer.Option(10.0, "--create-rate", help="tables one address may open per minute"),
-    bot_seconds: float = typer.Option(5.0, "--bot-seconds", help="the most time any bot may think per move"),
-    bot_deadline: float = typer.Option(
-        15.0, "--bot-deadline", help="seconds a bot's move may take (queue included) before the stand-in plays it"
+    expire_after: float = params.limit_option(
+        "expire_hours",
+        24.0,
+        "--expire-after",
+        help="hours a table may have no page open before it is closed (its record kept)",
     ),
-    bot_workers: int = typer.Option(2, "--bot-workers", help="threads the bots of every table think in"),
-    max_body: int = typer.Option(16384, "--max-body", help="bytes a request's body may hold"),
-    header_timeout: float = typer.Option(10.0, "--header-timeout", help="seconds to send a request's headers"),
-    idle_timeout: float = typer.Option(30.0, "--idle-timeout", help="seconds a connection may stay silent"),
-    message_rate: float = typer.Option(20.0, "--message-rate", help="messages a second one page may send"),
-    allow_origin: list[str] = typer.Option(
-        None, "--allow-origin", help="another origin whose pages may use the server (a reverse proxy's), repeatable"
+    create_rate: float = params.limit_option(
+        "creates_per_minute", 10.0, "--create-rate", help="tables one address may open per minute"
+    ),
+    bot_seconds: float = params.limit_option(
+        "bot_seconds", 5.0, "--bot-seconds", help="the most time any bot may think per move"
+    ),
+    bot_deadline: float = params.limit_option(
+        "bot_deadline",
+        15.0,
+        "--bot-deadline",
+        help="seconds a bot's move may take (queue included) before the stand-in plays it",
+    ),
+    bot_workers: int = params.limit_option(
+        "bot_workers", 2, "--bot-workers", help="threads the bots of every table think in"
+    ),
+    max_body: int = params.limit_option("max_body", 16384, "--max-body", help="bytes a request's body may hold"),
+    header_timeout: float = params.limit_option(
+        "header_timeout", 10.0, "--header-timeout", help="seconds to send a request's headers"
+    ),
+    idle_timeout: float = params.limit_option(
+        "idle_timeout", 30.0, "--idle-timeout", help="seconds a connection may stay silent"
+    ),
+    message_rate: float = params.limit_option(
+        "message_rate", 20.0, "--message-rate", help="messages a second one page may send"
+    ),
+    allow_origin: list[str] = params.word_option(
+        None,
+        "--allow-origin",
+        what="--allow-origin",
+        help="another origin whose pages may use the server (a reverse proxy's), repeatable",
     ),
 ) -> None:
     """Host tables in the browser: a lobby, one private link per seat; the server holds the cards."""
     from ..core.errors import TapeteError
-    from ..core.limits import check_number
 
-    check_number(port, "--port", whole=True, low=1, high=65535)
     try:
         from ..web.app import serve as run_server
         from ..web.guards import Limits

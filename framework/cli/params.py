@@ -14,6 +14,7 @@ Plain flags (``--quiet``) need no reader; the inventory lists them by name.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import typer
@@ -227,3 +228,23 @@ def counts_option(default: str, *names: str, n: int, high: int, low: int = 1, he
         return str(value)
 
     return typer.Option(default, *names, parser=Reader("count", read, names[0]), help=help)
+
+
+def database_option(default: Path, *names: str, help: str) -> Any:
+    """The table database: a path here; `tapete.web.dbfile.check_database` judges the file itself
+    (tapete's own, an empty one or a new one; a folder, a FIFO, a foreign SQLite file refused
+    unwritten) before the server starts, where the web extra is known to be installed."""
+    reader = Reader("database", lambda v: inputs.path(v, names[0]), names[0])
+    return typer.Option(default, *names, parser=reader, help=help)
+
+
+def limit_option(name: str, default: float, *names: str, help: str) -> Any:
+    """One of the web server's limits (`tapete.web.guards.Limits`), read with the bounds written there."""
+    from ..web.guards import BOUNDS
+
+    low, high = BOUNDS[name]
+    if isinstance(low, int):
+        return count_option(int(default), *names, low=low, high=int(high), help=f"{help} ({low:,} to {high:,})")
+    return finite_option(
+        float(default), *names, low=low, high=high, what=names[0], help=f"{help} ({low:g} to {high:g})"
+    )

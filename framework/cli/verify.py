@@ -16,12 +16,13 @@ from pathlib import Path
 import typer
 
 from ..core.errors import SnapshotError, display_path
+from . import params
 
 
 def verify(
-    record: Path = typer.Argument(..., help="a match record downloaded from a finished web table"),
-    commitment: str | None = typer.Option(
-        None, "--commitment", help="the commitment the table's pages showed from its opening (hex)"
+    record: Path = params.input_argument("match record", help="a match record downloaded from a finished web table"),
+    commitment: str | None = params.word_option(
+        None, "--commitment", what="--commitment", help="the commitment the table's pages showed from its opening (hex)"
     ),
 ) -> None:
     """Check a web table's match record: the seed gives its commitment, and every deal replays from the seed."""

@@ -129,6 +129,7 @@ KINDS = {
     "word": "short printable text (`word`)",
     "input_path": "a file to read (`input_path`, then `tapete.core.limits.read_file`)",
     "output_path": "a file to write (`output_path`)",
+    "database": "the file `tapete serve` keeps its tables in, judged before the server starts (`tapete.web.dbfile`)",
     "variant": "a variant: a registered name or a YAML path, or a loaded Variant (`tapete.play.loading`)",
     "action": "a move: an Action or its text, checked by `Deal.play` (`tapete.play.deal.malformed`)",
     "snapshot": "a deal's snapshot, checked whole (`tapete.play.deal.state_from_snapshot`)",

@@ -143,7 +143,7 @@ def refuses_bad_options_and_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
         (["--db", "newer.db"], f"database version {SCHEMA_VERSION + 7}; this tapete reads versions up to"),
         (["--db", "gone/tables.db"], "the folder gone does not exist"),
         (["--max-body", "10"], "--max-body must be a whole number from 1,024"),
-        (["--bot-deadline", "nan"], "--bot-deadline must be a finite number"),
+        (["--bot-deadline", "nan"], "--bot-deadline: 'nan' is not a finite number"),
     ]
     runner = CliRunner()
     for n, (args, words) in enumerate(cases):
