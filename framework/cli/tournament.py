@@ -1,7 +1,8 @@
 """``tapete tournament``: a round robin of bots in one variant, their ratings and head-to-head.
 
-The playing and the rating are `tapete.simulation.tournament`; this module turns flags into
-its arguments and its result into two tables (or ``--json`` for tools).
+The playing and the rating are `tapete.simulation.tournament` (openskill's Plackett-Luce
+model over whole matches); this module turns flags into its arguments and its result into
+two tables (or ``--json`` for tools).
 """
 
 from __future__ import annotations
@@ -63,10 +64,13 @@ def tournament(
     for col in ("rank", "bot", "rating", "95% interval", "matches", "score"):
         ratings.add_column(col, justify="left" if col == "bot" else "right")
     for rank, r in enumerate(result.ratings, 1):
-        interval = "the zero" if r.bot == "random" else f"{r.low:.0f} to {r.high:.0f}"
+        interval = "the zero" if r.bot == "random" else r.interval
         ratings.add_row(str(rank), r.bot, f"{r.elo:.0f}", interval, str(r.games), f"{r.score:.0%}")
     out.print(ratings)
-    out.print("rating: Bradley-Terry on the Elo scale (400 points = 10:1 odds); random is 0 when it plays")
+    out.print(
+        "rating: openskill's Plackett-Luce model over whole matches (a bot's seats are its team), on the Elo "
+        "scale (400 points = about 10:1 odds); random is 0 when it plays; 95% interval: a bootstrap over matches"
+    )
     h2h = Table(title="head to head: the row bot's score against the column bot", title_justify="left")
     h2h.add_column("")
     for b in result.bots:
