@@ -27,6 +27,10 @@ def tournament(
         None, "--scheduler", help="a Dask scheduler, tcp://HOST:PORT, or 'local' (needs tapete[dask])"
     ),
     json_file: Path | None = typer.Option(None, "--json", help="write the ratings and the head-to-head here"),
+    until_decided: bool = typer.Option(
+        False, "--until-decided", help="play rounds of --games until the rating order is decided or --budget is spent"
+    ),
+    budget: int = typer.Option(2000, "--budget", help="with --until-decided: the most matches a pair"),
 ) -> None:
     """Play every pair of bots against each other (seats rotated, seeded) and rate them with intervals."""
     from rich.console import Console
@@ -39,6 +43,10 @@ def tournament(
 
     if workers is not None and workers < 1:
         raise TapeteError(f"--workers must be 1 or more, not {workers}")
+    if until_decided:
+        from ..simulation.plan import check_run_size
+
+        check_run_size(budget, None)
     result = round_robin(
         variant,
         split_bots(bots),
@@ -48,6 +56,8 @@ def tournament(
         seed=seed,
         workers=workers,
         scheduler=scheduler,
+        until_decided=until_decided,
+        budget=budget,
     )
     out = Console(highlight=False, soft_wrap=True)
     data = result.to_json()
@@ -57,7 +67,7 @@ def tournament(
         except OSError as exc:
             raise TapeteError(f"{json_file}: cannot write the results there: {exc.strerror}") from None
     ratings = Table(
-        title=f"{result.variant}, {result.players} players, {games} matches a pair, seed {seed}",
+        title=f"{result.variant}, {result.players} players, {result.games} matches a pair, seed {seed}",
         title_justify="left",
         header_style="bold",
     )
@@ -82,6 +92,13 @@ def tournament(
             cells.append("-" if cell is None or cell["score"] is None else f"{cell['score']:.0%} of {cell['games']}")
         h2h.add_row(a, *cells)
     out.print(h2h)
+    for step in result.order:
+        if step["decided"]:
+            out.print(f"decided: {step['better']} above {step['worse']} at 95 % (their own matches)")
+        else:
+            out.print(f"undecided: {step['better']} above {step['worse']}? {step['more']}")
+    if result.order:
+        out.print("(confidence sequences on each step's own matches, looked at after every round: valid at any stop)")
     errors = sum(p.errors for p in result.pairs)
     if errors:
         out.print(f"{errors} match(es) stopped on an error of the game and count for nobody")

@@ -89,6 +89,13 @@ def report(
     md: Path | None = typer.Option(None, "--md", help="the Markdown twin (default: --out with .md)"),
     json_file: Path | None = typer.Option(None, "--json", help="write every figure as JSON here"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress display"),
+    until_decided: bool = typer.Option(
+        False, "--until-decided", help="play rounds of --games until every difference is decided or --budget is spent"
+    ),
+    budget: int = typer.Option(5000, "--budget", help="with --until-decided: the most matches an arm (and a rung)"),
+    decide: str | None = typer.Option(
+        None, "--decide", help="with --until-decided: the measures to decide, comma separated (default: all)"
+    ),
 ) -> None:
     """Write a balance report (HTML and Markdown) comparing variants over seeded matches, on every core."""
     from rich.console import Console
@@ -104,6 +111,9 @@ def report(
 
     check_run_size(games, workers)
     check_run_size(ladder_games, None)
+    if until_decided:
+        check_run_size(budget, None)
+    asked = _measures(decide)
     rungs = [int(read_number(b, "--budgets", low=1, high=MAX_GAMES)) for b in budgets.split(",") if b.strip()]
     run_seed = read_seed(seed)
     check_plotting()
@@ -134,6 +144,9 @@ def report(
             budgets=rungs,
             ladder=not no_ladder,
             progress=progress,
+            until_decided=until_decided,
+            budget=budget,
+            decide=asked,
         )
     finally:
         for d in displays:
@@ -144,3 +157,18 @@ def report(
     for line in found.data["summary"]:
         console().print(f"* {line}")
     console().print(f"report: {html_path} and {md_path}" + (f", figures in {json_file}" if json_file else ""))
+
+
+def _measures(decide: str | None) -> list[str] | None:
+    """The measure keys of ``--decide`` (first_player, deals_per_match, ...), each one the report compares."""
+    from ..core.errors import TapeteError
+    from ..design.report import METRICS
+
+    if decide is None:
+        return None
+    known = [k for k, *_ in METRICS]
+    asked = [m.strip() for m in decide.split(",") if m.strip()]
+    wrong = [m for m in asked if m not in known]
+    if wrong or not asked:
+        raise TapeteError(f"--decide takes measures among {', '.join(known)}; not {', '.join(wrong) or 'nothing'}")
+    return asked

@@ -92,6 +92,7 @@ class Tournament:
     seed: str
     pairs: list[PairResult]
     ratings: list[Rating]
+    order: list[dict[str, Any]] = field(default_factory=list)  # --until-decided: each step of the order
 
     def to_json(self) -> dict[str, Any]:
         h2h: dict[str, dict[str, dict[str, Any]]] = {b: {} for b in self.bots}
@@ -114,6 +115,7 @@ class Tournament:
             "ratings": [r.__dict__ for r in self.ratings],
             "head_to_head": h2h,
             "lineups": {f"{p.a} vs {p.b}": p.lineups for p in self.pairs},
+            "order": self.order,
         }
 
 
@@ -140,8 +142,15 @@ def round_robin(
     workers: int | None = None,
     scheduler: Any = None,
     progress: Progress | None = None,
+    until_decided: bool = False,
+    budget: int | None = None,
 ) -> Tournament:
-    """Play every pair of ``bots`` ``games`` times (see the module docstring) and rate them."""
+    """Play every pair of ``bots`` ``games`` times (see the module docstring) and rate them.
+
+    With ``until_decided``, rounds of ``games`` matches a pair until every two bots next to each
+    other in the rating order are ordered by their own matches (a confidence sequence on the
+    first's score against the second, `tapete.design.sequential`, each at 5 % / (bots − 1)), or
+    ``budget`` matches a pair are played; `Tournament.order` says where each step stands."""
     names = [b.strip() for b in bots if b.strip()]
     if len(names) < 2:
         raise TapeteError("a tournament needs at least two bots: --bots a,b[,c...]")
@@ -149,44 +158,98 @@ def round_robin(
         raise TapeteError("each bot is listed once in a tournament; give a copy parameters to tell it apart")
     if games < 1:
         raise TapeteError(f"--games must be 1 or more, not {games}")
+    if until_decided and (budget is None or budget < games):
+        raise TapeteError("--until-decided needs a --budget of at least --games matches a pair")
     v = load_variant(variant, options=dict(options or {}))
     n = players if players is not None else max(2, v.default_players())
     v.check_players(n)
-    pairs: list[PairResult] = []
-    for i, (a, b) in enumerate(itertools.combinations(names, 2)):
-        pair = PairResult(a, b, lineups=lineups(a, b, n))
-        per = [
-            games // len(pair.lineups) + (1 if k < games % len(pair.lineups) else 0) for k in range(len(pair.lineups))
-        ]
-        for k, (lineup, count) in enumerate(zip(pair.lineups, per, strict=True)):
-            if count == 0:
-                continue
-            sim = simulate(
-                variant,
-                count,
-                players=n,
-                bots=lineup,
-                options=options,
-                seed=f"{seed}/{i}/{k}",
-                workers=workers,
-                scheduler=scheduler,
-                progress=progress,
-            )
-            if sim.stopped:
-                raise TapeteError(f"the tournament was stopped ({sim.stopped}) during {a} against {b}")
-            for r in sim.records:
-                if r.error is not None:
-                    pair.errors += 1
-                elif r.winner < 0:
-                    pair.draws += 1
-                elif lineup[r.winner] == a:
-                    pair.wins_a += 1
-                else:
-                    pair.wins_b += 1
-                if r.error is None:
-                    pair.results.append(0.5 if r.winner < 0 else 1.0 if lineup[r.winner] == a else 0.0)
-        pairs.append(pair)
-    return Tournament(str(variant), n, names, games, str(seed), pairs, rate(names, pairs, seed))
+    pairs = [PairResult(a, b, lineups=lineups(a, b, n)) for a, b in itertools.combinations(names, 2)]
+    played = 0
+    order: list[dict[str, Any]] = []
+    while True:
+        size = games if not until_decided else min(games, int(budget or 0) - played)
+        for i, pair in enumerate(pairs):
+            _play_pair(variant, pair, i, played, size, n, options, seed, workers, scheduler, progress)
+        played += size
+        if not until_decided:
+            break
+        order = ordering(names, pairs, games)
+        if all(step["decided"] for step in order) or played >= int(budget or 0):
+            break
+    result = Tournament(str(variant), n, names, played, str(seed), pairs, rate(names, pairs, seed))
+    result.order = order
+    return result
+
+
+def _play_pair(
+    variant: str,
+    pair: PairResult,
+    i: int,
+    done: int,
+    size: int,
+    players: int,
+    options: Mapping[str, Any] | None,
+    seed: object,
+    workers: int | None,
+    scheduler: Any,
+    progress: Progress | None,
+) -> None:
+    """The pair's matches ``done`` .. ``done + size - 1``: match j at lineup j mod (lineups), so every
+    rotation is played as often however the matches are split into rounds."""
+    count = len(pair.lineups)
+    for k, lineup in enumerate(pair.lineups):
+        first = (done - k + count - 1) // count if done > k else 0  # this lineup's matches before `done`
+        mine = sum(1 for j in range(done, done + size) if j % count == k)
+        if mine == 0:
+            continue
+        sim = simulate(
+            variant,
+            mine,
+            players=players,
+            bots=lineup,
+            options=options,
+            seed=f"{seed}/{i}/{k}",
+            workers=workers,
+            scheduler=scheduler,
+            progress=progress,
+            first=first,
+        )
+        if sim.stopped:
+            raise TapeteError(f"the tournament was stopped ({sim.stopped}) during {pair.a} against {pair.b}")
+        for r in sim.records:
+            if r.error is not None:
+                pair.errors += 1
+            elif r.winner < 0:
+                pair.draws += 1
+            elif lineup[r.winner] == pair.a:
+                pair.wins_a += 1
+            else:
+                pair.wins_b += 1
+            if r.error is None:
+                pair.results.append(0.5 if r.winner < 0 else 1.0 if lineup[r.winner] == pair.a else 0.0)
+
+
+def ordering(names: Sequence[str], pairs: Sequence[PairResult], size: int) -> list[dict[str, Any]]:
+    """Each step of the rating order (the better bot first) and whether their own matches decide it."""
+    from ..design import sequential
+
+    point = openskill_elo(names, [(p.a, p.b, x) for p in pairs for x in p.results])
+    ranked = sorted(names, key=lambda n: -point[n])
+    alpha = 0.05 / max(len(names) - 1, 1)
+    steps = []
+    for better, worse in zip(ranked, ranked[1:], strict=False):
+        pair = next(p for p in pairs if {p.a, p.b} == {better, worse})
+        scores = [x - 0.5 if pair.a == better else 0.5 - x for x in pair.results]  # better's score, less a half
+        state = sequential.decide(scores, alpha, size)
+        steps.append(
+            {
+                "better": better,
+                "worse": worse,
+                **state,
+                "more": None if state["decided"] else sequential.more_text(state),
+            }
+        )
+    return steps
 
 
 def bradley_terry(names: Sequence[str], results: Sequence[tuple[str, str, float, float]]) -> dict[str, float]:
