@@ -15,8 +15,8 @@ import random
 import subprocess
 import sys
 
-from tapete.design import sequential
 from tapete.design.report import Arm, run_report
+from tapete.simulation import sequential
 from tapete.simulation.tournament import round_robin
 
 

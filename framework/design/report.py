@@ -366,7 +366,7 @@ def run_report(
         "type": "tapete-report",
         "tapete": __version__,
         "seed": str(seed),
-        "games": games,
+        "games": shown[0]["games"] if shown else games,  # matches an arm (all the rounds' with --until-decided)
         "ladder_games": ladder_games if ladder else 0,
         "budgets": list(budgets),
         "arms": shown,
@@ -430,8 +430,8 @@ def _ladder(
     With a ``budget`` (``--until-decided``), rounds of ``games`` matches a rung until every rung is
     ordered against the one below it (a confidence sequence on the match-by-match difference of their
     wins at seat 0), or the budget is spent; each rung then says where it stands against the one below."""
+    from ..simulation import sequential
     from ..simulation.plan import play_match
-    from . import sequential
 
     rungs = list(dict.fromkeys(["random", default, *(f"ismcts:iterations={b}" for b in budgets)]))
     wins: dict[str, dict[int, float]] = {bot: {} for bot in rungs}
@@ -517,7 +517,7 @@ def _decide_arms(
 ) -> dict[str, Any]:
     """Where the confidence sequences stand after a round: every arm against the first, on every measure asked
     about that varies, each at 5 % / m (Bonferroni over the m differences)."""
-    from . import sequential
+    from ..simulation import sequential
 
     keys = [k for k, *_ in METRICS]
     asked = [k for k in keys if decide is None or k in decide]
@@ -574,7 +574,7 @@ def _sequential_verdicts(comparisons: list[dict[str, Any]], seq: dict[str, Any])
 
 
 def sequential_more(st: dict[str, Any]) -> str:
-    from .sequential import more_text
+    from ..simulation.sequential import more_text
 
     return more_text(st)
 

@@ -149,7 +149,7 @@ def round_robin(
 
     With ``until_decided``, rounds of ``games`` matches a pair until every two bots next to each
     other in the rating order are ordered by their own matches (a confidence sequence on the
-    first's score against the second, `tapete.design.sequential`, each at 5 % / (bots − 1)), or
+    first's score against the second, `tapete.simulation.sequential`, each at 5 % / (bots − 1)), or
     ``budget`` matches a pair are played; `Tournament.order` says where each step stands."""
     names = [b.strip() for b in bots if b.strip()]
     if len(names) < 2:
@@ -231,7 +231,7 @@ def _play_pair(
 
 def ordering(names: Sequence[str], pairs: Sequence[PairResult], size: int) -> list[dict[str, Any]]:
     """Each step of the rating order (the better bot first) and whether their own matches decide it."""
-    from ..design import sequential
+    from . import sequential
 
     point = openskill_elo(names, [(p.a, p.b, x) for p in pairs for x in p.results])
     ranked = sorted(names, key=lambda n: -point[n])
