@@ -42,7 +42,12 @@ def main() -> None:
                     "games_per_pair": args.games,
                     "seconds": round(time.perf_counter() - start, 1),
                     "ratings": [
-                        {"bot": r.bot, "elo": round(r.elo), "low": round(r.low), "high": round(r.high)}
+                        {
+                            "bot": r.bot,
+                            "elo": round(r.elo),
+                            "low": round(r.low),
+                            "high": None if r.high is None else round(r.high),
+                        }
                         for r in result.ratings
                     ],
                 }

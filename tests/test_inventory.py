@@ -39,6 +39,8 @@ PLAIN = {
     "tapete rules --force": "tests/test_outputs.py (what is at the output path has one outcome)",
     "tapete simulate --force": "tests/test_outputs.py",
     "tapete tournament --force": "tests/test_outputs.py",
+    "tapete report --until-decided": "tests/test_until_decided.py (rounds until every difference is decided)",
+    "tapete tournament --until-decided": "tests/test_until_decided.py",
 }
 
 # An option that cannot have its reader yet would be listed here, with the reason; none is.

@@ -1,7 +1,8 @@
 """``tapete tournament``: a round robin of bots in one variant, their ratings and head-to-head.
 
-The playing and the rating are `tapete.simulation.tournament`; this module turns flags into
-its arguments and its result into two tables (or ``--json`` for tools).
+The playing and the rating are `tapete.simulation.tournament` (openskill's Plackett-Luce
+model over whole matches); this module turns flags into its arguments and its result into
+two tables (or ``--json`` for tools).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import typer
 
+from ..core.inputs import MAX_GAMES
 from . import params
 
 
@@ -32,6 +34,12 @@ def tournament(
         "--json", what="JSON results", help="write the ratings and the head-to-head here"
     ),
     force: bool = typer.Option(False, "--force", help="with --json: replace a file that is not a tapete tournament"),
+    until_decided: bool = typer.Option(
+        False, "--until-decided", help="play rounds of --games until the rating order is decided or --budget is spent"
+    ),
+    budget: int = params.count_option(
+        2000, "--budget", high=MAX_GAMES, help="with --until-decided: the most matches a pair"
+    ),
 ) -> None:
     """Play every pair of bots against each other (seats rotated, seeded) and rate them with intervals."""
     from rich.console import Console
@@ -54,6 +62,8 @@ def tournament(
         seed=seed,
         workers=workers,
         scheduler=scheduler,
+        until_decided=until_decided,
+        budget=budget,
     )
     out = Console(highlight=False, soft_wrap=True)
     data = result.to_json()
@@ -61,17 +71,20 @@ def tournament(
         marked = {"type": "tapete-tournament", "tapete": __version__, **data}  # the mark of its kind
         outputs.write(json_file, json.dumps(marked, indent=1) + "\n")
     ratings = Table(
-        title=f"{result.variant}, {result.players} players, {games} matches a pair, seed {seed}",
+        title=f"{result.variant}, {result.players} players, {result.games} matches a pair, seed {seed}",
         title_justify="left",
         header_style="bold",
     )
     for col in ("rank", "bot", "rating", "95% interval", "matches", "score"):
         ratings.add_column(col, justify="left" if col == "bot" else "right")
     for rank, r in enumerate(result.ratings, 1):
-        interval = "the zero" if r.bot == "random" else f"{r.low:.0f} to {r.high:.0f}"
+        interval = "the zero" if r.bot == "random" else r.interval
         ratings.add_row(str(rank), r.bot, f"{r.elo:.0f}", interval, str(r.games), f"{r.score:.0%}")
     out.print(ratings)
-    out.print("rating: Bradley-Terry on the Elo scale (400 points = 10:1 odds); random is 0 when it plays")
+    out.print(
+        "rating: openskill's Plackett-Luce model over whole matches (a bot's seats are its team), on the Elo "
+        "scale (400 points = about 10:1 odds); random is 0 when it plays; 95% interval: a bootstrap over matches"
+    )
     h2h = Table(title="head to head: the row bot's score against the column bot", title_justify="left")
     h2h.add_column("")
     for b in result.bots:
@@ -83,6 +96,13 @@ def tournament(
             cells.append("-" if cell is None or cell["score"] is None else f"{cell['score']:.0%} of {cell['games']}")
         h2h.add_row(a, *cells)
     out.print(h2h)
+    for step in result.order:
+        if step["decided"]:
+            out.print(f"decided: {step['better']} above {step['worse']} at 95 % (their own matches)")
+        else:
+            out.print(f"undecided: {step['better']} above {step['worse']}? {step['more']}")
+    if result.order:
+        out.print("(confidence sequences on each step's own matches, looked at after every round: valid at any stop)")
     errors = sum(p.errors for p in result.pairs)
     if errors:
         out.print(f"{errors} match(es) stopped on an error of the game and count for nobody")

@@ -118,6 +118,18 @@ def report(
     ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress display"),
     force: bool = typer.Option(False, "--force", help="replace --out/--md/--json files that are not tapete reports"),
+    until_decided: bool = typer.Option(
+        False, "--until-decided", help="play rounds of --games until every difference is decided or --budget is spent"
+    ),
+    budget: int = params.count_option(
+        5000, "--budget", high=MAX_GAMES, help="with --until-decided: the most matches an arm (and a rung)"
+    ),
+    decide: str | None = params.word_option(
+        None,
+        "--decide",
+        what="--decide",
+        help="with --until-decided: the measures to decide, comma separated (default: all)",
+    ),
 ) -> None:
     """Write a balance report (HTML and Markdown) comparing variants over seeded matches, on every core."""
     from rich.console import Console
@@ -130,6 +142,7 @@ def report(
     from .main import console
     from .simulate import _Display
 
+    asked = _measures(decide)
     rungs = read_counts(budgets, "--budgets", n=2, low=1, high=MAX_GAMES)
     run_seed = seed
     check_plotting()
@@ -163,6 +176,9 @@ def report(
             budgets=rungs,
             ladder=not no_ladder,
             progress=progress,
+            until_decided=until_decided,
+            budget=budget,
+            decide=asked,
         )
     finally:
         for d in displays:
@@ -173,3 +189,18 @@ def report(
     for line in found.data["summary"]:
         console().print(f"* {line}")
     console().print(f"report: {html_path} and {md_path}" + (f", figures in {json_file}" if json_file else ""))
+
+
+def _measures(decide: str | None) -> list[str] | None:
+    """The measure keys of ``--decide`` (first_player, deals_per_match, ...), each one the report compares."""
+    from ..core.errors import TapeteError
+    from ..design.report import METRICS
+
+    if decide is None:
+        return None
+    known = [k for k, *_ in METRICS]
+    asked = [m.strip() for m in decide.split(",") if m.strip()]
+    wrong = [m for m in asked if m not in known]
+    if wrong or not asked:
+        raise TapeteError(f"--decide takes measures among {', '.join(known)}; not {', '.join(wrong) or 'nothing'}")
+    return asked

@@ -262,10 +262,17 @@ def run_report(
     budgets: Sequence[int] = (5, 20),
     ladder: bool = True,
     progress: Callable[[str], Callable[[int, int], None] | None] | None = None,
+    until_decided: bool = False,
+    budget: int | None = None,
+    decide: Sequence[str] | None = None,
 ) -> Report:
     """Play every arm (and its skill ladder) and gather the report's numbers.
 
-    ``progress(label)`` may return a progress callback for the run named ``label``."""
+    ``progress(label)`` may return a progress callback for the run named ``label``. With
+    ``until_decided``, the arms play rounds of ``games`` matches until every difference asked
+    about (``decide``: metric keys, default all) is decided by its confidence sequence
+    (`sequential`) or ``budget`` matches an arm are played; the ladder likewise, until its
+    adjacent rungs are ordered."""
     from ..core.version import __version__
     from ..play.loading import load_variant
     from ..simulation.plan import SimulationError, simulate
@@ -274,31 +281,55 @@ def run_report(
         raise TapeteError("a report needs at least one variant")
     if games < 1 or ladder_games < 1:
         raise TapeteError("--games and --ladder-games must be 1 or more")
+    if until_decided and (budget is None or budget < games):
+        raise TapeteError("--until-decided needs a --budget of at least --games matches an arm")
     start = time.perf_counter()
     client, cluster = _dask(scheduler, workers)
     shown: list[dict[str, Any]] = []
+    where = client or scheduler
+    sequential: dict[str, Any] | None = None
     try:
+        plays: list[dict[str, Any]] = []
         for arm in arms:
             v = load_variant(arm.variant, options=dict(arm.options))
             default = v.record.default_bot  # the game's own best bot (Scopa's counting bot, not Chinese Ten's)
-            seat_bots = list(bots) if bots else [default]
-            label = arm.label
-            run = _run(simulate, arm, games, players, seat_bots, seed, workers, client or scheduler, progress, label)
-            records = run.records
-            report_stats.check_records(records)
-            n = run.plan.players
+            plays.append({"arm": arm, "v": v, "default": default, "bots": list(bots) if bots else [default]})
+            plays[-1].update(records=[], seconds=0.0, stopped=None, plan=None)
+        played = rounds = 0
+        while True:  # one round, or (--until-decided) rounds of `games` until decided or the budget is spent
+            size = games if not until_decided else min(games, int(budget or 0) - played)
+            for play in plays:
+                arm = play["arm"]
+                run = _run(
+                    simulate, arm, size, players, play["bots"], seed, workers, where, progress, arm.label, None, played
+                )
+                report_stats.check_records(run.records)
+                play["records"] += run.records
+                play["seconds"] += run.seconds
+                play["stopped"], play["plan"] = run.stopped, run.plan
+            played += size
+            rounds += 1
+            if not until_decided:
+                break
+            sequential = _decide_arms(plays, decide, rounds, played, games)
+            if not sequential["undecided"] or played >= int(budget or 0):
+                break
+        for play in plays:
+            arm, v, run_plan = play["arm"], play["v"], play["plan"]
+            records = play["records"]
+            n = run_plan.players
             stats = arm_stats(records, n)
             unit = report_stats.standing_rule(v)[2]
             entry: dict[str, Any] = {
-                "label": label,
+                "label": arm.label,
                 "variant": v.name,
                 "options": dict(arm.options),
                 "players": n,
-                "bots": run.plan.bots,
+                "bots": run_plan.bots,
                 "seed": str(seed),
-                "games": games,
-                "seconds": round(run.seconds, 3),
-                "stopped": run.stopped,
+                "games": played,
+                "seconds": round(play["seconds"], 3),
+                "stopped": play["stopped"],
                 "unit": unit,
                 "fair_share": 1 / n,
                 "stats": stats,
@@ -306,7 +337,17 @@ def run_report(
             }
             if ladder:
                 entry["ladder"] = _ladder(
-                    simulate, arm, n, default, budgets, ladder_games, seed, workers, client or scheduler, progress
+                    simulate,
+                    arm,
+                    n,
+                    play["default"],
+                    budgets,
+                    ladder_games,
+                    seed,
+                    workers,
+                    where,
+                    progress,
+                    budget if until_decided else None,
                 )
                 entry["skill"] = skill_verdict(entry["ladder"], 1 / n)
             shown.append(entry)
@@ -318,18 +359,22 @@ def run_report(
         if cluster is not None:
             cluster.close()
     comparisons = [{"a": shown[0]["label"], "b": e["label"], "rows": compare_arms(shown[0], e)} for e in shown[1:]]
-    # one comparison: Holm over its measures; several (a sweep, or more variants): Benjamini-Hochberg over all
-    correction = correct([c["rows"] for c in comparisons], "holm" if len(comparisons) == 1 else "fdr_bh")
+    if sequential is not None:  # the verdicts are the confidence sequences': valid after any number of looks
+        correction = _sequential_verdicts(comparisons, sequential)
+    else:
+        # one comparison: Holm over its measures; several (a sweep, or more variants): Benjamini-Hochberg over all
+        correction = correct([c["rows"] for c in comparisons], "holm" if len(comparisons) == 1 else "fdr_bh")
     data = {
         "type": "tapete-report",
         "tapete": __version__,
         "seed": str(seed),
-        "games": games,
+        "games": shown[0]["games"] if shown else games,  # matches an arm (all the rounds' with --until-decided)
         "ladder_games": ladder_games if ladder else 0,
         "budgets": list(budgets),
         "arms": shown,
         "comparisons": comparisons,
         "correction": correction,
+        "sequential": sequential,
         "definitions": DEFINITIONS,
         "seconds": round(time.perf_counter() - start, 3),
     }
@@ -349,6 +394,7 @@ def _run(
     progress: Any,
     label: str,
     player: Any = None,
+    first: int = 0,
 ) -> Any:
     sim = simulate(
         arm.variant,
@@ -361,6 +407,7 @@ def _run(
         scheduler=scheduler,
         progress=progress(label) if progress else None,
         player=player or report_stats.play_match,
+        first=first,
     )
     if sim.stopped == "interrupted":
         raise KeyboardInterrupt
@@ -380,26 +427,160 @@ def _ladder(
     workers: int | None,
     scheduler: Any,
     progress: Any,
+    budget: int | None = None,
 ) -> list[dict[str, Any]]:
-    """Each rung's bot at seat 0, the default bot at every other seat, on the same seeds."""
+    """Each rung's bot at seat 0, the default bot at every other seat, on the same seeds.
+
+    With a ``budget`` (``--until-decided``), rounds of ``games`` matches a rung until every rung is
+    ordered against the one below it (a confidence sequence on the match-by-match difference of their
+    wins at seat 0), or the budget is spent; each rung then says where it stands against the one below."""
+    from ..simulation import sequential
     from ..simulation.plan import play_match
 
-    rungs = ["random", default, *(f"ismcts:iterations={b}" for b in budgets)]
+    rungs = list(dict.fromkeys(["random", default, *(f"ismcts:iterations={b}" for b in budgets)]))
+    wins: dict[str, dict[int, float]] = {bot: {} for bot in rungs}
+    seconds = dict.fromkeys(rungs, 0.0)
+    played = 0
+    states: list[dict[str, Any]] = []
+    while True:
+        size = games if budget is None else min(games, budget - played)
+        for bot in rungs:
+            label = f"{arm.label}: ladder {bot}"
+            sim = _run(
+                simulate,
+                arm,
+                size,
+                players,
+                [bot, default],
+                seed,
+                workers,
+                scheduler,
+                progress,
+                label,
+                play_match,
+                played,
+            )
+            seconds[bot] += sim.seconds
+            wins[bot].update({r.match: float(0 in r.winners) for r in sim.records if r.error is None})
+        played += size
+        if budget is None:
+            break
+        alpha = 0.05 / max(len(rungs) - 1, 1)
+        states = []
+        for low, high in zip(rungs, rungs[1:], strict=False):
+            both = sorted(set(wins[low]) & set(wins[high]))
+            states.append(sequential.decide([wins[high][i] - wins[low][i] for i in both], alpha, games))
+        if all(st["decided"] for st in states) or played >= budget:
+            break
     out = []
-    for bot in dict.fromkeys(rungs):
-        label = f"{arm.label}: ladder {bot}"
-        sim = _run(simulate, arm, games, players, [bot, default], seed, workers, scheduler, progress, label, play_match)
-        ok = [r for r in sim.records if r.error is None]
-        out.append(
-            {
-                "bot": bot,
-                "default": bot == default,
-                "rate": proportion(sum(1 for r in ok if 0 in r.winners), len(ok)),
-                "matches": len(ok),
-                "seconds": round(sim.seconds, 3),
-            }
-        )
+    for k, bot in enumerate(rungs):
+        mine = wins[bot]
+        row: dict[str, Any] = {
+            "bot": bot,
+            "default": bot == default,
+            "rate": proportion(int(sum(mine.values())), len(mine)),
+            "matches": len(mine),
+            "seconds": round(seconds[bot], 3),
+        }
+        if states and k:
+            st = states[k - 1]
+            row["against_previous"] = {**st, "more": None if st["decided"] else sequential.more_text(st)}
+        out.append(row)
     return out
+
+
+def match_values(r: Any) -> dict[str, float | None]:
+    """Each compared measure of one match (None where the match has none: no decisiveness in a draw), for the
+    match-by-match differences of ``--until-decided``. Per-deal and per-decision measures are the match's
+    own mean, so the match is the unit."""
+    from .report_stats import decisiveness, drama, lead_changes
+
+    if r.error is not None:
+        return {"stalled_matches": 1.0}
+    st = r.standings
+    dr = drama(st, r.winner)
+    return {
+        "first_player": float(r.position == 0),
+        "draws": float(r.winner < 0),
+        "deals_per_match": float(r.deals),
+        "actions_per_deal": sum(r.deal_actions) / len(r.deal_actions) if r.deal_actions else None,
+        "busts_per_match": float(sum(r.out)),
+        "void_deals_per_match": float(r.void_deals),
+        "stalled_matches": 0.0,
+        "lead_changes": float(lead_changes(st)) if st else None,
+        "lead_changes_per_deal": lead_changes(st) / (len(st) - 1) if len(st) > 1 else None,
+        "decisiveness": decisiveness(st, r.winner),
+        "drama_share": dr[0] if dr is not None else None,
+        "branching": r.choices / r.decisions if r.decisions else None,
+        "forced": r.forced / r.decisions if r.decisions else None,
+    }
+
+
+def _decide_arms(
+    plays: list[dict[str, Any]], decide: Sequence[str] | None, rounds: int, played: int, size: int
+) -> dict[str, Any]:
+    """Where the confidence sequences stand after a round: every arm against the first, on every measure asked
+    about that varies, each at 5 % / m (Bonferroni over the m differences)."""
+    from ..simulation import sequential
+
+    keys = [k for k, *_ in METRICS]
+    asked = [k for k in keys if decide is None or k in decide]
+    values = [{r.match: match_values(r) for r in play["records"]} for play in plays]
+    pending = []
+    for j in range(1, len(plays)):
+        for key in asked:
+            diffs = []
+            for i, base in values[0].items():
+                x, y = base.get(key), values[j].get(i, {}).get(key)
+                if x is not None and y is not None:
+                    diffs.append(y - x)
+            if len(diffs) > 1 and any(diffs):
+                pending.append((plays[j]["arm"].label, key, diffs))
+    alpha = 0.05 / max(len(pending), 1)
+    states = []
+    for label, key, diffs in pending:
+        st = sequential.decide(diffs, alpha, size)
+        states.append({"b": label, "metric": key, "name": NAMES[key], **st})
+    undecided = [
+        {"b": st["b"], "metric": st["metric"], "name": st["name"], "more": sequential.more_text(st)}
+        for st in states
+        if not st["decided"]
+    ]
+    return {
+        "method": sequential.METHOD.format(m=len(states)),
+        "alpha": alpha,
+        "rounds": rounds,
+        "matches": played,
+        "states": states,
+        "undecided": undecided,
+    }
+
+
+def _sequential_verdicts(comparisons: list[dict[str, Any]], seq: dict[str, Any]) -> dict[str, Any]:
+    """The verdicts of an ``--until-decided`` report: a difference is real when its confidence sequence left
+    out 0 (fixed-size p-values do not hold after looking every round); the others are undecided."""
+    by = {(st["b"], st["metric"]): st for st in seq["states"]}
+    for cmp in comparisons:
+        for r in cmp["rows"]:
+            st = by.get((cmp["b"], r["metric"]))
+            r["real"] = bool(st and st["decided"])
+            r["p_adjusted"] = 0.0 if r["real"] else 1.0
+            words = _verdict(r).split(", the difference")[0]
+            if st is None:
+                r["text"] = f"{words}, not asked about"
+                continue
+            span = _span((st["mean"], st["low"], st["high"]), r["show"])
+            if r["real"]:
+                r["text"] = f"{words}, decided: real at 95 % (confidence sequence, match by match: {span})"
+            else:
+                r["text"] = f"{words}, undecided after {seq['matches']:,} matches an arm ({sequential_more(st)})"
+    return {"method": "confidence sequence", "comparisons": len(seq["states"]), "words": seq["method"]}
+
+
+def sequential_more(st: dict[str, Any]) -> str:
+    from ..simulation.sequential import more_text
+
+    return more_text(st)
 
 
 def _dask(scheduler: Any, workers: int | None) -> tuple[Any, Any]:
@@ -458,6 +639,26 @@ def summary_lines(data: dict[str, Any]) -> list[str]:
             lines.append(f"{cmp['b']} against {cmp['a']}: " + "; ".join(real) + ".")
         else:
             lines.append(f"{cmp['b']} against {cmp['a']}: no difference is real at 95 % over these matches.")
+    seq = data.get("sequential")
+    if seq:
+        lines.append(
+            f"Played until decided: {seq['rounds']} round(s), {seq['matches']:,} matches an arm; "
+            + (
+                "no measure asked about differs in any match: nothing to decide."
+                if not seq["states"]
+                else "every difference asked about is decided."
+                if not seq["undecided"]
+                else "undecided: " + "; ".join(f"{u['name']} ({u['b']}: {u['more']})" for u in seq["undecided"]) + "."
+            )
+        )
+    for arm in data["arms"]:
+        left = [r for r in arm.get("ladder", []) if r.get("against_previous") and not r["against_previous"]["decided"]]
+        if left:
+            lines.append(
+                f"{arm['label']}: the ladder cannot yet order "
+                + "; ".join(f"{r['bot']} against the rung below ({r['against_previous']['more']})" for r in left)
+                + "."
+            )
     fix = data.get("correction")
     if fix and fix["comparisons"]:
         lines.append(

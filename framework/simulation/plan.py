@@ -105,6 +105,7 @@ class Plan:
     points: list[dict[str, Any]]  # the sweep values of each point ({} without a sweep)
     eliminates: bool = False  # the rules put players out (busts are worth a column)
     player: Player | None = None  # plays each match (None: `play_match`)
+    first: int = 0  # the number of the first match: a run in rounds plays matches first .. first + games - 1
 
     def point_options(self, point: int) -> dict[str, Any]:
         return {**self.options, **self.points[point]}
@@ -113,8 +114,9 @@ class Plan:
         out = []
         for p in range(len(self.points)):
             opts = tuple(sorted(self.point_options(p).items()))
-            for lo in range(0, self.games, chunk):
-                idx = tuple(range(lo, min(lo + chunk, self.games)))
+            end = self.first + self.games
+            for lo in range(self.first, end, chunk):
+                idx = tuple(range(lo, min(lo + chunk, end)))
                 bots = tuple(self.bots)
                 out.append(Job(self.variant, self.digest, opts, p, self.players, bots, self.seed, idx, self.player))
         return out
@@ -350,6 +352,7 @@ def simulate(
     progress: Progress | None = None,
     connect_timeout: float = 10.0,
     player: Player | None = None,
+    first: int = 0,
 ) -> Simulation:
     """Play ``games`` seeded matches at every sweep point and return the records.
 
@@ -367,6 +370,9 @@ def simulate(
     its record (a `MatchRecord`, or a subclass carrying more): how ``tapete report``
     measures moves and standings while the matches play. It must be a module-level
     function, so that pool processes and Dask workers find it by its name.
+
+    ``first`` numbers the matches from there (match *i* always has the same seed): a run
+    played in rounds (``tapete report --until-decided``) plays the next ones each round.
     """
     from .workers import run
 
@@ -378,4 +384,5 @@ def simulate(
             raise TapeteError(f"{name} must be a function, not {given!r:.60}")
     plan = make_plan(variant, games, players, bots, options, sweep, seed)
     plan.player = player
+    plan.first = first
     return run(plan, workers or default_workers(), scheduler, progress, connect_timeout)
