@@ -348,3 +348,13 @@ def test_kill_9_in_the_middle_of_a_log_leaves_the_old_log_whole_and_no_litter(tm
         proc.communicate()
     assert (tmp_path / "game.jsonl").read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.jsonl"]
+
+
+def test_a_new_file_is_created_whole_and_never_over_one_put_there_meanwhile(tmp_path):
+    path = tmp_path / "game.py"
+    outputs.write_new(path, "print('hello')\n")
+    assert path.read_text(encoding="utf-8") == "print('hello')\n"
+    path.write_bytes(NOTES)
+    with pytest.raises(OutputRefused, match="already exists; tapete leaves it as it is"):
+        outputs.write_new(path, "print('again')\n")
+    assert path.read_bytes() == NOTES and sorted(p.name for p in tmp_path.iterdir()) == ["game.py"]

@@ -365,9 +365,17 @@ def _stale(target: Path) -> Path:
     return target.with_name(f".{target.name}.tapete-tmp")
 
 
+def write_new(path: Path, data: str | bytes) -> None:
+    """Create ``path``, which must not exist (a file ``tapete new`` writes), whole or not at all:
+    a file put there meanwhile is never replaced."""
+    with _pending(Path(os.path.realpath(path)), exclusive=True) as f:
+        f.write(data.encode("utf-8") if isinstance(data, str) else data)
+
+
 @contextmanager
-def _pending(target: Path) -> Iterator[IO[bytes]]:
-    """A temporary file in ``target``'s folder, moved over ``target`` when the block succeeds."""
+def _pending(target: Path, exclusive: bool = False) -> Iterator[IO[bytes]]:
+    """A temporary file in ``target``'s folder, moved over ``target`` when the block succeeds
+    (``exclusive``: linked to ``target`` only if nothing is there)."""
     folder = target.parent
     tmp = _stale(target)
     anonymous = hasattr(os, "O_TMPFILE")
@@ -391,7 +399,12 @@ def _pending(target: Path) -> Iterator[IO[bytes]]:
             os.fsync(f.fileno())
             if anonymous:
                 _name_anonymous(f, tmp)
-            os.replace(tmp, target)
+            if exclusive:
+                os.link(tmp, target)
+            else:
+                os.replace(tmp, target)
+        except FileExistsError:
+            raise OutputRefused(f"{_shown(target)}: already exists; tapete leaves it as it is") from None
         except OSError as exc:
             raise OutputRefused(f"{_shown(target)}: cannot write there: {exc.strerror or exc}") from None
     finally:

@@ -20,7 +20,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from ..core.errors import TapeteError
-from ..core.signals import how, stopping
+from ..core.signals import how, stop_workers, stopping
 from .plan import Job, MatchRecord, Plan, Progress, Simulation, SimulationError, chunk_size, play_chunk
 
 
@@ -152,16 +152,8 @@ def _run_processes(plan: Plan, workers: int, progress: Progress | None) -> Simul
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:
-    """Stop the workers now; the pool's own thread cancels the chunks that have not started.
-
-    The futures are not cancelled from here: the pool's thread, finding its processes
-    terminated, sets an error on every future it still holds, and one cancelled meanwhile
-    by another thread makes it fail with InvalidStateError (and print a traceback).
-    """
-    processes = list(getattr(pool, "_processes", {}).values())  # the pool has no public way to stop them
-    for proc in processes:
-        proc.terminate()
-    pool.shutdown(wait=True, cancel_futures=True)
+    """Stop the workers now; the pool's own thread cancels the chunks that have not started."""
+    stop_workers(pool)
 
 
 def _run_dask(plan: Plan, workers: int, scheduler: Any, progress: Progress | None, timeout: float) -> Simulation:
