@@ -282,7 +282,7 @@ def test_an_output_of_another_kind_is_named(tmp_path):
     save.write_text('{\n "type": "tapete-save",\n "format": 1\n}\n', encoding="utf-8")
     code, said = invoke(tmp_path, "simulate", "fantan/pagat", "-n", "2", "-q", "--json", "match.json")
     assert code == 1 and said.strip() == (
-        "match.json: the file exists and is not a tapete simulation (JSON); "
+        "match.json: the file exists and is a saved match, not a tapete simulation (JSON); "
         "name another file for --json, or add --force to replace it"
     )
     assert invoke(tmp_path, "simulate", "fantan/pagat", "-n", "2", "-q", "-w", "1", "--csv", "s.csv")[0] == 0

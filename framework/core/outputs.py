@@ -33,6 +33,7 @@ import errno
 import os
 import re
 import stat
+import weakref
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import InitVar, dataclass, field
@@ -53,6 +54,7 @@ class Kind:
     noun: str  # "a tapete simulation (JSON)", as messages say it
     marks: tuple[bytes, ...]  # regular expressions over the file's first HEAD_BYTES; any one recognises it
     folder: bool = False  # a folder of PNG plots rather than a file
+    own_rules: bool = False  # judged and written by its own module (the save file): only its path is claimed here
 
     def recognises(self, head: bytes) -> bool:
         return any(re.search(m, head) for m in self.marks)
@@ -84,7 +86,7 @@ REPORT_MD = Kind("report", "a tapete report (Markdown)", (_comment("report"),))
 REPORT_JSON = Kind("report", "a tapete report's figures (JSON)", (_json("report"),))
 REPORT_PLOTS = Kind("report", "a tapete report plot (PNG)", (_png("report"),), folder=True)
 RULEBOOK = Kind("rulebook", "a tapete rulebook", (_generated("rulebook"), _comment("rulebook")))
-SAVE = Kind("save", "a saved match", ())  # judged by `tapete.table.savefile`; named here so no other output takes it
+SAVE = Kind("save", "a saved match", (_json("save"),), own_rules=True)  # `tapete.table.savefile` judges and writes it
 
 
 def generator(kind: str) -> str:
@@ -182,7 +184,7 @@ class _Output:
     written: bool = False
 
 
-@dataclass
+@dataclass(eq=False)  # compared (and hashed, in _LIVE) as the one object it is
 class Outputs:
     """One command's outputs, judged together before any work (see the module docstring).
 
@@ -195,7 +197,7 @@ class Outputs:
     outputs: list[_Output] = field(default_factory=list)
 
     def __post_init__(self, read: Iterable[Path | str]) -> None:
-        _LIVE.append(self)
+        _LIVE.add(self)
         self.add_inputs(read)
 
     def add(self, path: Path | str | None, kind: Kind, option: str, inside: Iterable[str] = ()) -> Path | None:
@@ -207,7 +209,7 @@ class Outputs:
         path = Path(path)
         what = f"{kind.noun} ({option})"
         shown = _shown(path)
-        if not kind.marks and not kind.folder:  # judged by its own writer: only its path is claimed here
+        if kind.own_rules:  # judged by its own writer: only its path is claimed here
             target = Path(os.path.realpath(path))
         elif kind.folder:
             target = self._folder(path, what, option)
@@ -221,7 +223,7 @@ class Outputs:
                 )
         out = _Output(path, target, kind, option)
         self._check_inputs(out)
-        if kind.marks and not kind.folder:
+        if not kind.own_rules and not kind.folder:
             self._check_content(out)
         if kind.folder and target.is_dir():
             for name in inside:
@@ -241,7 +243,7 @@ class Outputs:
 
     def unwritten(self) -> list[str]:
         """The outputs not written (yet): what a stopped command names as left as it was."""
-        return [_shown(o.path) for o in self.outputs if not o.written and o.kind.marks]
+        return [_shown(o.path) for o in self.outputs if not o.written and not o.kind.own_rules]
 
     # -- judging
     @staticmethod
@@ -340,7 +342,7 @@ class Outputs:
         out.written = True
 
 
-_LIVE: list[Outputs] = []  # this process's outputs, so that a stopped command can say what it left unwritten
+_LIVE: weakref.WeakSet[Outputs] = weakref.WeakSet()  # the outputs alive, so a stopped command can say what it left
 
 
 def unwritten() -> list[str]:
@@ -480,4 +482,5 @@ KINDS = (
     REPORT_MD,
     REPORT_JSON,
     RULEBOOK,
+    SAVE,
 )
