@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 from hostile import tapete
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tapete.core import outputs
@@ -126,12 +126,20 @@ def snapshot(folder: Path) -> dict[str, bytes | str]:
     return found
 
 
-@settings(
-    max_examples=26,
-    derandomize=True,  # a fixed search in the everyday run
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture],
-)
+def examples(n: int) -> int:
+    """``n`` examples in the suite's fixed run; the profile's number in the randomised one (profile ``fuzz``)."""
+    return n if settings.default.derandomize else settings.default.max_examples
+
+
+def every_state(test: Callable[..., None]) -> Callable[..., None]:
+    """Each state at least once (without --force, as text), whatever the search draws besides."""
+    for state in STATES:
+        test = example(state=state, force=False, fmt="text")(test)
+    return test
+
+
+@settings(max_examples=examples(13), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@every_state
 @given(state=st.sampled_from(STATES), force=st.booleans(), fmt=st.sampled_from(["text", "md", "html"]))
 def test_what_is_at_the_output_path_has_one_outcome_and_a_refusal_changes_nothing(tmp_path_factory, state, force, fmt):
     from typer.testing import CliRunner
@@ -261,8 +269,8 @@ def persons_file_round(args: tuple[str, ...], folder: Path, run: Callable[..., t
     assert litter(folder) == []
 
 
-def test_every_output_option_refuses_a_persons_file_and_force_replaces_it(tmp_path):
-    for args in PERSONAL:
+def test_output_options_refuse_a_persons_file_and_force_replaces_it(tmp_path):
+    for args in PERSONAL[::2]:  # rules --out, simulate --json, play --log here; every option in the slow sweep
         persons_file_round(args, tmp_path, invoke)
 
 
@@ -327,8 +335,12 @@ def test_an_output_that_changed_into_a_persons_file_meanwhile_is_not_replaced(tm
 
 @pytest.mark.skipif(not hasattr(os, "killpg"), reason="needs process groups")
 def test_kill_9_in_the_middle_of_a_log_leaves_the_old_log_whole_and_no_litter(tmp_path):
-    first = tapete("play", "fantan/pagat", "-q", "--seed", "3", "--log", "game.jsonl", cwd=tmp_path)
-    assert first.code == 0
+    from tapete import Match, load_variant
+    from tapete.gamelog import LogWriter
+
+    writer = LogWriter(tmp_path / "game.jsonl")  # the log of an earlier match
+    Match(load_variant("fantan/pagat"), 4, 3, bots=["random"]).play(writer)
+    writer.close()
     before = (tmp_path / "game.jsonl").read_bytes()
     proc = subprocess.Popen(
         [sys.executable, "-m", "tapete", "play", "fantan/pagat", "--seed", "4", "--watch", "--delay", "0.05"]
