@@ -103,6 +103,14 @@ class OutputRefused(TapeteError):
     """An output path tapete will not write; the message names the path, why, and what would do."""
 
 
+class WriteFailed(OutputRefused):
+    """The system refused the write itself (a full disk, a read-only folder); ``reason`` says what it said."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(f"{_shown(path)}: cannot write there: {reason}")
+        self.reason = reason
+
+
 # -- what is at a path ----------------------------------------------------------------------
 _NOT_FILES = (
     (stat.S_ISFIFO, "a FIFO (named pipe)"),
@@ -367,6 +375,12 @@ def _stale(target: Path) -> Path:
     return target.with_name(f".{target.name}.tapete-tmp")
 
 
+def replace_whole(path: Path, data: bytes) -> None:
+    """Put ``data`` at ``path`` whole (a writer that judged the path itself: the save file)."""
+    with _pending(Path(os.path.realpath(path))) as f:
+        f.write(data)
+
+
 def write_new(path: Path, data: str | bytes) -> None:
     """Create ``path``, which must not exist (a file ``tapete new`` writes), whole or not at all:
     a file put there meanwhile is never replaced."""
@@ -392,7 +406,7 @@ def _pending(target: Path, exclusive: bool = False) -> Iterator[IO[bytes]]:
         try:
             fd = os.open(tmp, os.O_CREAT | os.O_EXCL | os.O_RDWR, 0o666)
         except OSError as exc:
-            raise OutputRefused(f"{_shown(target)}: cannot write there: {exc.strerror or exc}") from None
+            raise WriteFailed(target, exc.strerror or str(exc)) from None
     f = os.fdopen(fd, "w+b")
     try:
         try:
@@ -408,7 +422,7 @@ def _pending(target: Path, exclusive: bool = False) -> Iterator[IO[bytes]]:
         except FileExistsError:
             raise OutputRefused(f"{_shown(target)}: already exists; tapete leaves it as it is") from None
         except OSError as exc:
-            raise OutputRefused(f"{_shown(target)}: cannot write there: {exc.strerror or exc}") from None
+            raise WriteFailed(target, exc.strerror or str(exc)) from None
     finally:
         f.close()
         _remove(tmp)
