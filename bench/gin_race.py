@@ -82,7 +82,9 @@ def tapete_match(seconds: float, seed: int) -> tuple[int, int, float]:
     start = time.perf_counter()
     n = 0
     while time.perf_counter() - start < seconds:
-        Match(variant, 2, seed=(seed, n), bots=["random"]).play(emit)
+        Match(variant, 2, seed=str((seed, n)), bots=["random"]).play(
+            emit
+        )  # a word seed: str((s, n)) deals as (s, n) did
         n += 1
     return games, counted[0], time.perf_counter() - start
 

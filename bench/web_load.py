@@ -124,7 +124,6 @@ class Load:
             "options": dict(o.split("=", 1) for o in a.option),
             "pace": a.pace,
             "away_after": 0,
-            "seed": f"load-{k}",
         }
 
     async def table(self, k: int) -> None:
@@ -304,6 +303,7 @@ def one_run(args: argparse.Namespace, tables: int) -> dict[str, Any]:
         db = Path(tmp) / "load.db"
         port = free_port()
         cmd = [sys.executable, "-m", "tapete", "serve", "--port", str(port), "--db", str(db)]
+        cmd += ["--max-tables-per-client", "100000", "--create-rate", "100000"]  # every table opens from here
         server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         base = f"http://127.0.0.1:{port}"
         try:

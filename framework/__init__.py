@@ -27,12 +27,13 @@ if TYPE_CHECKING:
     from .game import Game, MoveHelp, MoveKind, RuleText
     from .hookspecs import hookimpl
     from .layout import Layout, Row
+    from .play.choices import HiddenChoices
     from .play.deal import Deal
     from .play.loading import Variant, load_variant
     from .play.match import Match, MatchResult
     from .plugins.loader import build_registry, registry
     from .plugins.record import GameRecord
-    from .rules.compiler import Compiled, Env, constant
+    from .rules.compiler import Compiled, Env, card_set, constant
     from .rules.program import Rules
     from .rules.tree import Expr, Pos, Statement, Word
     from .rules.vocabulary import (
@@ -73,6 +74,7 @@ __all__ = [
     "DEAL",
     "DEAL_ONLY",
     "Deal",
+    "HiddenChoices",
     "DealState",
     "Event",
     "Facts",
@@ -123,6 +125,7 @@ __all__ = [
     "VariantError",
     "Word",
     "build_registry",
+    "card_set",
     "constant",
     "face_value",
     "hookimpl",
@@ -143,6 +146,7 @@ _MODULES: dict[str, tuple[str, ...]] = {
     ".core.ledger": ("Ledger",),
     ".core.limits": ("MAX_PLAYERS",),
     ".core.problems": ("DesignProblem", "ERROR", "WARNING"),
+    ".play.choices": ("HiddenChoices",),
     ".play.deal": ("Deal",),
     ".play.loading": ("Variant", "load_variant"),
     ".core.errors": ("ErrorList", "IllegalAction", "ScriptError", "SnapshotError", "TapeteError", "VariantError"),
@@ -153,7 +157,7 @@ _MODULES: dict[str, tuple[str, ...]] = {
     ".plugins.loader": ("build_registry", "registry"),
     ".plugins.record": ("GameRecord",),
     ".core.rng": ("Random",),
-    ".rules.compiler": ("Compiled", "Env", "constant"),
+    ".rules.compiler": ("Compiled", "Env", "card_set", "constant"),
     ".rules.program": ("Rules",),
     ".rules.tree": ("Expr", "Pos", "Statement", "Word"),
     ".rules.vocabulary": (

@@ -28,6 +28,9 @@ if TYPE_CHECKING:
     from .view import View
 
 
+REMOVED = "removed"  # the zone of the cards a ``remove`` statement sets aside: face up, seen by every seat
+
+
 class Bound(NamedTuple):
     """A statement's comparison of a quantity with a number: ``total > 100`` (`Game.bound`)."""
 
@@ -120,6 +123,8 @@ class Game:
     reads to find the game's own bots and layout. None for a game built by hand."""
     zone_words: ClassVar[dict[str, str]] = {}  # zone kind -> its name in a rulebook ("discard": "discard pile")
 
+    _set_aside: frozenset[int] = frozenset()  # the removed cards while `deal` runs (set by the engine)
+
     def __init__(self, rules: Rules):
         self.rules = rules
         self.deck: Deck = rules.deck
@@ -161,10 +166,28 @@ class Game:
         return (seat + self.step * steps) % state.players
 
     def shuffled_deck(self, rng: Random) -> list[int]:
-        """Every card of the deck, shuffled; the last one is dealt first."""
-        cards = list(self.deck.ids)
+        """Every card of the deck in play this deal, shuffled; the last one is dealt first.
+
+        The cards a ``remove`` statement sets aside for this deal are not among them: the
+        engine puts them face up in the zone ``removed`` (`removed_cards`), so every family
+        deals from the deck the player count calls for without a word of its own."""
+        out = self._set_aside
+        cards = [c for c in self.deck.ids if c not in out] if out else list(self.deck.ids)
         rng.shuffle(cards)
         return cards
+
+    def removed_cards(self, state: DealState, ctx: Ctx) -> list[int]:
+        """The cards the script's ``remove CARDS when CONDITION`` statements set aside for this deal.
+
+        A deck that depends on the player count (three-handed Hearts without the 2♦) is the
+        full deck less these; the condition is asked once per deal, at its start (by the
+        engine, before `deal`: `shuffled_deck` leaves them out)."""
+        out: set[int] = set()
+        for first, _item in self.rules.each("remove"):
+            when = self.rules.condition("remove", first)
+            if when is not None and when(ctx):
+                out.update(self.rules.parsed_words("remove", first, frozenset()))
+        return sorted(out)
 
     def deal_round_robin(self, state: DealState, cards: list[int], per_hand: int | None, first: int) -> None:
         """Fresh hands, dealt one card at a time from ``first``; ``None`` deals everything."""
@@ -193,6 +216,8 @@ class Game:
         share of the deck), and, unless ``partial``, every card is in some zone."""
         problems = []
         kinds = set(self.zone_kinds)
+        if self.rules.has_any("remove"):
+            kinds.add(REMOVED)
         for name in state.zones:
             kind, _, owner = name.partition(".")
             if kind not in kinds:
@@ -347,6 +372,14 @@ class Game:
         covers are listed by the rulebook from their words' ``rulebook``/``doc``.
         """
         return []
+
+    def option_meanings(self) -> dict[str, dict[str, str]]:
+        """Option name -> {choice: what it means} for the choice options the family's variants declare (optional).
+
+        The rulebook's OPTIONS line and `tapete diff` say the meaning of the choice in force
+        ("a player is out on reaching the limit") rather than a doc that lists every choice.
+        A variant file may say the same itself (``choices:`` as a mapping), which comes first."""
+        return {}
 
     def rulebook_phrases(self) -> dict[str, str]:
         """Word name -> its phrase in this variant's rulebook, over `Quantity.rulebook` (optional).

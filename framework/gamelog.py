@@ -185,6 +185,11 @@ def _variant_of(head: dict[str, Any], log: Path, registry: Registry | None, show
     return variant
 
 
+# Header fields a replay takes as written: the tapete that wrote the log (any tapete reading its format
+# replays it), and a web table's commitment to its seed (``fair``: ``tapete verify`` checks it).
+HEADER_NOTES = ("tapete", "fair")
+
+
 def replay(path: Path, registry: Registry | None = None) -> ReplayReport:
     """Re-run a log; raise Divergence naming the first event that differs."""
     events = read_log(path)
@@ -211,8 +216,10 @@ def replay(path: Path, registry: Registry | None = None) -> ReplayReport:
             ) from None
         n = logged.pop("_line")
         expect = json.loads(json.dumps(event, ensure_ascii=False))
-        if expect["type"] == "match" and "tapete" in logged:
-            expect["tapete"] = logged["tapete"]  # any tapete reading the log's format replays it
+        if expect["type"] == "match":
+            for key in HEADER_NOTES:
+                if key in logged:
+                    expect[key] = logged[key]
         if expect != logged:
             where, was, now = first_difference(logged, expect)
             raise Divergence(

@@ -52,6 +52,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped, import-not-found, 
 from .core.actions import Action
 from .core.cards import Deck
 from .core.errors import TapeteError
+from .core.inputs import InputError, as_whole, choice, count, declare
 from .core.ledger import Ledger
 from .core.limits import number_text
 from .core.rng import Random, derive_seed
@@ -424,11 +425,24 @@ def _ignore(event: dict[str, Any]) -> None:
 _LAYOUTS: dict[tuple[str, int, str, int], Layout] = {}
 
 
+# which reader each argument of the environment goes through (tapete.core.inputs; the inventory reads it)
+ENV_INPUTS = {
+    "variant": "variant",
+    "players": "count",
+    "options": "options",
+    "reward": "choice",
+    "render_mode": "choice",
+    "episode": "choice",
+    "history": "count",
+}
+
+
 class TapeteEnv(AECEnv):  # type: ignore[misc]
     """One deal, or one match, per episode of a tapete variant (see the module docstring)."""
 
     metadata = {"render_modes": ["ansi"], "name": "tapete_v0", "is_parallelizable": False}
 
+    @declare(**ENV_INPUTS)
     def __init__(
         self,
         variant: str | Variant,
@@ -440,16 +454,14 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
         history: int = 0,
     ):
         super().__init__()
-        if isinstance(history, bool) or not isinstance(history, int) or not 0 <= history <= MAX_HISTORY:
-            raise TapeteError(f"history must be a whole number of events from 0 to {MAX_HISTORY}, not {history!r}")
-        if episode not in EPISODES:
-            raise TapeteError(f"episode must be one of {', '.join(EPISODES)}, not {episode!r}")
-        if reward not in REWARDS:
-            raise TapeteError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        history = count(history, "history", low=0, high=MAX_HISTORY)  # events of the deal
+        choice(episode, "episode", EPISODES)
+        choice(reward, "reward", REWARDS)
+        choice(render_mode, "render_mode", (None, "ansi"))
         v = variant if isinstance(variant, Variant) else load_variant(str(variant), options=dict(options or {}))
         self.variant = v
-        self.players = v.default_players() if players is None else players
-        v.check_players(self.players)
+        v.check_players(v.default_players() if players is None else players)
+        self.players = int(v.default_players() if players is None else players)
         key = (v.name + repr(sorted(v.options.items())), self.players, v.digest, history)
         layout = _LAYOUTS.get(key)
         if layout is None:
@@ -484,21 +496,46 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
         self._history: list[dict[str, Any]] = []
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
+        self._agent(agent)
         return self._obs_space
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
+        self._agent(agent)
         return self._act_space
 
+    def _agent(self, agent: object) -> str:
+        """``agent`` when it is one of this environment's agents; a tapete error naming them otherwise."""
+        if not isinstance(agent, str) or agent not in self._seat_of_agent:
+            raise InputError(
+                f"{agent!r:.60} is not an agent of this environment; its agents: {', '.join(self.possible_agents)}"
+            )
+        return agent
+
+    def _started(self, call: str) -> None:
+        """A call that needs an episode, refused (not an AttributeError) before the first `reset`."""
+        if self.deal is None:
+            raise TapeteError(f"{call} needs an episode: call reset() first")
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``last()``, refused by a tapete error before `reset` and once every agent is done."""
+        self._started("last()")
+        if not self.agents:
+            raise TapeteError("the episode is over and every agent is done: call reset() for the next one")
+        result: tuple[Any, float, bool, bool, dict[str, Any]] = super().last(observe)
+        return result
+
     # -- episodes ---------------------------------------------------------------------------
+    @declare(seed="count")
     def seed(self, seed: int | None = None) -> None:
         """The older PettingZoo call: the next `reset` starts the episode sequence of ``seed``,
         and ``action_space(agent).sample()`` draws from ``seed`` too (one space is shared by all agents)."""
-        self._seed, self._episode = (0 if seed is None else int(seed)), 0
+        self._seed, self._episode = (0 if seed is None else _episode_seed(seed)), 0
         self._act_space.seed(self._seed)
 
+    @declare(seed="count", options="object")
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
-            self._seed, self._episode = int(seed), 0
+            self._seed, self._episode = _episode_seed(seed), 0
         episode_seed = derive_seed(self._seed, "episode", self._episode)
         self._episode += 1
         self.agents = list(self.possible_agents)
@@ -549,15 +586,18 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
             else:
                 legal[slot] = action
         info = self.infos[self.agent_selection]
-        for key, count in (("dropped", dropped), ("collisions", shared)):
-            if count:
-                info[key] = count  # legal moves the agent cannot choose now
+        for key, n in (("dropped", dropped), ("collisions", shared)):
+            if n:
+                info[key] = n  # legal moves the agent cannot choose now
             else:
                 info.pop(key, None)
         self.dropped += dropped
         self.collisions += shared
 
+    @declare(agent="choice")
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        self._agent(agent)
+        self._started("observe()")
         assert self.deal is not None and self._recorder is not None
         state = self.deal.state
         mask = np.zeros(self.layout.size, dtype=np.int8)
@@ -571,7 +611,11 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
         events = recorder.events(seat) if self.layout.history else ()
         return {"observation": self.layout.observe_seat(state, seat, pins, self._local, events), "action_mask": mask}
 
+    @declare(action="count")
     def step(self, action: int | None) -> None:
+        self._started("step()")
+        if not self.agents:
+            raise TapeteError("the episode is over and every agent is done: call reset() for the next one")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -609,9 +653,9 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
         size = self.layout.size
         if action is None:
             raise ValueError(f"{self.agent_selection} is to move: step(None) is only for an agent that is done")
-        if isinstance(action, bool) or not isinstance(action, int | np.integer):
+        slot = as_whole(action)  # numpy's integers are slots too; 1.7, 2.0 and True are not
+        if slot is None:
             raise ValueError(f"an action is a slot number, an int from 0 to {size - 1}, not {action!r:.60}")
-        slot = int(action)
         if not 0 <= slot < size:
             raise ValueError(f"action {number_text(slot)} is not a slot: the action space has slots 0 to {size - 1}")
         return slot
@@ -661,6 +705,12 @@ class TapeteEnv(AECEnv):  # type: ignore[misc]
         pass
 
 
+def _episode_seed(seed: object) -> int:
+    """A seed of ``reset``/``seed``: a whole number (numpy's too), as Gymnasium takes it; 1.5 and nan are refused."""
+    return count(seed, "seed", low=-(2**63), high=2**64 - 1)
+
+
+@declare(**ENV_INPUTS)
 def env(
     variant: str | Variant,
     players: int | None = None,

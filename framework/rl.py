@@ -39,13 +39,15 @@ from gymnasium import spaces
 from .bots import BotFactory, LegacyBot, adapt, observes
 from .core.actions import Action
 from .core.errors import IllegalAction, TapeteError
+from .core.inputs import InputError, as_whole, choice, count, declare, finite, read_bots
+from .core.inputs import seat as read_seat
 from .core.ledger import Ledger
 from .core.rng import Random, derive_seed
 from .core.state import DealState
 from .pettingzoo import TapeteEnv
 from .pettingzoo import env as aec_env
 from .play.loading import Variant
-from .plugins.botspec import split_bots
+from .play.match import check_bots
 from .view import Recorder, View
 
 MAX_SKIPPED = 1000  # episodes in a row that end before the learner's first move: a variant the seat never plays
@@ -85,6 +87,18 @@ class LearnerEnv(gymnasium.Env[np.ndarray, np.int64]):
 
     metadata = {"render_modes": ["ansi"]}
 
+    @declare(
+        variant="variant",
+        opponents="bots",
+        players="count",
+        seat="seat",
+        options="options",
+        reward="choice",
+        episode="choice",
+        illegal_reward="finite",
+        render_mode="choice",
+        aec_options="options",
+    )
     def __init__(
         self,
         variant: str | Variant,
@@ -106,13 +120,28 @@ class LearnerEnv(gymnasium.Env[np.ndarray, np.int64]):
         learner's seat (None: rotating, episode by episode); ``options``, ``reward``,
         ``episode``: as `tapete.pettingzoo.env`; ``aec_options``: more keyword arguments for
         it. The observation is every part of the AEC observation but the mask, flattened in
-        order (today its ``observation`` vector alone)."""
+        order (today its ``observation`` vector alone).
+
+        Every argument is read before anything is built (`tapete.core.inputs`): a seat of a
+        person (``human``) is refused, since nobody answers in a training run; ``seat`` is a
+        whole number (``True`` is not), ``illegal_reward`` finite, ``render_mode`` None or ``ansi``."""
+        choice(render_mode, "render_mode", (None, "ansi"))
+        illegal = finite(illegal_reward, "illegal_reward")
+        if isinstance(opponents, str):
+            given: list[Any] = read_bots(opponents, what="opponents", person=False, where="tapete.rl")
+        elif isinstance(opponents, Sequence):
+            given = list(opponents)
+            read_bots([o for o in given if isinstance(o, str)], what="opponents", person=False, where="tapete.rl")
+            for o in given:
+                if not isinstance(o, str) and not callable(o):
+                    raise InputError(f"an opponent is a bot spec or a bot factory, not {o!r:.60}")
+        else:
+            raise InputError(f"opponents must be bot specs or bot factories, not {opponents!r:.60}")
         self.aec: TapeteEnv = aec_env(
             variant, players, options, reward, render_mode, episode, **dict(aec_options or {})
         )
         aec = self.aec
         self.players = aec.players
-        given = split_bots(opponents) if isinstance(opponents, str) else list(opponents)
         if not given:
             raise TapeteError("no opponent named: list at least one bot for the other seats")
         if len(given) > self.players - 1:
@@ -120,13 +149,13 @@ class LearnerEnv(gymnasium.Env[np.ndarray, np.int64]):
         # the opponents by their place after the learner: the first sits next, and so on
         given += [given[-1]] * (self.players - 1 - len(given))
         record = aec.variant.record
+        # every named bot built once now: ismcts:c=-1 is refused here, as 'tapete play' refuses it
+        check_bots(aec.variant, [o for o in given if isinstance(o, str)], person=False, where="tapete.rl")
         # a name is looked up (an unknown bot is refused here, naming the known ones); a factory is used as it is
         self._factories = [record.bot(o) if isinstance(o, str) else o for o in given]
         self.opponents = [o if isinstance(o, str) else getattr(o, "__name__", repr(o)) for o in given]
-        if seat is not None and not 0 <= seat < self.players:
-            raise TapeteError(f"seat {seat} is not a seat of {self.players} players")
-        self.seat = seat
-        self.illegal_reward = float(illegal_reward)
+        self.seat = None if seat is None else read_seat(seat, self.players, "the learner's seat")
+        self.illegal_reward = illegal
         self.render_mode = render_mode
         space = aec.observation_space(aec.possible_agents[0])
         assert isinstance(space, spaces.Dict)
@@ -154,13 +183,16 @@ class LearnerEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.reduced = 0  # bot decisions whose legal moves the action space could not all hold (see `_opponent`)
 
     # -- the Gymnasium API -------------------------------------------------------------------
+    @declare(seed="count", options="object")
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """Start the next episode (of ``seed``'s sequence when given); the bots play up to the learner's move."""
+        if seed is not None:
+            seed = count(seed, "seed", low=0, high=2**64 - 1)  # Gymnasium's seeds: whole numbers of 0 or more
         super().reset(seed=seed)
         if seed is not None:
-            self._seed, self._episode = int(seed), 0
+            self._seed, self._episode = seed, 0
         for _ in range(MAX_SKIPPED):
             self._start_episode()
             self._play_bots()
@@ -171,6 +203,7 @@ class LearnerEnv(gymnasium.Env[np.ndarray, np.int64]):
             f"{MAX_SKIPPED} episodes in a row of {self.aec.variant.name} ended before seat {self._learner} moved"
         )
 
+    @declare(action="count")
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """Play the learner's slot ``action``, then the bots up to its next move or the episode's end.
 
@@ -180,7 +213,9 @@ class LearnerEnv(gymnasium.Env[np.ndarray, np.int64]):
             raise TapeteError("the episode is over: call reset() before step()")
         aec = self.aec
         legal = aec.legal_moves()
-        slot = int(action)
+        slot = as_whole(action)  # numpy's integers are slots; 1.7, 2.0 and True are refused alike
+        if slot is None:
+            raise InputError(f"an action is a slot number, an int from 0 to {self.slots - 1}, not {action!r:.60}")
         move = legal.get(slot)
         if move is None:
             self._done = True

@@ -38,6 +38,7 @@ from .plugins.loader import registry
 from .view import View, game_facts, make_view, observer, private
 
 __all__ = [
+    "base_variants",
     "check_conservation",
     "check_hidden_facts",
     "check_hidden_information",
@@ -48,9 +49,10 @@ __all__ = [
     "reachable",
     "reachable_picture",
     "seat_picture",
-    "view_picture",
     "variant",
     "variant_names",
+    "variant_params",
+    "view_picture",
 ]
 
 
@@ -68,6 +70,45 @@ def variant_names(game: str | None = None) -> list[str]:
     """Registered variant names (``game/name``), of one game family or all; for ``parametrize``."""
     names = sorted(registry().variants())
     return [n for n in names if game is None or n.split("/", 1)[0] == game]
+
+
+def base_variants(game: str | None = None) -> list[str]:
+    """One variant of each game: its base, the first by name that ``extends:`` nothing.
+
+    A property that plays whole matches costs seconds a variant, and a family grows by files;
+    the bases keep every game, a new one included, in a run that does not grow with them.
+    """
+    files = registry().variants()
+    chosen: dict[str, tuple[bool, str]] = {}
+    for name in variant_names(game):
+        try:
+            derived = _extends(Path(files[name]).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            derived = True  # a broken file is the property tests' to report, not this helper's
+        family = name.split("/", 1)[0]
+        if family not in chosen or (chosen[family][0] and not derived):
+            chosen[family] = (derived, name)
+    return sorted(name for _, name in chosen.values())
+
+
+@cache
+def _extends(text: str) -> bool:
+    """Whether a variant file's text extends another (or is no mapping at all)."""
+    import yaml
+
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return True
+    return not isinstance(data, dict) or "extends" in data
+
+
+def variant_params(game: str | None = None) -> list[Any]:
+    """``variant_names`` for ``parametrize``, in two tiers: each game's base variant
+    (`base_variants`) in every run, the others under the ``slow`` marker, which a project runs as
+    a tier of its own (tapete's CI: ``pytest -m slow``)."""
+    everyday = set(base_variants(game))
+    return [n if n in everyday else pytest.param(n, marks=pytest.mark.slow) for n in variant_names(game)]
 
 
 def deal_from_zones(
@@ -370,12 +411,14 @@ def check_hidden_facts(
         ]
         seated = [[factory(d.game, s, Random(derive_seed(seed, "bot", s))) for s in range(players)] for d in deals]
         for step, move in enumerate(moves):
-            if deals[1].over or move not in deals[1].legal_actions():
-                break  # the twin's rules part from the first deal's here (a pass no longer legal)
-            if step % every == 0:
+            if deals[1].over:
+                break
+            if step % every == 0:  # compared where both deals stand, before either moves on
                 a, b = (reachable_picture(d.view(seat).facts) for d in deals)
                 assert a == b, f"{v.name}: seat {seat}'s facts tell the twins apart after {step} moves (seed {seed})"
                 checked += 1
+            if move not in deals[1].legal_actions():
+                break  # the twin's rules part from the first deal's here (a pass no longer legal, a card passed)
             for d, its_bots in zip(deals, seated, strict=True):
                 mover = d.to_move
                 its_bots[mover].choose(d.view(mover), d.legal_actions())  # asks the facts what it would

@@ -292,6 +292,10 @@ def zone_mode(game: Game, zone: str, seat: int) -> str:
     ``own`` is resolved here (``all`` for the seat's own ``hand.N``, ``count`` for the
     others); a zone no statement names is ``count``."""
     kind, _, owner = zone.partition(".")
+    if kind == "removed":  # cards a ``remove`` statement set aside lie face up for everyone (Game.dealt_deck)
+        return "all"
+    if kind == "chosen":  # a hidden choice (tapete.play.choices): its chooser's alone, whatever a script says
+        return "all" if owner == str(seat) else "count"
     mode: str = game.visibility.get(kind, "count")
     if mode == "own":
         return "all" if owner == str(seat) else "count"

@@ -41,30 +41,39 @@ def test_a_copy_written_differently_plays_the_same(tmp_path):
     assert compare(variant("chinchon/fournier"), copy).same
     (tmp_path / "fournier.rules").write_text(text.replace("run_length = 3", "run_length = 4"), encoding="utf-8")
     changed = compare(variant("chinchon/fournier"), load_variant(tmp_path / "copy.yaml"))
-    assert changed.lines() == ["run_length = 3 → run_length = 4"]
+    (line,) = changed.lines()  # the rulebook's whole sentence, before and after
+    assert line.startswith("A run is 3 or more cards of one suit next to each other")
+    assert "→ A run is 4 or more cards of one suit next to each other" in line
 
 
 def test_an_option_child_shows_the_rules_the_option_reaches():
     found = compare(variant("chinchon/fournier"), variant("chinchon/to-70"))
     assert found.lines() == [
-        "option bust: 100 → 70 (the match limit)",
-        "option out_on: exceeding → reaching (a player is out on going above the limit or on reaching it)",
-        "out when your total is more than 100 → your total is at least 70",
-    ]
+        "option out_on: exceeding → reaching (a player is out on reaching the limit)",
+        "After a deal you are out of the match when your total is more than 100 → "
+        "After a deal you are out of the match when your total is at least 70 (option bust)",
+    ]  # bust is said once, in the rule it changes
 
 
 def test_a_close_rule_in_plain_words():
     found = compare(variant("chinchon/fournier"), variant("chinchon/one-loose-card"))
-    assert "close when the value of your unmatched cards is at most 5 → " in "\n".join(found.lines())
-    assert any("the number of your unmatched cards is at most 1" in line for line in found.lines())
+    (line,) = found.lines()
+    before, after = line.split(" → ")
+    assert "you may do so when the value of your unmatched cards is at most 5." in before
+    assert "at most 4 and the number of your unmatched cards is at most 1" in after
 
 
 def test_defaults_written_out_are_no_difference_and_left_out_ones_are_said():
     found = compare(variant("scopa/classic"), variant("scopa/scopone"))
-    assert "teams = 0 (the default) → teams = 2" in found.lines()
+    assert "2 to 3 players (2 by default) → 4 players in 2 teams (4 by default)" in found.lines()
+    assert not any(line.startswith("teams") for line in found.lines())  # said once, with the players
     pagat, nines = variant("fantan/pagat"), variant("fantan/nines")
     lines = compare(pagat, nines).lines()
-    assert "row start 7 → row start 9" in lines
+    assert "A row is opened by its start card: every suit's row by its 7 → every suit's row by its 9" not in lines
+    assert (
+        "A row is opened by its start card: every suit's row by its 7 → "
+        "A row is opened by its start card: every suit's row by its 9"
+    ) in lines
     assert any(line.startswith("52 cards (french52)") and "→ 36 cards" in line for line in lines)
 
 
@@ -103,8 +112,8 @@ def test_the_command_in_words_and_as_json():
     assert same.returncode == 0 and "fantan/pagat and fantan/pagat play the same" in same.stdout
     words = tapete("diff", "chinchon/fournier", "chinchon/to-70")
     assert words.returncode == 0
-    assert "chinchon/fournier → chinchon/to-70: 3 difference(s)" in words.stdout
-    assert "out when your total is more than 100 → your total is at least 70" in words.stdout
+    assert "chinchon/fournier → chinchon/to-70: 2 difference(s)" in words.stdout
+    assert "your total is more than 100 → After a deal you are out of the match when" in words.stdout
     data = json.loads(tapete("diff", "fantan/pagat", "variants/fantan/nines.yaml", "--json").stdout)
     assert data["type"] == "tapete-diff" and data["same"] is False and data["b"] == "fantan/nines"
     kinds = {c["kind"] for c in data["changes"]}

@@ -65,7 +65,20 @@ def tapete_cli() -> str:
     return f"{shlex.quote(sys.executable)} -m tapete"
 
 
-@pytest.mark.parametrize("page", [p for p in PAGES if any(b[0] == "python" for b in blocks(p))], ids=page_id)
+# The pages whose blocks play many matches run in the slow tier (a CI step of its own): every block
+# still runs on every CI run, and a contributor's everyday run keeps the fast pages.
+SLOW_PYTHON = {"simulate.md"}
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        pytest.param(p, marks=pytest.mark.slow) if p.name in SLOW_PYTHON else p
+        for p in PAGES
+        if any(b[0] == "python" for b in blocks(p))
+    ],
+    ids=page_id,
+)
 def test_python_blocks_run(page, tmp_path, monkeypatch):
     monkeypatch.chdir(workspace(tmp_path))
     namespace: dict[str, object] = {"__name__": f"docs_{page.stem}"}
@@ -106,6 +119,7 @@ def shell_commands(page: Path) -> list[tuple[str, int]]:
 SH_PAGES = [p for p in PAGES if shell_commands(p)]
 
 
+@pytest.mark.slow  # each command is a whole tapete run (matches, simulations, reports): minutes in all
 @pytest.mark.parametrize("page", SH_PAGES, ids=page_id)
 def test_shell_blocks_run(page, tmp_path):
     work = workspace(tmp_path)

@@ -5,13 +5,11 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
-from tapete import registry
 from tapete.cli.main import app
+from tapete.testing import variant_params
 
-VARIANTS = sorted(registry().variants())
 
-
-@pytest.mark.parametrize("name", VARIANTS)
+@pytest.mark.parametrize("name", variant_params())  # each game's base every run; the rest in the slow tier
 def test_variant_plays_a_match_from_the_cli_and_replays(name, tmp_path):
     log = tmp_path / "g.jsonl"
     runner = CliRunner()

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import pytest
 
-from tapete.testing import check_hidden_facts, reachable_picture, variant_names
+from tapete.testing import check_hidden_facts, reachable_picture, variant_params
 
 
-@pytest.mark.parametrize("name", variant_names())
+@pytest.mark.parametrize("name", variant_params())
 def test_two_deals_that_differ_in_cards_a_seat_never_saw_give_it_the_same_facts(name):
     assert check_hidden_facts(name) > 0
 

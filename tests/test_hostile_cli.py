@@ -56,19 +56,23 @@ def test_emoji_codes_and_markup_in_user_text_print_as_typed(tmp_path):
 @pytest.mark.parametrize(
     "target,reason",
     [
-        (".", ".: is a folder; name a file for a tapete match log (--log)"),
-        ("missing/game.jsonl", "missing/game.jsonl: the folder missing does not exist; make it first"),
+        (".", "is a folder; name a file to write the log in"),
+        ("missing/game.jsonl", "cannot write the log there: its folder missing does not exist"),
     ],
 )
 def test_a_log_that_cannot_be_written_is_refused(tmp_path, target, reason):
+    """The output-path reader (`tapete.core.inputs.output_path`) refuses it before the match starts."""
     run = tapete("play", "fantan/pagat", "-q", "--log", target, cwd=tmp_path)
     assert run.code == 1
-    assert run.err.strip() == reason
+    assert run.err.strip() == f"{target}: {reason}"
+    assert run.out == ""
 
 
 def test_zero_players_is_refused_not_replaced():
     run = tapete("play", "fantan/pagat", "--players", "0")
-    assert run.code == 1 and run.err.strip() == "fantan/pagat is for 3-8 players, not 0"
+    assert run.code == 1 and run.err.strip() == "--players must be a whole number from 1 to 16, not 0"
+    run = tapete("play", "fantan/pagat", "--players", "2")
+    assert run.code == 1 and run.err.strip() == "fantan/pagat is for 3-8 players, not 2"
 
 
 def test_the_bots_listed_set_the_player_count(tmp_path):

@@ -37,7 +37,14 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("parent", "script", "message"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+EVERYDAY = {"hand_size 12 at four", "a bare deck", "a number as a condition", "a plugin number as a condition"}
+
+
+@pytest.mark.parametrize(
+    ("parent", "script", "message"),
+    [pytest.param(*c[1:], marks=() if c[0] in EVERYDAY else pytest.mark.slow) for c in CASES],
+    ids=[c[0] for c in CASES],
+)
 def test_check_play_and_simulate_refuse_with_the_same_message(tmp_path, parent, script, message):
     name = _variant(tmp_path, script, parent)
     checked = tapete("check", name, cwd=tmp_path)

@@ -61,10 +61,13 @@ def test_check_refuses_a_fifo_variant_file_or_script_without_waiting(tmp_path):
 @needs_fifo
 def test_saving_into_a_folder_or_a_fifo_is_refused_before_the_match_starts(tmp_path):
     os.mkfifo(tmp_path / "pipe")
-    for target, says in ((".", "is a folder"), ("pipe", "is not a regular file")):
+    for target, says in (
+        (".", "is a folder; name a file to save the match in"),
+        ("pipe", "is a FIFO (named pipe), not a place for a save: tapete writes regular files"),
+    ):
         run = tapete("play", "fantan/pagat", "-q", "--save", target, cwd=tmp_path)  # a FIFO would wait for ever
-        assert run.code == 1
-        assert run.err.strip() == f"{target}: {says}; name a file to save the match in"
+        assert run.code == 1  # the output-path reader (tapete.core.inputs.output_path), before the match
+        assert run.err.strip() == f"{target}: {says}"
 
 
 def test_a_save_command_at_the_prompt_into_a_folder_is_answered_and_play_goes_on(tmp_path):
@@ -163,6 +166,4 @@ def test_a_log_onto_a_pipe_is_refused_instead_of_waiting_for_a_reader(tmp_path):
         timeout=60,
     )
     assert proc.returncode == 1
-    assert (
-        proc.stderr.strip() == f"{fifo}: is a FIFO (named pipe), not a file; name a file for a tapete match log (--log)"
-    )
+    assert proc.stderr.strip() == f"{fifo}: is a FIFO (named pipe), not a place for a log: tapete writes regular files"

@@ -369,7 +369,7 @@ def test_the_history_planes_say_who_moved_what_as_the_seat_saw_it():
 
 def test_history_must_be_a_whole_number_of_events():
     for bad in (-1, True, 2.5, "3"):
-        with pytest.raises(TapeteError, match="history must be a whole number of events"):
+        with pytest.raises(TapeteError, match="history must be a whole number from 0 to 1,000"):
             env("fantan/pagat", history=bad)
 
 

@@ -24,12 +24,12 @@ from tapete.design import report_stats as rs
 from tapete.design.report import Arm, arms_from, compare_arms, run_report, skill_verdict
 from tapete.design.report_html import PLOTS
 from tapete.simulation.plan import MatchRecord, simulate
-from tapete.testing import variant_names
+from tapete.testing import variant_params
 
 BASE_FIELDS = [f.name for f in fields(MatchRecord)]
 
 
-@pytest.mark.parametrize("name", variant_names())
+@pytest.mark.parametrize("name", variant_params())
 def test_the_report_plays_the_same_matches_as_simulate(name):
     """Measuring a match (counting each decision's moves, the standings) changes nothing in it."""
     plain = simulate(name, 2, bots=["random"], seed=7, workers=1)

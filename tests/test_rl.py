@@ -149,7 +149,7 @@ def test_opponents_are_checked_when_the_environment_is_built():
         rl.env("fantan/pagat", "nobody")
     with pytest.raises(TapeteError, match="4 opponents were listed for 2 other seats"):
         rl.env("fantan/pagat", "random,random,random,random", players=3)
-    with pytest.raises(TapeteError, match="seat 5"):
+    with pytest.raises(TapeteError, match="seat must be a whole number from 0 to 2, not 5"):
         rl.env("fantan/pagat", players=3, seat=5)
 
 

@@ -32,6 +32,7 @@ SEARCH_BUDGET = {
     "chinchon": "iterations=64,rollout=random,depth=10,reward=-score",
     "gin": "iterations=16,rollout=default,depth=24",
     "fantan": "iterations=32,rollout=default",
+    "briscola": "iterations=64,rollout=random,reward=score",  # card points: a deal won or lost rarely tells moves apart
 }
 SEARCH_DEFAULT = "iterations=64,rollout=random"
 SEARCH_PROBES = 4  # per variant: a search probe costs two searches

@@ -14,6 +14,7 @@ import pytest
 from conftest import variant
 
 from tapete import Match, registry
+from tapete.testing import base_variants
 
 MAX_ACTIONS_PER_MATCH = 400_000
 SKIP_BOTS = {"human", "ismcts"}  # a person; a search bot is too slow to seat in every match
@@ -39,6 +40,7 @@ CASES = [
     for label, bots in line_ups(name, players)
     for seed in ((1, 2) if label == "default" else (3,))
 ]
+EVERYDAY = set(base_variants())  # each game's base every run; every other variant in the slow tier
 
 
 class TooLong(Exception):
@@ -47,7 +49,7 @@ class TooLong(Exception):
 
 @pytest.mark.parametrize(
     ("name", "players", "label", "bots", "seed"),
-    CASES,
+    [pytest.param(*c, marks=() if c[0] in EVERYDAY else pytest.mark.slow) for c in CASES],
     ids=[f"{n}-{p}p-{lab}-s{s}" for n, p, lab, _, s in CASES],
 )
 def test_every_match_ends(name, players, label, bots, seed):

@@ -20,7 +20,7 @@ import pytest
 from tapete import Match, load_variant
 from tapete.bots import RandomBot
 from tapete.core.rng import Random, derive_seed
-from tapete.testing import reachable, variant_names
+from tapete.testing import reachable, variant_params
 
 DEALS = 2  # deals compared per match
 WRECKS = 25  # decisions of the vandal's at which it writes into everything it reaches
@@ -98,7 +98,7 @@ def first_deals(variant: Any, seed: int, wrecking: bool | None) -> list[dict[str
     return events
 
 
-@pytest.mark.parametrize("name", variant_names())
+@pytest.mark.parametrize("name", variant_params())
 def test_a_bot_that_writes_into_everything_its_view_reaches_changes_nothing_in_the_game(name):
     clean = first_deals(load_variant(name), 1, wrecking=False)
     later_clean = first_deals(load_variant(name), 2, wrecking=None)
@@ -107,7 +107,7 @@ def test_a_bot_that_writes_into_everything_its_view_reaches_changes_nothing_in_t
     assert first_deals(variant, 2, wrecking=None) == later_clean  # and the next match in the process too
 
 
-@pytest.mark.parametrize("name", variant_names())
+@pytest.mark.parametrize("name", variant_params())
 def test_no_container_a_view_reaches_is_one_the_game_holds(name):
     variant = load_variant(name)
     game = variant.new_game()

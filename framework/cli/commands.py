@@ -46,6 +46,22 @@ class CommandGroup(TyperGroup):
 
     plugins = ""  # "": not looked for yet; "listed": names and help from the cache; "loaded"
 
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        """Run the command line; an option a reader refused (`tapete.cli.params`) ends in its one message.
+
+        The readers run while the command line is parsed, before any command's own error
+        handling: a refusal (a `TapeteError`) is printed here as one plain line, exit code 1,
+        the way every bad input ends, rather than as a usage box or a traceback."""
+        from ..core.errors import TapeteError
+
+        try:
+            return super().main(*args, **kwargs)
+        except TapeteError as exc:
+            from .main import EXIT_INPUT, console
+
+            console(stderr=True).print(str(exc))
+            sys.exit(EXIT_INPUT)
+
     def list_commands(self, ctx: Any) -> list[str]:
         self.add_plugin_commands(load=False)
         return super().list_commands(ctx)

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
 
+from . import params
 from .commands import CommandGroup
 
 if TYPE_CHECKING:
@@ -174,19 +175,6 @@ def command(*args: Any, **kwargs: Any) -> Callable[[F], F]:
     return deco
 
 
-DELAY_HELP = "with --watch: seconds to wait after a bot's move (at most 60)"
-
-
-def _delay(value: float) -> float:
-    """``--delay`` read like every number: finite, within 0..MAX_DELAY (a usage error otherwise)."""
-    from ..core.limits import MAX_DELAY, NumberError, check_number
-
-    try:
-        return float(check_number(value, "the delay", low=0, high=MAX_DELAY))
-    except NumberError as exc:
-        raise typer.BadParameter(str(exc)) from None
-
-
 def _options(pairs: list[str]) -> dict[str, str]:
     from ..rules.options import split_pairs
 
@@ -267,8 +255,8 @@ def plugins() -> None:
 
 @command()
 def show(
-    variant: str = typer.Argument(..., help="registered name or YAML path"),
-    option: list[str] = typer.Option(None, "--option", "-o", help="NAME=VALUE"),
+    variant: str = params.variant_argument(),
+    option: list[str] = params.option_option("NAME=VALUE"),
 ) -> None:
     """Show a variant's resolved options and rules in plain words."""
     from ..play.describe import describe
@@ -280,7 +268,9 @@ def show(
 
 
 @command()
-def check(files: list[Path] = typer.Argument(..., help="variant YAML files or rule scripts")) -> None:
+def check(
+    files: list[Path] = params.files_argument("variant YAML files or rule scripts"),
+) -> None:
     """Validate variant files and rule scripts; exit 1 listing every error."""
     from ..design.checking import check_file
 
@@ -299,31 +289,29 @@ def check(files: list[Path] = typer.Argument(..., help="variant YAML files or ru
 
 @command()
 def play(
-    variant: str = typer.Argument(..., help="registered name or YAML path"),
-    players: int | None = typer.Option(None, "--players", "-p"),
-    seed: str | None = typer.Option(
-        None, "--seed", "-s", help="replay a match: the seed it printed (default: a new one)"
-    ),
-    bots: str | None = typer.Option(
+    variant: str = params.variant_argument(),
+    players: int | None = params.players_option(),
+    seed: str | None = params.seed_option(None, "replay a match: the seed it printed (default: a new one)"),
+    bots: str | None = params.bots_option(
         None,
-        "--bots",
-        "-b",
-        help="bot kinds, comma separated, one per seat or one for all (default: the game's best bot); "
+        "bot kinds, comma separated, one per seat or one for all (default: the game's best bot); "
         "parameters follow a colon: ismcts:iterations=400,seconds=1",
     ),
-    log: Path | None = typer.Option(None, "--log", help="write a JSON-lines log here"),
-    option: list[str] = typer.Option(None, "--option", "-o", help="NAME=VALUE"),
+    log: Path | None = params.output_option("--log", what="log", help="write a JSON-lines log here"),
+    option: list[str] = params.option_option("NAME=VALUE"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="print only the result"),
-    save: Path | None = typer.Option(None, "--save", help="keep the match saved in this file after every move"),
+    save: Path | None = params.output_option(
+        "--save", what="save", purpose="save the match in", help="keep the match saved in this file after every move"
+    ),
     force: bool = typer.Option(
         False, "--force", help="replace a --save file that is not this match's save, a --log that is not a log"
     ),
     watch: bool = typer.Option(False, "--watch", help="print every move as the table sees it"),
-    delay: float = typer.Option(0.0, "--delay", callback=_delay, help=DELAY_HELP),
+    delay: float = params.delay_option(),
 ) -> None:
     """Play a whole match and print each deal's result and the winner; seat yourself with --bots human,..."""
     from ..core import outputs as kinds_of
-    from ..core.rng import fresh_seed, read_seed
+    from ..core.rng import fresh_seed
     from ..gamelog import LogWriter
     from ..play.loading import load_variant, variant_files
     from ..play.match import Match
@@ -334,7 +322,7 @@ def play(
     outputs.add(save, kinds_of.SAVE, "--save")
     v = load_variant(variant, options=_options(option))
     outputs.add_inputs(v.spec.files)
-    seed_value = read_seed(seed) if seed is not None else fresh_seed()
+    seed_value = seed if seed is not None else fresh_seed()
     kinds = split_bots(bots or v.record.default_bot)
     _check_seats(v, players, kinds)
     match = Match(v, players, seed_value, bots=kinds)
@@ -378,13 +366,14 @@ def _check_seats(v: Variant, players: int | None, kinds: list[str]) -> None:
     """A ``--bots`` list that sets a player count the variant does not allow, refused with what would do.
 
     ``--bots human,sensible`` on Fan Tan (3-8 players) is 2 players: say to add ``--players 4``
-    (the last bot takes the other seats) or to list a bot for every seat."""
+    (the last bot takes the other seats) or to list a bot for every seat. A variant for one
+    player count only (Hearts for four) is filled with the last bot instead."""
     from ..core.errors import TapeteError
 
     if players is not None or len(kinds) < 2:
         return
     lo, hi = v.player_range()
-    if lo <= len(kinds) <= hi:
+    if lo <= len(kinds) <= hi or lo == hi > len(kinds):  # one count only: the last bot fills the table
         return
     listed = f"{len(kinds)} bots were listed, so {len(kinds)} players, but {v.name} is for {lo}-{hi} players"
     if len(kinds) > hi:
@@ -399,9 +388,9 @@ def _check_seats(v: Variant, players: int | None, kinds: list[str]) -> None:
 
 @command()
 def resume(
-    file: Path = typer.Argument(..., help="a save written by 'tapete play --save' or by 'quit'"),
+    file: Path = params.input_argument("save", "a save written by 'tapete play --save' or by 'quit'"),
     watch: bool = typer.Option(False, "--watch", help="print every move as the table sees it"),
-    delay: float = typer.Option(0.0, "--delay", callback=_delay, help=DELAY_HELP),
+    delay: float = params.delay_option(),
 ) -> None:
     """Continue a saved match where it stopped, with the same cards to come."""
     from ..table.session import resume_at_table
@@ -427,6 +416,9 @@ def _result(result: MatchResult | int, match: Match, seed_told: bool = False) ->
         partners = [s for s in match.game.team_seats(match.players, result.winner) if s != result.winner]
         with_ = f" (with seat {', '.join(map(str, partners))})" if partners else ""
         headline = Text(f"Winner: seat {result.winner}{with_}", style="bold")
+    elif result.shared:  # HE-5.2: players tied for the best total share the win
+        seats = ", ".join(map(str, result.winners[:-1])) + f" and {result.winners[-1]}"
+        headline = Text(f"Winner: seats {seats} share the win", style="bold")
     else:
         headline = Text("Draw", style="bold")
     seed = f"; seed {match.seed}" if seed_told else ""
@@ -478,7 +470,7 @@ class _Printer:
 
 
 @command()
-def replay(log: Path = typer.Argument(..., help="a log written by 'tapete play --log'")) -> None:
+def replay(log: Path = params.input_argument("log", "a log written by 'tapete play --log'")) -> None:
     """Re-run a log and check every event; exit 0 when it reproduces."""
     from ..gamelog import replay as run_replay
 
@@ -491,19 +483,59 @@ def replay(log: Path = typer.Argument(..., help="a log written by 'tapete play -
 @command()
 def serve(
     host: str = typer.Option("127.0.0.1", "--host", help="the address to listen on (beyond this machine: a warning)"),
-    port: int = typer.Option(8000, "--port", help="the port to listen on"),
+    port: int = typer.Option(8000, "--port", help="the port to listen on (1-65535)"),
     db: Path = typer.Option(Path("tapete-tables.db"), "--db", help="the SQLite file that keeps every table"),
+    max_tables: int = typer.Option(2000, "--max-tables", help="tables in play at once, in all"),
+    max_tables_per_client: int = typer.Option(
+        20, "--max-tables-per-client", help="tables in play opened from one address"
+    ),
+    expire_after: float = typer.Option(
+        24.0, "--expire-after", help="hours a table may have no page open before it is closed (its record kept)"
+    ),
+    create_rate: float = typer.Option(10.0, "--create-rate", help="tables one address may open per minute"),
+    bot_seconds: float = typer.Option(5.0, "--bot-seconds", help="the most time any bot may think per move"),
+    bot_deadline: float = typer.Option(
+        15.0, "--bot-deadline", help="seconds a bot's move may take (queue included) before the stand-in plays it"
+    ),
+    bot_workers: int = typer.Option(2, "--bot-workers", help="threads the bots of every table think in"),
+    max_body: int = typer.Option(16384, "--max-body", help="bytes a request's body may hold"),
+    header_timeout: float = typer.Option(10.0, "--header-timeout", help="seconds to send a request's headers"),
+    idle_timeout: float = typer.Option(30.0, "--idle-timeout", help="seconds a connection may stay silent"),
+    message_rate: float = typer.Option(20.0, "--message-rate", help="messages a second one page may send"),
+    allow_origin: list[str] = typer.Option(
+        None, "--allow-origin", help="another origin whose pages may use the server (a reverse proxy's), repeatable"
+    ),
 ) -> None:
     """Host tables in the browser: a lobby, one private link per seat; the server holds the cards."""
     from ..core.errors import TapeteError
+    from ..core.limits import check_number
 
+    check_number(port, "--port", whole=True, low=1, high=65535)
     try:
         from ..web.app import serve as run_server
+        from ..web.guards import Limits
     except ImportError as exc:
         raise TapeteError(
             f"tapete serve needs the web extra ({exc.name or exc} is missing): pip install 'tapete[web]'"
         ) from None
-    run_server(host, port, db, rules_text=_rulebook_lines)
+    try:
+        limits = Limits(
+            tables=max_tables,
+            tables_per_client=max_tables_per_client,
+            expire_hours=expire_after,
+            creates_per_minute=create_rate,
+            bot_seconds=bot_seconds,
+            bot_deadline=bot_deadline,
+            bot_workers=bot_workers,
+            max_body=max_body,
+            header_timeout=header_timeout,
+            idle_timeout=idle_timeout,
+            message_rate=message_rate,
+            allow_origins=tuple(allow_origin or ()),
+        ).checked()
+    except ValueError as exc:
+        raise TapeteError(str(exc)) from None
+    run_server(host, port, db, rules_text=_rulebook_lines, limits=limits)
 
 
 # tapete's own plugin attaches `simulate`, `tournament` and `new` through the commands hook, called here

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import typer
 
+from . import params
+
 new_app = typer.Typer(help="Start a new variant or plugin package from working files.", no_args_is_help=True)
 
 NAME = re.compile(r"^[a-z][a-z0-9_-]*$")
@@ -386,9 +388,11 @@ def test_tapete_promises(name, tmp_path):
 # -- the command line --------------------------------------------------------------------
 @new_app.command("variant")
 def variant_command(
-    name: str = typer.Argument(..., help="the new variant's short name"),
-    parent: str = typer.Option(..., "--from", help="the variant it extends: a registered name or a YAML path"),
-    directory: Path = typer.Option(Path("."), "--dir", help="where to write NAME.yaml and NAME.rules"),
+    name: str = params.word_argument("the variant's name", "the new variant's short name"),
+    parent: str = params.variant_option("--from", help="the variant it extends: a registered name or a YAML path"),
+    directory: Path = params.folder_option(
+        Path("."), "--dir", what="folder", help="where to write NAME.yaml and NAME.rules"
+    ),
 ) -> None:
     """Write NAME.yaml extending a variant, and an empty overlay script; both pass 'tapete check'."""
     _run(lambda: new_variant(name, parent, directory), f"next: tapete check {directory / (name + '.yaml')}")
@@ -396,8 +400,10 @@ def variant_command(
 
 @new_app.command("plugin")
 def plugin_command(
-    name: str = typer.Argument(..., help="the game family's name"),
-    directory: Path = typer.Option(Path("."), "--dir", help="where to create the package folder NAME/"),
+    name: str = params.word_argument("the game family's name", "the game family's name"),
+    directory: Path = params.folder_option(
+        Path("."), "--dir", what="folder", help="where to create the package folder NAME/"
+    ),
 ) -> None:
     """Write a plugin package: pyproject, entry point, a minimal game, one variant, a bot and tests."""
     _run(

@@ -1,5 +1,5 @@
-"""The command line's own plugin: ``simulate``, ``tournament``, ``new`` and the designer's workbench
-(``rules``, ``diff``, ``report``), through the commands hook.
+"""The command line's own plugin: ``simulate``, ``tournament``, ``new``, the designer's workbench
+(``rules``, ``diff``, ``report``) and ``verify`` (a web table's record), through the commands hook.
 
 Attached the way an installed plugin attaches its commands (``tapete_register_commands``),
 so that tapete's bigger commands and a plugin's share one convention. It is called by
@@ -18,6 +18,7 @@ def tapete_register_commands(app: typer.Typer) -> None:
     from .new import new_app
     from .simulate import simulate
     from .tournament import tournament
+    from .verify import verify
     from .workbench import diff, report, rules
 
     app.command()(simulate)
@@ -25,5 +26,6 @@ def tapete_register_commands(app: typer.Typer) -> None:
     app.command()(rules)
     app.command()(diff)
     app.command()(report)
+    app.command()(verify)
     app.add_typer(new_app, name="new")
     guard_all(app)

@@ -15,29 +15,33 @@ from typing import Any
 
 import typer
 
+from . import params
+
 SWEEP_HELP = "NAME=V1,V2,...: play every combination of the values (repeatable)"
 
 
 def simulate(
-    variant: str = typer.Argument(..., help="registered name or YAML path"),
-    games: int = typer.Option(100, "--games", "-n", help="matches per sweep point"),
-    players: int | None = typer.Option(None, "--players", "-p"),
-    bots: str | None = typer.Option(
+    variant: str = params.variant_argument(),
+    games: int = params.games_option(100, "matches per sweep point"),
+    players: int | None = params.players_option(),
+    bots: str | None = params.bots_option(
         None,
-        "--bots",
-        "-b",
-        help="bots, comma separated, one per seat; a short list is filled with its last (default: the game's best)",
+        "bots, comma separated, one per seat; a short list is filled with its last (default: the game's best)",
+        person=False,
+        where="simulate",
     ),
-    option: list[str] = typer.Option(None, "--option", "-o", help="NAME=VALUE (repeatable)"),
-    sweep: list[str] = typer.Option(None, "--sweep", help=SWEEP_HELP),
-    seed: str = typer.Option("1", "--seed", "-s", help="match i plays with a seed derived from this and i"),
-    workers: int | None = typer.Option(None, "--workers", "-w", help="processes (default: one per core)"),
-    scheduler: str | None = typer.Option(
-        None, "--scheduler", help="a Dask scheduler, tcp://HOST:PORT, or 'local' (needs tapete[dask])"
+    option: list[str] = params.option_option(),
+    sweep: list[str] = params.sweep_option(SWEEP_HELP),
+    seed: str = params.seed_option("1", "match i plays with a seed derived from this and i"),
+    workers: int | None = params.workers_option(),
+    scheduler: str | None = params.scheduler_option(),
+    json_file: Path | None = params.output_option(
+        "--json", what="JSON summary", help="write the summary and every match record here"
     ),
-    json_file: Path | None = typer.Option(None, "--json", help="write the summary and every match record here"),
-    csv_file: Path | None = typer.Option(None, "--csv", help="write one row per match here"),
-    plot: Path | None = typer.Option(None, "--plot", help="draw win rates and match lengths to a PNG (tapete[plot])"),
+    csv_file: Path | None = params.output_option("--csv", what="CSV table", help="write one row per match here"),
+    plot: Path | None = params.output_option(
+        "--plot", what="plot", help="draw win rates and match lengths to a PNG (tapete[plot])"
+    ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress display"),
     force: bool = typer.Option(False, "--force", help="replace --json/--csv/--plot files that are not tapete's own"),
 ) -> None:
@@ -46,9 +50,8 @@ def simulate(
 
     from ..core import outputs as outs
     from ..core.errors import ErrorList, LocatedError, TapeteError
-    from ..core.rng import read_seed
+    from ..core.inputs import option_pairs, read_sweep, split_bots
     from ..play.loading import variant_files
-    from ..rules.options import split_pairs
     from ..simulation.plan import Simulation, SimulationError, check_run_size
     from ..simulation.plan import simulate as run_simulation
 
@@ -72,11 +75,9 @@ def simulate(
         check_run_size(games, workers)
         if plot is not None:
             _check_plotting()
-        options = dict(split_pairs(option or [], "--option"))
-        grid: dict[str, list[str]] = {}
-        for key, values in split_pairs(sweep or [], "--sweep"):
-            grid[key] = [v.strip() for v in values.split(",")]  # an empty item is a value too, and is judged as one
-        kinds = [b.strip() for b in bots.split(",")] if bots else None
+        options = dict(option_pairs(option or [], "--option"))
+        grid = read_sweep(sweep, options)
+        kinds = split_bots(bots) if bots else None
         display = _Display(err, quiet)
         try:
             sim = run_simulation(
@@ -86,7 +87,7 @@ def simulate(
                 bots=kinds,
                 options=options,
                 sweep=grid,
-                seed=read_seed(seed),
+                seed=seed,
                 workers=workers,
                 scheduler=scheduler,
                 progress=display,

@@ -11,21 +11,26 @@ from pathlib import Path
 
 import typer
 
+from . import params
+
 
 def tournament(
-    variant: str = typer.Argument(..., help="registered name or YAML path"),
-    bots: str = typer.Option(
-        ..., "--bots", "-b", help="the bots, comma separated (at least two; parameters after ':')"
+    variant: str = params.variant_argument(),
+    bots: str = params.bots_option(
+        ...,
+        "the bots, comma separated (at least two; parameters after ':')",
+        person=False,
+        where="a tournament",
     ),
-    games: int = typer.Option(100, "--games", "-n", help="matches per pair of bots"),
-    players: int | None = typer.Option(None, "--players", "-p"),
-    option: list[str] = typer.Option(None, "--option", "-o", help="NAME=VALUE (repeatable)"),
-    seed: str = typer.Option("1", "--seed", "-s", help="every match's seed is derived from this"),
-    workers: int | None = typer.Option(None, "--workers", "-w", help="processes (default: one per core)"),
-    scheduler: str | None = typer.Option(
-        None, "--scheduler", help="a Dask scheduler, tcp://HOST:PORT, or 'local' (needs tapete[dask])"
+    games: int = params.games_option(100, "matches per pair of bots"),
+    players: int | None = params.players_option(),
+    option: list[str] = params.option_option(),
+    seed: str = params.seed_option("1", "every match's seed is derived from this"),
+    workers: int | None = params.workers_option(),
+    scheduler: str | None = params.scheduler_option(),
+    json_file: Path | None = params.output_option(
+        "--json", what="JSON results", help="write the ratings and the head-to-head here"
     ),
-    json_file: Path | None = typer.Option(None, "--json", help="write the ratings and the head-to-head here"),
     force: bool = typer.Option(False, "--force", help="with --json: replace a file that is not a tapete tournament"),
 ) -> None:
     """Play every pair of bots against each other (seats rotated, seeded) and rate them with intervals."""
@@ -33,15 +38,11 @@ def tournament(
     from rich.table import Table
 
     from ..core import outputs as kinds
-    from ..core.errors import TapeteError
+    from ..core.inputs import option_pairs, split_bots
     from ..core.version import __version__
     from ..play.loading import variant_files
-    from ..plugins.botspec import split_bots
-    from ..rules.options import split_pairs
     from ..simulation.tournament import round_robin
 
-    if workers is not None and workers < 1:
-        raise TapeteError(f"--workers must be 1 or more, not {workers}")
     outputs = kinds.Outputs(force=force, read=[variant, *variant_files(variant)])
     outputs.add(json_file, kinds.TOURNAMENT_JSON, "--json")
     result = round_robin(
@@ -49,7 +50,7 @@ def tournament(
         split_bots(bots),
         games,
         players=players,
-        options=dict(split_pairs(option, "--option")),
+        options=dict(option_pairs(option, "--option")),
         seed=seed,
         workers=workers,
         scheduler=scheduler,

@@ -12,15 +12,25 @@ from pathlib import Path
 
 import typer
 
+from ..core.inputs import MAX_GAMES
+from ..core.limits import MAX_PLAYERS
+from . import params
+
+FORMATS = ("text", "md", "html")
+
 
 def rules(
-    variant: str = typer.Argument(..., help="registered name or YAML path"),
-    option: list[str] = typer.Option(None, "--option", "-o", help="NAME=VALUE"),
-    fmt: str = typer.Option("text", "--format", "-f", help="text, md or html"),
+    variant: str = params.variant_argument(),
+    option: list[str] = params.option_option("NAME=VALUE"),
+    fmt: str = params.choice_option("text", "--format", "-f", choices=FORMATS, help="text, md or html"),
     ids: bool = typer.Option(False, "--ids", help="show the rule ids and the options behind the values"),
-    seat: int | None = typer.Option(None, "--seat", help="add what this seat sees and does not"),
-    players: int | None = typer.Option(None, "--players", "-p", help="with --seat: the number of players"),
-    out: Path | None = typer.Option(None, "--out", help="write the rulebook to this file instead of printing it"),
+    seat: int | None = params.count_option(
+        None, "--seat", low=0, high=MAX_PLAYERS - 1, help="add what this seat sees and does not"
+    ),
+    players: int | None = params.players_option("with --seat: the number of players"),
+    out: Path | None = params.output_option(
+        "--out", what="rulebook", help="write the rulebook to this file instead of printing it"
+    ),
     force: bool = typer.Option(False, "--force", help="with --out: replace a file that is not a tapete rulebook"),
 ) -> None:
     """Print a players' rulebook for a variant, written from its rules (text, Markdown or HTML)."""
@@ -30,8 +40,6 @@ def rules(
     from ..play.loading import load_variant, variant_files
     from .main import _options, console
 
-    if fmt not in ("text", "md", "html"):
-        raise TapeteError(f"--format is text, md or html, not {fmt!r}")
     if players is not None and seat is None:
         raise TapeteError("--players goes with --seat")
     outputs = kinds.Outputs(force=force, read=[variant, *variant_files(variant)])
@@ -54,8 +62,8 @@ def rules(
 
 
 def diff(
-    a: str = typer.Argument(..., help="a registered name or YAML path"),
-    b: str = typer.Argument(..., help="another registered name or YAML path"),
+    a: str = params.variant_argument("a registered name or YAML path"),
+    b: str = params.variant_argument("another registered name or YAML path"),
     json_out: bool = typer.Option(False, "--json", help="print the differences as JSON for tools"),
 ) -> None:
     """Show how two variants' rules differ, in plain words (after extends: and their options)."""
@@ -78,23 +86,36 @@ def diff(
 
 
 def report(
-    variants: list[str] = typer.Argument(..., help="one or more registered names or YAML paths (the arms)"),
-    games: int = typer.Option(200, "--games", "-n", help="seeded matches per arm"),
-    players: int | None = typer.Option(None, "--players", "-p"),
-    bots: str | None = typer.Option(None, "--bots", "-b", help="bots, comma separated (default: the game's best)"),
-    option: list[str] = typer.Option(None, "--option", "-o", help="NAME=VALUE for every arm (repeatable)"),
-    sweep: list[str] = typer.Option(None, "--sweep", help="NAME=V1,V2,...: one variant, an arm per value"),
-    seed: str = typer.Option("1", "--seed", "-s", help="match i of every arm plays with a seed from this and i"),
-    workers: int | None = typer.Option(None, "--workers", "-w", help="processes (default: one per core)"),
-    scheduler: str | None = typer.Option(
-        None, "--scheduler", help="a Dask scheduler, tcp://HOST:PORT, or 'local' (needs tapete[dask])"
+    variants: list[str] = params.variant_argument("one or more registered names or YAML paths (the arms)"),
+    games: int = params.games_option(200, "seeded matches per arm"),
+    players: int | None = params.players_option(),
+    bots: str | None = params.bots_option(
+        None, "bots, comma separated (default: the game's best)", person=False, where="report"
     ),
-    ladder_games: int = typer.Option(20, "--ladder-games", help="matches per rung of the skill ladder"),
-    budgets: str = typer.Option("5,20", "--budgets", help="the two ismcts budgets of the ladder (rollouts)"),
+    option: list[str] = params.option_option("NAME=VALUE for every arm (repeatable)"),
+    sweep: list[str] = params.sweep_option("NAME=V1,V2,...: one variant, an arm per value"),
+    seed: str = params.seed_option("1", "match i of every arm plays with a seed from this and i"),
+    workers: int | None = params.workers_option(),
+    scheduler: str | None = params.scheduler_option(),
+    ladder_games: int = params.count_option(
+        20, "--ladder-games", high=MAX_GAMES, help="matches per rung of the skill ladder"
+    ),
+    budgets: str = params.counts_option(
+        "5,20", "--budgets", n=2, high=MAX_GAMES, help="the two ismcts budgets of the ladder (rollouts)"
+    ),
     no_ladder: bool = typer.Option(False, "--no-ladder", help="leave out the skill ladder"),
-    out: Path = typer.Option(Path("report.html"), "--out", help="the HTML report; its Markdown twin goes beside it"),
-    md: Path | None = typer.Option(None, "--md", help="the Markdown twin (default: --out with .md)"),
-    json_file: Path | None = typer.Option(None, "--json", help="write every figure as JSON here"),
+    out: Path = params.output_option(
+        "--out",
+        what="HTML report",
+        default=Path("report.html"),
+        help="the HTML report; its Markdown twin goes beside it",
+    ),
+    md: Path | None = params.output_option(
+        "--md", what="Markdown report", help="the Markdown twin (default: --out with .md)"
+    ),
+    json_file: Path | None = params.output_option(
+        "--json", what="JSON figures", help="write every figure as JSON here"
+    ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress display"),
     force: bool = typer.Option(False, "--force", help="replace --out/--md/--json files that are not tapete reports"),
 ) -> None:
@@ -102,26 +123,21 @@ def report(
     from rich.console import Console
 
     from ..core import outputs as kinds
-    from ..core.limits import read_number
-    from ..core.rng import read_seed
+    from ..core.inputs import option_pairs, read_counts, read_sweep, split_bots
     from ..design.report import arms_from, run_report, write_json
     from ..design.report_html import check_plotting, plan_pages, write_pages
     from ..play.loading import variant_files
-    from ..rules.options import split_pairs
-    from ..simulation.plan import MAX_GAMES, check_run_size
     from .main import console
     from .simulate import _Display
 
-    check_run_size(games, workers)
-    check_run_size(ladder_games, None)
-    rungs = [int(read_number(b, "--budgets", low=1, high=MAX_GAMES)) for b in budgets.split(",") if b.strip()]
-    run_seed = read_seed(seed)
+    rungs = read_counts(budgets, "--budgets", n=2, low=1, high=MAX_GAMES)
+    run_seed = seed
     check_plotting()
     outputs = kinds.Outputs(force=force, read=[*variants, *(f for v in variants for f in variant_files(v))])
     pages = plan_pages(outputs, out, md)
     outputs.add(json_file, kinds.REPORT_JSON, "--json")
-    grid = {key: [v.strip() for v in values.split(",")] for key, values in split_pairs(sweep or [], "--sweep")}
-    arms = arms_from(variants, dict(split_pairs(option or [], "--option")), grid)
+    options = dict(option_pairs(option or [], "--option"))
+    arms = arms_from(variants, options, read_sweep(sweep, options))
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     displays: list[_Display] = []
 
@@ -139,7 +155,7 @@ def report(
             arms,
             games,
             players=players,
-            bots=[b.strip() for b in bots.split(",")] if bots else None,
+            bots=split_bots(bots) if bots else None,
             seed=run_seed,
             workers=workers,
             scheduler=scheduler,

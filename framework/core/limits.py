@@ -37,6 +37,7 @@ MAX_OPERATORS_PER_LINE = 100  # operators in one line of a script (each one nest
 MAX_YAML_VALUES = 10_000  # values in a variant file once its aliases are expanded
 MAX_ERRORS = 200  # problems collected from one load before the rest are skipped
 MAX_PLAYERS = 16  # seats at one table: a variant's ``players`` and its file's default count
+MAX_SCORE = 10**15  # a deal's score and a running total, either sign (a real game's are under 10,000)
 
 _SCRIPT_TOKENS = re.compile(r'"[^"\n]*"|#[^\n]*|\b(?:and|or|not)\b|[-+*/%]|[<>=!]=?|[(){}]|\n')
 
@@ -49,13 +50,18 @@ class FileRefused(TapeteError):
     """A file tapete will not read: not a regular file, too big, or unreadable; the message says which."""
 
 
-_NOT_FILES = (
+NOT_FILES = (
     (stat.S_ISDIR, "a folder"),
     (stat.S_ISFIFO, "a FIFO (named pipe)"),
     (stat.S_ISSOCK, "a socket"),
     (stat.S_ISCHR, "a device"),
     (stat.S_ISBLK, "a device"),
 )
+
+
+def not_a_file(mode: int) -> str | None:
+    """What a file of ``mode`` (``os.stat``'s) is when it is not a regular file ("a FIFO (named pipe)"), else None."""
+    return next((kind for test, kind in NOT_FILES if test(mode)), None)
 
 
 def read_file(path: Path | str, what: str, limit: int) -> bytes:
@@ -77,7 +83,7 @@ def read_file(path: Path | str, what: str, limit: int) -> bytes:
         mode = os.fstat(fd).st_mode
         if stat.S_ISDIR(mode):
             raise FileRefused(f"is a folder, not a {what}")
-        for test, kind in _NOT_FILES:
+        for test, kind in NOT_FILES:
             if test(mode):
                 raise FileRefused(f"is {kind}, not a {what}: tapete reads only regular files")
         size = os.fstat(fd).st_size
@@ -102,12 +108,16 @@ def read_file(path: Path | str, what: str, limit: int) -> bytes:
 
 def read_source(path: Path, what: str, limit: int, error: type[LocatedError]) -> str:
     """The text of a file: refused (as ``error``) when unreadable, not a file, too big or not UTF-8."""
-    shown = display_path(path)
     try:
         data = read_file(path, what, limit)
     except FileRefused as exc:
-        raise error(Location(shown), str(exc)) from None
-    return decode(data, shown, what, error)
+        raise error(Location(display_path(path)), str(exc)) from None
+    if not data.startswith(b"\xef\xbb\xbf"):
+        try:
+            return data.decode("utf-8")  # the usual case, without resolving the path a message would show
+        except UnicodeDecodeError:
+            pass
+    return decode(data, display_path(path), what, error)
 
 
 def decode(data: bytes, shown: str, what: str, error: type[LocatedError]) -> str:

@@ -55,9 +55,23 @@ class Random:
         return items[self.below(len(items))]
 
     def shuffle(self, items: MutableSequence[Any]) -> None:
+        # below(i + 1) for each i, written out: the same numbers, without two calls a card
+        # (the searches shuffle every deal they imagine).
+        state, inc = self.state, self.inc
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            threshold = (0x100000000 - n) % n
+            while True:
+                old = state
+                state = (old * _MULT + inc) & _MASK64
+                xorshifted = (((old >> 18) ^ old) >> 27) & 0xFFFFFFFF
+                rot = old >> 59
+                r = ((xorshifted >> rot) | (xorshifted << ((-rot) & 31))) & 0xFFFFFFFF
+                if r >= threshold:
+                    break
+            j = r % n
             items[i], items[j] = items[j], items[i]
+        self.state = state
 
     def getstate(self) -> list[int]:
         return [self.state, self.inc]

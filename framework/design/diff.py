@@ -153,9 +153,12 @@ def compare(a: Variant, b: Variant) -> Diff:
     _options(diff, a, b)
     wa = Words(ra, a.registry.vocabulary(a.spec.game), phrases=a.new_game().rulebook_phrases())
     wb = Words(rb, b.registry.vocabulary(b.spec.game), phrases=b.new_game().rulebook_phrases())
+    from .rulebook import sentences
+
+    said_a, said_b = sentences(a), sentences(b)
     keys = list(dict.fromkeys([*ra.statements, *rb.statements]))
     for key, first in keys:
-        if key in ("game", "deck", "decks", "jokers", "order", "ace", "players"):
+        if key in ("game", "deck", "decks", "jokers", "order", "ace", "players", "teams"):
             continue  # said with the cards and the players
         ia, ib = ra.statements.get((key, first)), rb.statements.get((key, first))
         if isinstance(ia, t.Table) or isinstance(ib, t.Table):
@@ -170,16 +173,65 @@ def compare(a: Variant, b: Variant) -> Diff:
             continue  # the same rule, or a rule written out as the game's default
         sa = _side(ia, wa) if ia is not None else (f"{default} (the default)" if default else None)
         sb = _side(ib, wb) if ib is not None else (f"{default} (the default)" if default else None)
-        doc = f" ({strip_ids(spec.doc)})" if spec is not None and spec.doc else ""
         label = f"{key} {first}".strip()
-        if sa is None:
-            text = f"added: {sb}{doc}"
-        elif sb is None:
-            text = f"removed: {sa}{doc}"
-        else:
-            text = changed_text(sa, sb) if sa != sb else f"{label}: {ca} {ARROW} {cb}"
-        diff.changes.append(Change("statement", label, sa, sb, text, {"a": ca, "b": cb}))
+        text = _sentence_change(said_a.get((key, first), []), said_b.get((key, first), []))
+        if text is None:  # no sentence of either rulebook says it: the statement's own words
+            doc = f" ({strip_ids(spec.doc)})" if spec is not None and spec.doc else ""
+            text = f"added: {sb}{doc}" if sa is None else f"removed: {sa}{doc}" if sb is None else f"{sa} {ARROW} {sb}"
+        read = {o for o in _options_read(ia, ra) | _options_read(ib, rb) if ra.options.get(o) != rb.options.get(o)}
+        diff.changes.append(Change("statement", label, sa, sb, text, {"a": ca, "b": cb, "options": sorted(read)}))
+    _merge(diff)
     return diff
+
+
+def _merge(diff: Diff) -> None:
+    """Each difference once: rules said by one sentence (the deal's sizes) are one line, and an option whose
+    change a rule's sentence says is named there ("(option hand)") instead of on a line of its own."""
+    by_text: dict[str, Change] = {}
+    for c in diff.changes:
+        if c.text in by_text:
+            first = by_text[c.text]
+            first.key += f", {c.key}"
+            first.detail["options"] = sorted({*first.detail.get("options", []), *c.detail.get("options", [])})
+        else:
+            by_text[c.text] = c
+    explained = {o for c in by_text.values() for o in c.detail.get("options", [])}
+    kept = []
+    for c in by_text.values():
+        if c.kind == "option" and c.key in explained:
+            continue
+        read = c.detail.get("options", [])
+        if read:
+            c.text += f" (option{'s' * (len(read) > 1)} {', '.join(read)})"
+        kept.append(c)
+    diff.changes = kept
+
+
+def _sentence_change(a: list[str], b: list[str]) -> str | None:
+    """The rulebook's sentences for one statement, those that differ, as 'before → after' (whole sentences)."""
+    only_a = [x for x in dict.fromkeys(a) if x not in b]
+    only_b = [x for x in dict.fromkeys(b) if x not in a]
+    if only_a and only_b:
+        return f"{'; '.join(only_a)} {ARROW} {'; '.join(only_b)}"
+    if only_b and not a:
+        return f"added: {'; '.join(only_b)}"
+    if only_a and not b:
+        return f"removed: {'; '.join(only_a)}"
+    return None
+
+
+def _options_read(item: t.Statement | t.Table | None, rules: Any) -> set[str]:
+    """The options a statement reads."""
+    found: set[str] = set()
+    if isinstance(item, t.Statement):
+
+        def note(e: t.Expr) -> str | None:
+            if isinstance(e, t.Name) and e.name in rules.options:
+                found.add(e.name)
+            return None
+
+        source(item, note)
+    return found
 
 
 def _players(diff: Diff, a: Variant, b: Variant) -> None:
@@ -208,13 +260,19 @@ def _cards(diff: Diff, a: Variant, b: Variant) -> None:
 
 
 def _options(diff: Diff, a: Variant, b: Variant) -> None:
+    from .rulebook import meaning
+
     da, db = a.spec.declarations, b.spec.declarations
     for name in dict.fromkeys([*da, *db]):
         va = option_text(a.rules.options[name]) if name in da else None
         vb = option_text(b.rules.options[name]) if name in db else None
         if va == vb:
             continue
-        doc = strip_ids((db.get(name) or da[name]).doc)
+        decl = db.get(name) or da[name]
+        doc = strip_ids(decl.doc)
+        means = meaning(b.new_game(), decl, b.rules.options.get(name)) if name in db else None
+        if means is not None:  # what the new choice means
+            doc = strip_ids(means)
         if va is None:
             text = f"option {name} = {vb} is new ({doc})"
         elif vb is None:

@@ -27,6 +27,7 @@ from typing import Any
 from ..core.errors import TapeteError
 from ..core.outputs import REPORT_JSON, Outputs
 from ..core.signals import Terminated
+from . import report_stats
 from .report_stats import arm_stats, diff_means, diff_proportions, proportion
 
 DEFINITIONS = {
@@ -51,9 +52,12 @@ DEFINITIONS = {
     "skill ladder": "The win rate of one seat played by each bot (random play, the game's default bot, "
     "ismcts at two budgets) with the default bot at every other seat, on the same seeds: "
     "CardStock's skill heuristic (AI against random players) as a ladder.",
-    "intervals": "95 % intervals: Wilson for a proportion, mean ± 1.96 standard errors for a mean, "
-    "Newcombe's hybrid score interval for a difference of proportions, Welch's normal interval for a "
-    "difference of means; a difference is called real when its interval leaves out 0.",
+    "intervals": "95 % intervals: Wilson for a proportion, mean ± 1.96 standard errors for a mean (over "
+    "matches; moves per deal with the match as the unit, a cluster-robust standard error), Newcombe's hybrid "
+    "score interval for a difference of proportions, Welch's normal interval for a difference of means. "
+    "A difference is called real when its p-value, corrected for every comparison of the report (Holm's "
+    "method over one comparison's measures, Benjamini-Hochberg over the comparisons of a sweep or of "
+    "several variants), is at most 5 %.",
 }
 # what each arm is compared on: key in arm_stats, kind, the words for "more" and "less", how to show a value
 METRICS: list[tuple[str, str, str, str, str]] = [
@@ -131,7 +135,10 @@ def _span(d: tuple[float, float, float], kind: str) -> str:
 
 
 def compare_arms(base: dict[str, Any], other: dict[str, Any]) -> list[dict[str, Any]]:
-    """Every metric of ``other`` against ``base``: the difference, its interval and the verdict in words."""
+    """Every metric of ``other`` against ``base``: the difference, its interval, its p-value and the verdict in
+    words, the verdicts corrected by Holm's method over these rows (one comparison's family of measures).
+
+    A report with several comparisons corrects them again, all together (`correct`)."""
     out = []
     for key, kind, more, less, show in METRICS:
         a, b = base["stats"][key], other["stats"][key]
@@ -142,12 +149,7 @@ def compare_arms(base: dict[str, Any], other: dict[str, Any]) -> list[dict[str, 
             continue  # the same constant on both sides (no busts in either): nothing to say
         if kind == "prop" and a["count"] == b["count"] == 0:
             continue  # never happened on either side (no draws, no stalls)
-        real = d[1] > 0 or d[2] < 0
-        if d[0] == 0 and not real:
-            words = f"the same {NAMES[key]}: {fmt(a['mean'], show)}"
-        else:
-            words = f"{more if d[0] > 0 else less}: {fmt(a['mean'], show)} → {fmt(b['mean'], show)}"
-        verdict = "the difference is real at 95 %" if real else "the difference could be chance at 95 %"
+        p = report_stats.p_proportions(a, b) if kind == "prop" else report_stats.p_means(a, b)
         out.append(
             {
                 "metric": key,
@@ -157,11 +159,60 @@ def compare_arms(base: dict[str, Any], other: dict[str, Any]) -> list[dict[str, 
                 "difference": d[0],
                 "low": d[1],
                 "high": d[2],
-                "real": real,
-                "text": f"{words}, {verdict} ({_span(d, show)})",
+                "p": p,
+                "real_alone": d[1] > 0 or d[2] < 0,  # its own 95 % interval leaves out 0, before any correction
+                "show": show,
+                "words": (more, less),
             }
         )
+    correct([out], "holm")
     return out
+
+
+CORRECTIONS = {
+    "holm": "Holm's step-down correction, which keeps the chance of any false verdict among them at 5 %",
+    "fdr_bh": "the Benjamini-Hochberg correction, which keeps the expected share of false verdicts among those "
+    "called real at 5 %",
+}
+
+
+def correct(families: list[list[dict[str, Any]]], method: str) -> dict[str, Any]:
+    """Adjust the p-values of every row of ``families`` together (statsmodels' ``multipletests``) and say
+    each verdict: real when the adjusted p-value is at most 5 %. Returns what the report says of it."""
+    from statsmodels.stats.multitest import multipletests  # type: ignore[import-untyped]
+
+    rows = [r for rows in families for r in rows]
+    if rows:
+        reject, adjusted, _, _ = multipletests([r["p"] for r in rows], alpha=0.05, method=method)
+        for r, real, q in zip(rows, reject, adjusted, strict=True):
+            r["p_adjusted"] = float(q)
+            r["real"] = bool(real)
+            r["text"] = _verdict(r)
+    return {"method": method, "comparisons": len(rows), "words": CORRECTIONS[method]}
+
+
+def _verdict(r: dict[str, Any]) -> str:
+    more, less = r["words"]
+    show = r["show"]
+    if r["difference"] == 0 and not r["real"]:
+        words = f"the same {r['name']}: {fmt(r['a'], show)}"
+    else:
+        words = f"{more if r['difference'] > 0 else less}: {fmt(r['a'], show)} → {fmt(r['b'], show)}"
+    if r["real"]:
+        verdict = "the difference is real at 95 %"
+    elif r["real_alone"]:
+        verdict = "the difference could be chance at 95 % once every comparison is counted"
+    else:
+        verdict = "the difference could be chance at 95 %"
+    span = _span((r["difference"], r["low"], r["high"]), show)
+    return f"{words}, {verdict} ({span}; corrected {_p(r['p_adjusted'])})"
+
+
+def _p(p: float) -> str:
+    """'p < 0.0001', 'p = 0.012': a p-value with the digits that tell it from 5 %."""
+    if p < 0.0001:
+        return "p < 0.0001"
+    return f"p = {p:.4f}" if p < 0.01 else f"p = {p:.3f}" if p < 0.1 else f"p = {p:.2f}"
 
 
 def skill_verdict(ladder: list[dict[str, Any]], fair: float) -> str:
@@ -218,7 +269,6 @@ def run_report(
     from ..core.version import __version__
     from ..play.loading import load_variant
     from ..simulation.plan import SimulationError, simulate
-    from . import report_stats
 
     if not arms:
         raise TapeteError("a report needs at least one variant")
@@ -268,6 +318,8 @@ def run_report(
         if cluster is not None:
             cluster.close()
     comparisons = [{"a": shown[0]["label"], "b": e["label"], "rows": compare_arms(shown[0], e)} for e in shown[1:]]
+    # one comparison: Holm over its measures; several (a sweep, or more variants): Benjamini-Hochberg over all
+    correction = correct([c["rows"] for c in comparisons], "holm" if len(comparisons) == 1 else "fdr_bh")
     data = {
         "type": "tapete-report",
         "tapete": __version__,
@@ -277,6 +329,7 @@ def run_report(
         "budgets": list(budgets),
         "arms": shown,
         "comparisons": comparisons,
+        "correction": correction,
         "definitions": DEFINITIONS,
         "seconds": round(time.perf_counter() - start, 3),
     }
@@ -297,8 +350,6 @@ def _run(
     label: str,
     player: Any = None,
 ) -> Any:
-    from . import report_stats
-
     sim = simulate(
         arm.variant,
         games,
@@ -343,7 +394,7 @@ def _ladder(
             {
                 "bot": bot,
                 "default": bot == default,
-                "rate": proportion(sum(1 for r in ok if r.winner == 0), len(ok)),
+                "rate": proportion(sum(1 for r in ok if 0 in r.winners), len(ok)),
                 "matches": len(ok),
                 "seconds": round(sim.seconds, 3),
             }
@@ -398,6 +449,7 @@ def summary_lines(data: dict[str, Any]) -> list[str]:
             f"{fmt(s['drama_share']['mean'], 'pct')} of deal ends."
             + (f" {arm['skill'][0].upper() + arm['skill'][1:]}." if arm.get("skill") else "")
         )
+        lines += seat_flags(arm)
         if s["stalled_matches"]["count"]:
             lines.append(f"{arm['label']}: {s['stalled_matches']['count']} match(es) stalled: {s['first_error']}")
     for cmp in data["comparisons"]:
@@ -406,7 +458,41 @@ def summary_lines(data: dict[str, Any]) -> list[str]:
             lines.append(f"{cmp['b']} against {cmp['a']}: " + "; ".join(real) + ".")
         else:
             lines.append(f"{cmp['b']} against {cmp['a']}: no difference is real at 95 % over these matches.")
+    fix = data.get("correction")
+    if fix and fix["comparisons"]:
+        lines.append(
+            f"The verdicts count every comparison made: {fix['comparisons']} differences, corrected together "
+            f"with {fix['words']}."
+        )
     return lines
+
+
+def seat_flags(arm: dict[str, Any]) -> list[str]:
+    """The seats whose win rate's interval leaves out the fair share, as the seat table shows them, with
+    whether the deviation survives Holm's correction over the seats (a binomial test for each)."""
+    from scipy.stats import binomtest  # type: ignore[import-untyped]
+    from statsmodels.stats.multitest import multipletests
+
+    seats, fair = arm["stats"]["seats"], arm["fair_share"]
+    if not seats or not seats[0]["n"]:
+        return []
+    p = [binomtest(s["count"], s["n"], fair).pvalue for s in seats]
+    real = multipletests(p, alpha=0.05, method="holm")[0]
+    out = []
+    for k, s in enumerate(seats):
+        if s["low"] <= fair <= s["high"]:
+            continue
+        side = "more" if s["mean"] > fair else "less"
+        sure = (
+            "real at 95 % after Holm's correction over the seats"
+            if real[k]
+            else "could be chance once every seat is counted (Holm's correction over the seats)"
+        )
+        out.append(
+            f"{arm['label']}: seat {k} wins {side} than its fair share: {fmt(s['mean'], 'pct')} "
+            f"({fmt(s['low'], 'pct')} to {fmt(s['high'], 'pct')}; fair share {fmt(fair, 'pct')}), {sure}."
+        )
+    return out
 
 
 def arms_from(variants: Sequence[str], options: dict[str, Any], sweep: dict[str, list[Any]]) -> list[Arm]:
@@ -431,4 +517,15 @@ def write_json(path: Path, report: Report, outputs: Outputs | None = None) -> No
     outputs.write(path, json.dumps(report.data, indent=1, ensure_ascii=False) + "\n")
 
 
-__all__ = ["Arm", "DEFINITIONS", "Report", "arms_from", "compare_arms", "run_report", "skill_verdict", "write_json"]
+__all__ = [
+    "Arm",
+    "DEFINITIONS",
+    "Report",
+    "arms_from",
+    "compare_arms",
+    "correct",
+    "run_report",
+    "seat_flags",
+    "skill_verdict",
+    "write_json",
+]

@@ -31,10 +31,18 @@ CAPTIONS = {
 
 
 def check_plotting() -> None:
+    """The libraries the report needs, checked before any match is played."""
     try:
         import matplotlib  # type: ignore[import-not-found,unused-ignore]  # noqa: F401
     except ImportError:
         raise TapeteError("tapete report draws its plots with matplotlib: pip install 'tapete[plot]'") from None
+    try:
+        import scipy  # type: ignore[import-untyped,unused-ignore]  # noqa: F401
+        import statsmodels  # type: ignore[import-untyped,unused-ignore]  # noqa: F401
+    except ImportError:
+        raise TapeteError(
+            "tapete report tests and corrects its verdicts with SciPy and statsmodels: pip install 'tapete[stats]'"
+        ) from None
 
 
 def draw(data: dict[str, Any]) -> dict[str, bytes]:

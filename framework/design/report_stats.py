@@ -10,9 +10,11 @@ From the standings come the lead changes, decisiveness and drama, defined as Lud
 metrics define them (per deal end here, where Ludii looks at every move, since a card
 game's standing changes only when a deal is scored).
 
-The intervals: Wilson for a proportion, mean ± 1.96 standard errors for a mean, Newcombe's
-hybrid score interval (built from the two Wilson intervals) for a difference of two
-proportions, and Welch's normal interval for a difference of two means.
+The intervals: Wilson for a proportion, mean ± 1.96 standard errors for a mean (a per-deal
+mean with the match as the unit: `cluster_mean`), Newcombe's hybrid score interval (built
+from the two Wilson intervals) for a difference of two proportions, and Welch's normal
+interval for a difference of two means; each difference has the p-value that goes with its
+interval, for the report's correction over many comparisons.
 """
 
 from __future__ import annotations
@@ -218,6 +220,34 @@ def mean_interval(xs: Sequence[float]) -> dict[str, Any]:
     return {"n": n, "mean": m, "low": m - half, "high": m + half, "sd": sd}
 
 
+def cluster_mean(clusters: Sequence[Sequence[float]]) -> dict[str, Any]:
+    """The mean of values observed in clusters (a match's deals), with the cluster-robust 95 % interval.
+
+    The mean is the pooled one (every deal counts once); its standard error treats the match, not
+    the deal, as the unit: the deals of one match share its players, its seats and its pace, so
+    they are not independent, and an interval that took them as such would be too narrow. It is
+    the intercept of an ordinary least-squares fit with statsmodels' cluster-robust covariance
+    (``cov_type="cluster"``, groups = matches, with its small-sample correction). ``se`` is kept
+    so that a difference of two arms can be worked out from the figures alone."""
+    values = [float(x) for c in clusters for x in c]
+    groups = [g for g, c in enumerate(clusters) for _ in c]
+    n = len(values)
+    if n == 0:
+        return {"n": 0, "mean": None, "low": None, "high": None, "sd": None, "se": None, "clusters": 0}
+    m = sum(values) / n
+    sd = math.sqrt(sum((x - m) ** 2 for x in values) / (n - 1)) if n > 1 else 0.0
+    used = sum(1 for c in clusters if c)
+    se = 0.0
+    if used > 1 and sd > 0:
+        import numpy as np
+        import statsmodels.api as sm  # type: ignore[import-untyped]
+
+        fit = sm.OLS(np.asarray(values), np.ones((n, 1))).fit(cov_type="cluster", cov_kwds={"groups": groups})
+        se = float(fit.bse[0])
+    half = Z95 * se
+    return {"n": n, "mean": m, "low": m - half, "high": m + half, "sd": sd, "se": se, "clusters": used}
+
+
 def proportion(successes: int, trials: int) -> dict[str, Any]:
     lo, hi = wilson(successes, trials)
     return {"n": trials, "count": successes, "mean": successes / trials if trials else None, "low": lo, "high": hi}
@@ -240,8 +270,56 @@ def diff_means(a: dict[str, Any], b: dict[str, Any]) -> tuple[float, float, floa
     if not a["n"] or not b["n"] or a["mean"] is None or b["mean"] is None:
         return None
     d = b["mean"] - a["mean"]
-    se = math.sqrt((a["sd"] or 0.0) ** 2 / a["n"] + (b["sd"] or 0.0) ** 2 / b["n"])
+    se = mean_se(a, b)
     return d, d - Z95 * se, d + Z95 * se
+
+
+def mean_se(a: dict[str, Any], b: dict[str, Any]) -> float:
+    """The standard error of b − a: Welch's from the standard deviations, or from the clustered
+    standard errors (`cluster_mean`) when the figures carry them (the two arms' matches are apart)."""
+    if "se" in a and "se" in b:
+        return math.sqrt((a["se"] or 0.0) ** 2 + (b["se"] or 0.0) ** 2)
+    return math.sqrt((a["sd"] or 0.0) ** 2 / a["n"] + (b["sd"] or 0.0) ** 2 / b["n"])
+
+
+def p_means(a: dict[str, Any], b: dict[str, Any]) -> float:
+    """The two-sided p-value of b − a = 0 that goes with `diff_means`' normal interval: it is below 5 %
+    exactly when that interval leaves out 0."""
+    from scipy.stats import norm  # type: ignore[import-untyped]
+
+    d = b["mean"] - a["mean"]
+    se = mean_se(a, b)
+    if se == 0:
+        return 1.0 if d == 0 else 0.0
+    return float(2 * norm.sf(abs(d) / se))
+
+
+def p_proportions(a: dict[str, Any], b: dict[str, Any]) -> float:
+    """The two-sided p-value that goes with Newcombe's interval (`diff_proportions`): the level at which the
+    interval, rebuilt from Wilson intervals at that level, just touches 0. Below 5 % exactly when the 95 %
+    interval leaves out 0, so the verdict and the interval printed beside it never disagree."""
+    from scipy.stats import norm
+
+    x1, n1, x2, n2 = int(a["count"]), int(a["n"]), int(b["count"]), int(b["n"])
+    d = x2 / n2 - x1 / n1
+    if d == 0:
+        return 1.0
+
+    def bound(z: float) -> float:  # the interval's end nearer 0, at the level of z
+        p1, p2 = x1 / n1, x2 / n2
+        l1, u1 = wilson(x1, n1, z)
+        l2, u2 = wilson(x2, n2, z)
+        if d > 0:
+            return d - math.sqrt((p2 - l2) ** 2 + (u1 - p1) ** 2)
+        return -(d + math.sqrt((u2 - p2) ** 2 + (p1 - l1) ** 2))
+
+    lo, hi = 0.0, 40.0
+    if bound(hi) > 0:
+        return float(2 * norm.sf(hi))
+    for _ in range(100):  # bound(z) falls as z grows: bisect for the z where it crosses 0
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if bound(mid) > 0 else (lo, mid)
+    return float(2 * norm.sf((lo + hi) / 2))
 
 
 # -- an arm's statistics --------------------------------------------------------------------
@@ -252,6 +330,7 @@ def arm_stats(records: Sequence[MatchRecord], players: int) -> dict[str, Any]:
     rich = [r for r in ok if isinstance(r, ReportRecord)]
     n = len(ok)
     deal_lengths = [x for r in rich for x in r.deal_actions]
+    per_match_deals = [[float(x) for x in r.deal_actions] for r in rich]
     per_match_bf = [r.choices / r.decisions for r in rich if r.decisions]
     per_match_forced = [r.forced / r.decisions for r in rich if r.decisions]
     lc = [float(lead_changes(r.standings)) for r in rich if r.standings]
@@ -265,11 +344,11 @@ def arm_stats(records: Sequence[MatchRecord], players: int) -> dict[str, Any]:
         "played": n,
         "first_player": proportion(sum(1 for r in ok if r.position == 0), n),
         "positions": [proportion(sum(1 for r in ok if r.position == p), n) for p in range(players)],
-        "seats": [proportion(sum(1 for r in ok if r.winner == s), n) for s in range(players)],
-        "draws": proportion(sum(1 for r in ok if r.winner < 0), n),
+        "seats": [proportion(sum(1 for r in ok if s in r.winners), n) for s in range(players)],
+        "draws": proportion(sum(1 for r in ok if not r.winners), n),
         "deals_per_match": mean_interval([float(r.deals) for r in ok]),
         "actions_per_match": mean_interval([float(r.actions) for r in ok]),
-        "actions_per_deal": mean_interval([float(x) for x in deal_lengths]),
+        "actions_per_deal": cluster_mean(per_match_deals),
         "deals_hist": _hist([r.deals for r in ok]),
         "deal_length_hist": _hist(deal_lengths),
         "busts_per_match": mean_interval([float(sum(r.out)) for r in ok]),
@@ -307,6 +386,7 @@ def check_records(records: Sequence[MatchRecord]) -> None:
 __all__ = [
     "ReportRecord",
     "arm_stats",
+    "cluster_mean",
     "decisiveness",
     "diff_means",
     "diff_proportions",
@@ -314,6 +394,9 @@ __all__ = [
     "lead_changes",
     "leaders",
     "mean_interval",
+    "mean_se",
+    "p_means",
+    "p_proportions",
     "play_match",
     "proportion",
     "standing_rule",

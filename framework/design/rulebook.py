@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.outputs import generator
 from ..rules import tree as t
-from ..rules.variant_file import option_text
+from ..rules.variant_file import OptionDecl, option_text
 from .wording import Case, Words, describe_values, strip_ids, third_person
 
 if TYPE_CHECKING:
@@ -72,6 +72,7 @@ class Item:
     ids: list[str] = field(default_factory=list)
     move: str = ""
     cases: list[Case] = field(default_factory=list)
+    covers: list[tuple[str, str]] = field(default_factory=list)  # the statements it says (the diff's words)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"text": self.text, "ids": self.ids}
@@ -166,6 +167,7 @@ class _Builder:
         self.covered: set[tuple[str, str]] = {("game", "")}
         self.problems: list[str] = []
         self.sections: dict[str, Section] = {}
+        self.pending: list[tuple[str, str]] = []  # statements covered since the last item: that item's covers
 
     # statements
     def has(self, key: str, first: str = "") -> bool:
@@ -182,11 +184,13 @@ class _Builder:
             pairs = [(first, self.rules.statement(key, first))]  # type: ignore[list-item]
         for f, s in pairs:
             self.covered.add((key, f))
+            self.pending.append((key, f))
             ids += statement_ids(self.variant, s)
         return ids
 
     def add(self, title: str, text: str, ids: list[str] | None = None, **kw: Any) -> Item:
-        item = Item(_sentence(text), _unique(ids or []), **kw)
+        item = Item(_sentence(text), _unique(ids or []), covers=list(dict.fromkeys(self.pending)), **kw)
+        self.pending = []
         self.sections.setdefault(title, Section(title)).items.append(item)
         return item
 
@@ -249,6 +253,66 @@ def _sentence(text: str) -> str:
 
 def rulebook(variant: Variant, ids: bool = False, seat: int | None = None, players: int | None = None) -> Rulebook:
     """The players' rulebook of a loaded variant; ``seat`` adds what that seat sees (at ``players``)."""
+    book = _book(variant, ids, seat, players, options=True)
+    from .diff import base_of, compare
+
+    base = base_of(variant)
+    if base is not None:
+        book.base = base.name
+        book.differences = compare(base, variant).lines() or ["it plays the same"]
+    return book
+
+
+def sentences(variant: Variant) -> dict[tuple[str, str], list[str]]:
+    """Each statement in force and the rulebook's sentences that say it, cases written out on the line.
+
+    `tapete diff` says a changed rule with these, so a difference reads as the rulebook does."""
+    out: dict[tuple[str, str], list[str]] = {}
+    for section in _book(variant, False, None, None, options=False).sections:
+        for item in section.items:
+            text = (f"{item.move}: " if item.move else "") + item.text
+            if item.cases:
+                text = text.rstrip(":.") + ": " + "; ".join(_flat_cases(item.cases))
+            for key in item.covers:
+                out.setdefault(key, []).append(text.rstrip("."))
+    return out
+
+
+def meaning(game: Game, decl: OptionDecl, value: Any) -> str | None:
+    """What the choice ``value`` of a choice option means: from the variant file's ``choices:`` mapping, else
+    from the family's `Game.option_meanings`; None when neither says."""
+    if decl.meanings and str(value) in decl.choices:
+        return decl.meanings[decl.choices.index(str(value))]
+    return game.option_meanings().get(decl.name, {}).get(str(value))
+
+
+def _in_force(game: Game, decl: OptionDecl, value: Any, ids: bool) -> str:
+    """What an option's value in force means: the meaning of that choice, or the doc of a yes/no option
+    said as on or off, rather than a doc that lists every choice."""
+
+    def said(text: str) -> str:
+        return text if ids else strip_ids(text)
+
+    means = meaning(game, decl, value) if decl.type == "choice" else None
+    if means is not None:
+        others = [c for c in decl.choices if c != str(value)]
+        return said(means) + f" (other choice{'s' * (len(others) > 1)}: {', '.join(others)})"
+    if decl.type == "bool" and value is False:
+        return f"not in force; when true: {said(decl.doc)}"
+    return said(decl.doc)
+
+
+def _flat_cases(cases: list[Case]) -> list[str]:
+    out = []
+    for c in cases:
+        line = c.line()
+        out.append(line + (" (" + "; ".join(_flat_cases(c.cases)) + ")" if c.cases else ""))
+    return out
+
+
+def _book(variant: Variant, ids: bool, seat: int | None, players: int | None, options: bool) -> Rulebook:
+    """The rulebook without its differences; ``options=False`` leaves out the OPTIONS lines (which play
+    each option's values to find those no rule reads: the slow part, and no sentence of the rules)."""
     b = _Builder(variant, ids)
     rules, spec, game = b.rules, b.spec, b.game
     _players_and_cards(b)
@@ -274,24 +338,18 @@ def rulebook(variant: Variant, ids: bool = False, seat: int | None = None, playe
     sections = [b.sections[title] for title in titles if title in b.sections and b.sections[title].items]
     from .designer_checks import unused_options
 
-    idle = set(unused_options(variant))
-    options = [
+    idle = set(unused_options(variant)) if options else set()
+    said = [
         (
             name,
             option_text(rules.options.get(name)),
             option_text(decl.default),
-            (decl.doc if ids else strip_ids(decl.doc)) + (f" ({UNUSED})" if name in idle else ""),
+            _in_force(game, decl, rules.options.get(name), ids) + (f" ({UNUSED})" if name in idle else ""),
         )
         for name, decl in spec.declarations.items()
+        if options
     ]
-    book = Rulebook(spec.full_name, head or spec.full_name, tail, sections, options, problems=b.problems)
-    from .diff import base_of, compare
-
-    base = base_of(variant)
-    if base is not None:
-        book.base = base.name
-        book.differences = compare(base, variant).lines() or ["it plays the same"]
-    return book
+    return Rulebook(spec.full_name, head or spec.full_name, tail, sections, said, problems=b.problems)
 
 
 # -- the core's sections --------------------------------------------------------------
@@ -397,7 +455,7 @@ def _seat(b: _Builder, seat: int, players: int | None) -> None:
     from ..play.deal import observe
 
     v = b.variant
-    players = players or v.default_players()
+    players = v.default_players() if players is None else players  # 0 is a count, and refused as one
     v.check_players(players)
     if not 0 <= seat < players:
         raise TapeteError(f"seat {seat} is not a seat of a {players}-player game (seats 0 to {players - 1})")
@@ -499,10 +557,11 @@ def _scoring(b: _Builder) -> None:
     won = b.item("won")
     if isinstance(won, t.Statement) and won.condition is not None:
         ids = b.cover("won", "")
+        counted = "" if _reads(b, "deals_won") else " (a deal won is only counted: the match is decided by the totals)"
         if w.inline(won.condition):
-            b.add("Scoring", f"You win the deal when {w.clause(won.condition)}", ids)
+            b.add("Scoring", f"You win the deal when {w.clause(won.condition)}{counted}", ids)
         else:
-            b.add("Scoring", "You win the deal:", ids, cases=w.cases(won.condition, clause=True))
+            b.add("Scoring", f"You win the deal{counted}:", ids, cases=w.cases(won.condition, clause=True))
 
 
 def _end(b: _Builder) -> None:
@@ -516,6 +575,7 @@ def _end(b: _Builder) -> None:
         )
     else:
         b.cover("stall", "")
+        b.pending = []  # an error, not a rule a player reads: no sentence says it
     if b.has("wins_match"):
         b.add(title, f"You win the whole match at once when {b.clause('wins_match')}", b.cover("wins_match", ""))
     if b.has("out"):
@@ -529,10 +589,11 @@ def _end(b: _Builder) -> None:
             else:
                 text += "; you restart from the highest total still in"
             b.add(title, text, ids)
+        kept = type(b.game).going_out is not _game_going_out()  # the family keeps some in: its own rule says how
         b.add(
             title,
-            "The last player not out wins the match; if everyone still in would go out in the same deal, "
-            "those with the lowest total stay in and play on",
+            "The last player not out wins the match"
+            + ("" if kept else "; if everyone still in goes out after the same deal, the match is a draw"),
             b.cover("out", ""),
         )
     ends = b.item("match_ends")
@@ -547,7 +608,11 @@ def _end(b: _Builder) -> None:
     if isinstance(winner, t.Statement) and winner.value is not None:
         ids = b.cover("winner", "")
         e = winner.value
-        if isinstance(e, t.Call) and e.name in ("highest", "lowest") and len(e.args) == 1:
+        share = b.item("share_win")
+        if isinstance(share, t.Statement) and share.condition is not None:
+            ids += b.cover("share_win", "")
+            text = f"Then {w.value(e)} wins the match; on a tie you share the win when {w.clause(share.condition)}"
+        elif isinstance(e, t.Call) and e.name in ("highest", "lowest") and len(e.args) == 1:
             text = f"Then {w.value(e)} wins the match; a tie for the {e.name} is a draw"
         else:
             text = f"Then {w.value(e)} wins the match"
@@ -559,6 +624,22 @@ def _end(b: _Builder) -> None:
             b.add(title, f"When the match is over you score {w.value(bonus.value)} more (added to your total)", ids)
         else:
             b.add(title, "When the match is over you add to your total:", ids, cases=w.cases(bonus.value))
+
+
+def _reads(b: _Builder, word: str) -> bool:
+    """Whether any statement in force reads ``word`` (the match rules reading deal wins, say)."""
+    from ..play.describe import source
+
+    return any(
+        isinstance(item, t.Statement) and re.search(rf"\b{word}\b", source(item))
+        for item in b.rules.statements.values()
+    )
+
+
+def _game_going_out() -> Any:
+    from ..game import Game
+
+    return Game.going_out
 
 
 def _others(b: _Builder) -> None:
@@ -709,4 +790,14 @@ def rulebook_lines(variant: Variant) -> list[str]:
     return render_text(rulebook(variant))
 
 
-__all__ = ["Item", "Rulebook", "Section", "render_html", "render_markdown", "render_text", "rulebook", "statement_ids"]
+__all__ = [
+    "Item",
+    "Rulebook",
+    "Section",
+    "render_html",
+    "render_markdown",
+    "render_text",
+    "rulebook",
+    "sentences",
+    "statement_ids",
+]

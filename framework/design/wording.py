@@ -332,8 +332,10 @@ class Words:
                     else:
                         out.append(Case(None, self.value(x), term=True))
                 return out
-        if not (isinstance(e, t.Call) and e.name == "if" and len(e.args) == 3):
-            return [Case(None, self.clause(e) if clause else self.value(e))]
+        if not clause:
+            e = _split(e)
+        if not (isinstance(e, t.Call) and e.name == "if" and len(e.args) == 3):  # one value, no condition
+            return [Case(None, self.clause(e) if clause else self.value(e), term=True)]
         out = []
         node: t.Expr = e
         while isinstance(node, t.Call) and node.name == "if" and len(node.args) == 3:
@@ -366,6 +368,35 @@ def _depth(e: t.Expr) -> int:
     if isinstance(e, t.Unary):
         return _depth(e.operand)
     return 0
+
+
+def _split(e: t.Expr, side: str = "") -> t.Expr:
+    """``if(c, a, b) − d`` as ``if(c, a − d, b − d)``: arithmetic around a condition said in each case.
+
+    The side with the deeper conditions is split (and only that side, all the way down); the
+    other is carried into its branches as it reads, so a value that depends on conditions reads
+    as cases ("if ...: ...; otherwise: ...") rather than as one long line."""
+    if not (isinstance(e, t.Binary) and e.op in ARITHMETIC):
+        return e
+    left, right = _depth(e.left), _depth(e.right)
+    if left == right == 0:
+        return e
+    side = side or ("left" if left >= right else "right")
+    inner = e.left if side == "left" else e.right
+    if not _is_if(inner):
+        return e
+    assert isinstance(inner, t.Call)
+    cond, then, other = inner.args
+
+    def put(x: t.Expr) -> t.Expr:
+        a, b = (x, e.right) if side == "left" else (e.left, x)
+        if e.op == "*" and (_is_zero(a) or _is_zero(b)):
+            return t.Literal("int", 0, e.pos)  # "× 0" in a case: that case scores nothing
+        if e.op in ("+", "-") and _is_zero(b):
+            return a
+        return _split(t.Binary(e.op, a, b, e.pos), side)
+
+    return t.Call("if", (cond, put(then), put(other)), inner.pos)
 
 
 def _is_if(e: t.Expr) -> bool:

@@ -12,10 +12,12 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.actions import Action
 from ..core.errors import IllegalAction, SnapshotError
+from ..core.inputs import declare
+from ..core.inputs import seat as read_seat
 from ..core.ledger import Ledger
 from ..core.rng import Random
 from ..core.state import DealState
-from ..game import Game
+from ..game import REMOVED, Game
 from ..rules.program import Rules
 from ..rules.vocabulary import Ctx
 from ..view import Recorder, View, game_facts, make_view, observer, public, public_data, shown
@@ -43,7 +45,16 @@ def first_dealer(rules: Rules, players: int, seed: object) -> int:
 def start_deal(game: Game, players: int, dealer: int, rng: Random, ledger: Ledger) -> DealState:
     state = DealState(players=players, dealer=dealer)
     ctx = Ctx(game=game, state=state, ledger=ledger)
-    game.deal(state, rng, ctx)
+    if game.rules.has_any("remove"):  # a deck for the player count: the removed cards lie face up, apart
+        removed = game.removed_cards(state, ctx)
+        game._set_aside = frozenset(removed)
+        try:
+            game.deal(state, rng, ctx)
+        finally:
+            game._set_aside = frozenset()
+        state.zones[REMOVED] = removed
+    else:
+        game.deal(state, rng, ctx)
     leader = game.rules.expr("leader")
     state.to_move = (leader(ctx) % players) if leader is not None else game.next_seat(state, dealer)
     state.rng = rng.getstate()
@@ -106,12 +117,14 @@ class Deal:
     def legal_actions(self) -> list[Action]:
         return [] if self.state.over else self.game.legal_actions(self.state)
 
+    @declare(text="action")
     def action(self, text: str) -> Action:
         """The move ``text`` writes (``play 7♥``); ValueError says why when it is none."""
         if not isinstance(text, str):
             raise ValueError(f"a move's text must be a string such as 'play 7♥', not {type(text).__name__}")
         return Action.parse(text, self.game.deck)
 
+    @declare(action="action")
     def play(self, action: Action | str) -> list[dict[str, Any]]:
         """Make a move; an illegal one raises IllegalAction saying why and changes nothing.
 
@@ -140,9 +153,10 @@ class Deal:
         """A copy to try moves on; it starts without history."""
         return Deal(self.variant, self.game, self.state.clone(), record=False)
 
+    @declare(seat="seat")
     def view(self, seat: int | None = None) -> View:
         """What ``seat`` (default: the seat to move) knows now: the view its bot would get."""
-        seat = self.state.to_move if seat is None else seat
+        seat = self.state.to_move if seat is None else read_seat(seat, self.state.players)
         recorder = self.recorder
         if recorder is not None:
             return recorder.view(self.state, seat)
@@ -151,8 +165,10 @@ class Deal:
     def snapshot(self) -> dict[str, Any]:
         return self.state.to_json(self.game.deck)
 
+    @declare(seat="seat")
     def observe(self, seat: int) -> dict[str, Any]:
-        return observe(self.game, self.state, seat)
+        """What ``seat`` may know (`observe`); a seat that is not one of this deal's is refused."""
+        return observe(self.game, self.state, read_seat(seat, self.state.players))
 
 
 def malformed(action: object, deck_size: int) -> str | None:

@@ -28,6 +28,9 @@ from ..core.errors import (
     line_of,
     suggest,
 )
+from ..core.inputs import MAX_PATH_TEXT, InputError, as_whole, declare, flag, word
+from ..core.inputs import seat as read_seat
+from ..core.inputs import seed as read_seed
 from ..core.ledger import Ledger
 from ..core.limits import (
     MAX_PLAYERS,
@@ -124,21 +127,32 @@ class Variant:
             raise ErrorList(self._unsound)
 
     def check_players(self, players: int) -> None:
+        """Refuse a player count this variant does not seat (a numpy integer is a count; True or 3.0 is none)."""
         lo, hi = self.player_range()
-        if isinstance(players, bool) or not isinstance(players, int) or not lo <= players <= hi:
-            raise TapeteError(f"{self.name} is for {lo}-{hi} players, not {players}")
+        whole = None if isinstance(players, bool | float) else as_whole(players)
+        if whole is None or not lo <= whole <= hi:
+            shown = players if whole is not None or isinstance(players, bool | int | float) else repr(players)
+            raise TapeteError(f"{self.name} is for {lo}-{hi} players, not {shown}")
         teams = self.rules.constant("teams", 0)
         if teams and players % teams:
             raise TapeteError(f"{self.name} seats {teams} teams alternately: {players} players do not divide evenly")
 
+    @declare(players="count", seed="seed", dealer="seat", record="flag")
     def new_deal(
         self, players: int | None = None, seed: object = 0, dealer: int | None = None, record: bool = True
     ) -> Deal:
         """A fresh deal; without a dealer, the first dealer is drawn by lot from the seed.
 
-        ``record=False``: the deal keeps no per-seat history (see `Deal`)."""
+        ``seed`` is a whole number or a word (`tapete.core.inputs.seed`: ``nan``, ``1.5`` and
+        ``[1]`` are refused, since seeds that print alike must deal alike); ``record=False``:
+        the deal keeps no per-seat history (see `Deal`)."""
         players = self.default_players() if players is None else players
         self.check_players(players)
+        players = int(players)
+        read_seed(seed)  # checked, kept as given: "01" and 1 deal differently
+        if dealer is not None:
+            dealer = read_seat(dealer, players, "dealer")
+        record = flag(record, "record")
         self.require_sound()
         game = self.new_game()
         if dealer is None:
@@ -148,6 +162,7 @@ class Variant:
         state = start_deal(game, players, dealer, Random(derive_seed(seed, "deal", 1)), ledger)
         return Deal(self, game, state, record)
 
+    @declare(snapshot="snapshot", partial="flag")
     def deal_from_snapshot(self, snapshot: dict[str, Any] | str, partial: bool | None = None) -> Deal:
         """A deal from ``Deal.snapshot()``, checked as a whole (see `state_from_snapshot`).
 
@@ -265,10 +280,14 @@ def variant_files(name_or_path: str | Path, reg: Registry | None = None) -> list
     return list(spec.files)
 
 
+@declare(name_or_path="variant", reg="object", options="options")
 def load_variant(
     name_or_path: str | Path, reg: Registry | None = None, options: dict[str, Any] | None = None
 ) -> Variant:
     """Load, check and compile a variant; raise ErrorList with every problem found."""
+    if not isinstance(name_or_path, str | os.PathLike):
+        raise InputError(f"a variant is named by a registered name or a YAML path, not {name_or_path!r:.60}")
+    word(os.fspath(name_or_path), "the variant", limit=MAX_PATH_TEXT)
     reg = reg or default_registry()
     path = find_variant_file(str(name_or_path), reg)
     try:

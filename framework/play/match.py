@@ -8,14 +8,17 @@ writes and what `replay` compares.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..bots import LegacyBot, adapt, observes
 from ..core.actions import Action
 from ..core.errors import IllegalAction, SnapshotError, TapeteError
+from ..core.inputs import PERSON_BOTS, InputError, bot_spec, declare, read_bots
+from ..core.inputs import seed as read_seed
 from ..core.ledger import Ledger
+from ..core.limits import MAX_SCORE, number_text
 from ..core.rng import Random, derive_seed
 from ..core.state import DealState
 from ..core.version import __version__
@@ -23,6 +26,7 @@ from ..formats import LOG_FORMAT, SNAPSHOT_FORMAT, check_format
 from ..rules.vocabulary import Ctx
 from ..view import Recorder
 from .deal import first_dealer, start_deal, state_from_snapshot
+from .hook_checks import check_result_hook, checked_hook
 from .loading import Variant
 
 # Runaway guards. A game that can loop for ever should detect it and say so (Chinchón
@@ -34,18 +38,31 @@ MAX_DEALS = 5_000
 
 @dataclass
 class MatchResult:
-    winner: int  # -1 for a draw
+    winner: int  # -1 for a draw or a shared win
     totals: list[int]
     deals_won: list[int]
     deals: int
     history: list[dict[str, Any]] = field(default_factory=list)
+    winners: list[int] = field(default_factory=list)
+    """Every seat that won: ``[winner]``, several seats tied for the best that share the win
+    (the ``share_win`` rule, HE-5.2), or empty for a draw."""
+
+    def __post_init__(self) -> None:
+        if not self.winners and self.winner >= 0:
+            self.winners = [self.winner]
+
+    @property
+    def shared(self) -> bool:
+        """Several seats share the win."""
+        return len(self.winners) > 1
 
 
 def seat_bots(variant: Variant, players: int | None, names: list[str]) -> tuple[int, list[str]]:
     """The player count and one bot name per seat.
 
     Without a player count, several bots set it (one seat each) and a single bot
-    takes the variant's default count. With a count, a shorter list is filled with
+    takes the variant's default count; a variant for one player count only (Hearts
+    for four) is filled with the last bot, as with a count. With a count, a shorter list is filled with
     its last bot (``["sensible", "random"]`` for 4 players: seat 0 sensible, the rest
     random); a longer list is refused, naming both counts."""
     if not names:
@@ -54,6 +71,8 @@ def seat_bots(variant: Variant, players: int | None, names: list[str]) -> tuple[
         players = len(names) if len(names) > 1 else variant.default_players()
         if len(names) > 1:
             lo, hi = variant.player_range()
+            if lo == hi and len(names) < lo:  # one player count only: the last bot fills the table
+                players = lo
             if not lo <= players <= hi:
                 raise TapeteError(
                     f"{len(names)} bots were listed, so {players} players, but {variant.name} is for {lo}-{hi} players"
@@ -64,7 +83,24 @@ def seat_bots(variant: Variant, players: int | None, names: list[str]) -> tuple[
     return players, names + [names[-1]] * (players - len(names))
 
 
+def check_bots(variant: Variant, specs: Sequence[str], *, person: bool = True, where: str = "") -> None:
+    """Every bot spec read (`tapete.core.inputs.read_bots`) and its bot built once, up front.
+
+    A run that plays its matches elsewhere (worker processes, a Dask cluster) would otherwise
+    meet ``ismcts:c=-1`` or ``iterations=true`` in every match and report them as matches
+    "stopped on an error"; building each bot once here, with the factory's own checks,
+    refuses them before anything is played, with the words ``tapete play`` uses.
+    ``person=False`` refuses a seat that waits for a person."""
+    read_bots(list(specs), person=person, where=where)
+    game = variant.new_game()
+    for spec in dict.fromkeys(specs):
+        if bot_spec(spec).name in PERSON_BOTS:
+            continue  # a person's seat is built at the table, where someone answers
+        variant.record.bot(spec)(game, 0, Random(0, "check"))
+
+
 class Match:
+    @declare(variant="variant", players="count", seed="seed", bots="bots", agents="callable")
     def __init__(
         self,
         variant: Variant,
@@ -73,8 +109,11 @@ class Match:
         bots: list[str] | None = None,
         agents: list[Any] | None = None,
     ) -> None:
+        if not isinstance(variant, Variant):
+            raise InputError(f"a match needs a loaded variant (tapete.load_variant(...)), not {variant!r:.60}")
         self.variant = variant
-        names = list(bots or ["random"])
+        read_seed(seed)  # once per match, not per move: 1.5, nan and [1] are no seeds (kept as given)
+        names = read_bots(bots or ["random"], what="bots")
         self.players, self.bot_names = seat_bots(variant, players, names)
         variant.require_sound()  # before any bot is built or card dealt (once per variant)
         self.seed = seed
@@ -239,7 +278,9 @@ class Match:
                 Random(derive_seed(self.seed, "deal", ledger.deal_number)),
                 local,
             )
-            reg.call("tapete_deal_started", match=self, state=state)
+            if "tapete_deal_started" in reg.lifecycle:
+                with checked_hook(reg, "tapete_deal_started", state):
+                    reg.call("tapete_deal_started", match=self, state=state)
             emit(
                 {
                     "type": "deal",
@@ -280,13 +321,26 @@ class Match:
         for i, s in enumerate(seats):
             ctx.seat = i
             scores[s] = int(score_expr(ctx))
+            if abs(scores[s]) > MAX_SCORE:
+                raise TapeteError(
+                    f"{self.variant.name}: the score rule gives seat {s} {number_text(scores[s])} in deal "
+                    f"{ledger.deal_number}, beyond tapete's bound of {number_text(MAX_SCORE)} (docs/bad-input.md)"
+                )
             if won_cond is not None and won_cond(ctx):
                 won.append(s)
             if wins_match is not None and wins_match(ctx):
                 outright.append(s)
-        self.variant.registry.call("tapete_deal_scored", match=self, state=state, scores=scores)
+        reg = self.variant.registry
+        if "tapete_deal_scored" in reg.lifecycle:
+            with checked_hook(reg, "tapete_deal_scored", state, scores, seats):
+                reg.call("tapete_deal_scored", match=self, state=state, scores=scores)
         for s, v in scores.items():
             ledger.totals[s] += v
+            if abs(ledger.totals[s]) > MAX_SCORE:
+                raise TapeteError(
+                    f"{self.variant.name}: seat {s}'s total reaches {number_text(ledger.totals[s])} in deal "
+                    f"{ledger.deal_number}, beyond tapete's bound of {number_text(MAX_SCORE)} (docs/bad-input.md)"
+                )
         for s in won:
             ledger.deals_won[s] += 1
         ledger.last_scores = [scores.get(s, 0) for s in range(self.players)]
@@ -317,19 +371,40 @@ class Match:
     def finish(self, winner: int, history: list[dict[str, Any]], emit: Callable[[dict[str, Any]], None]) -> MatchResult:
         """The match bonus, the result, the end event."""
         ledger = self.ledger
+        winners = self._sharing(winner)
         self._match_bonus(winner, emit)
-        result = MatchResult(winner, list(ledger.totals), list(ledger.deals_won), ledger.deal_number, history)
-        self.variant.registry.call("tapete_match_ended", match=self, result=result)
-        emit(
-            {
-                "type": "end",
-                "winner": winner,
-                "totals": result.totals,
-                "deals_won": result.deals_won,
-                "deals": result.deals,
-            }
-        )
+        result = MatchResult(winner, list(ledger.totals), list(ledger.deals_won), ledger.deal_number, history, winners)
+        reg = self.variant.registry
+        if "tapete_match_ended" in reg.lifecycle:
+            check_result_hook(
+                reg, result, self.players, lambda: reg.call("tapete_match_ended", match=self, result=result)
+            )
+        end: dict[str, Any] = {
+            "type": "end",
+            "winner": winner,
+            "totals": result.totals,
+            "deals_won": result.deals_won,
+            "deals": result.deals,
+        }
+        if result.shared:
+            end["winners"] = list(winners)  # only then: the logs of a match with one winner are as before
+        emit(end)
         return result
+
+    def _sharing(self, winner: int) -> list[int]:
+        """The seats that won: the winner, or on a tie those for whom ``share_win`` holds (HE-5.2)."""
+        if winner >= 0:
+            return [winner]
+        share = self.rules.condition("share_win")
+        if share is None:
+            return []
+        ctx = Ctx(game=self.game, ledger=self.ledger)
+        found = []
+        for s in self.ledger.active:
+            ctx.seat = s
+            if share(ctx):
+                found.append(s)
+        return found
 
     def _decide(
         self, agent: Any, kind: int, recorder: Recorder | None, state: DealState, seat: int, legal: list[Action]

@@ -3,7 +3,8 @@
 A search scores its imagined deals and a learning environment scores its episodes the same
 way, so both ask this module: ``won`` (1 for a seat the variant's ``won`` rule names, else
 0), ``score`` (the deal's ``score`` for the seat), ``-score`` (its negation, for games whose
-score is a penalty), ``auto`` (``won`` where the variant has the rule, else ``score``). A void
+score is a penalty), ``auto`` (``won`` where the variant has the rule, else ``-score`` where the
+match goes to the lowest total, ``winner = lowest(total)`` as in Hearts, else ``score``). A void
 or stalled deal is worth nothing to anyone.
 """
 
@@ -18,6 +19,15 @@ from ..rules.vocabulary import Ctx
 REWARDS = ("auto", "won", "score", "-score")
 
 
+def _lowest_wins(game: Game) -> bool:
+    """The variant's match goes to the lowest total (``winner = lowest(...)``): its score is a penalty."""
+    from ..rules import tree as t
+
+    winner = game.rules.statement("winner")
+    value = getattr(winner, "value", None)
+    return isinstance(value, t.Call) and value.name == "lowest"
+
+
 class DealRewards:
     """Each seat's reward for a deal state under one reading (see the module docstring)."""
 
@@ -29,7 +39,7 @@ class DealRewards:
         self._score = rules.expr("score")
         self._won = rules.condition("won")
         if reward == "auto":
-            reward = "won" if self._won is not None else "score"
+            reward = "won" if self._won is not None else "-score" if _lowest_wins(game) else "score"
         if reward == "won" and self._won is None:
             raise TapeteError(f"{who}=won needs a 'won' rule, which the {game.name} variant lacks")
         self.reward = reward

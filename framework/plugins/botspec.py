@@ -4,8 +4,8 @@ A seat's bot is written ``NAME`` or ``NAME:KEY=VALUE,KEY=VALUE``. In a list of
 seats (``--bots``) a comma starts a new seat unless what follows is another
 ``KEY=VALUE`` (a bot name never holds ``=``), so
 ``ismcts:iterations=400,c=0.5,random`` is two seats. Values read as whole
-numbers, then decimals, then words, by the one number reader
-(`tapete.core.limits.read_number`): a value that starts like a number must be
+numbers, then decimals, then words, by the one bot-spec reader
+(`tapete.core.inputs.bot_spec`): a value that starts like a number must be
 one, finite and of at most 100 digits (``nan``, ``inf``, ``1e400`` and 5,000
 digits are refused, naming the parameter), and anything else is a word. The
 full spec is what logs and snapshots keep, so a replay builds the same bots.
@@ -19,44 +19,15 @@ from functools import partial
 from typing import Any
 
 from ..core.errors import TapeteError
-from ..core.limits import looks_numeric, read_number
+from ..core.inputs import bot_spec, split_bots
 
-
-def split_bots(text: str) -> list[str]:
-    """One spec per seat from a ``--bots`` value."""
-    seats: list[str] = []
-    for part in (p.strip() for p in text.split(",")):
-        if not part:
-            continue
-        if "=" in part and ":" not in part.split("=", 1)[0] and seats and ":" in seats[-1]:
-            seats[-1] += "," + part
-        else:
-            seats.append(part)
-    return seats
+__all__ = ["parse_spec", "split_bots", "with_params"]
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """``name:key=value,...`` -> (name, parameters)."""
-    name, _, rest = spec.partition(":")
-    params: dict[str, Any] = {}
-    for item in (p.strip() for p in rest.replace(":", ",").split(",")):
-        if not item:
-            continue
-        key, eq, value = item.partition("=")
-        if not eq or not key.strip():
-            raise TapeteError(f"bot parameter {item!r} of {name!r} is not KEY=VALUE")
-        params[key.strip()] = _value(value.strip(), f"bot parameter {key.strip()!r} of {name.strip()!r}")
-    return name.strip(), params
-
-
-def _value(text: str, what: str) -> Any:
-    """A whole number, a decimal, or the word itself; text meant as a number that is none is refused."""
-    if not looks_numeric(text):
-        return text
-    try:
-        return read_number(text, what, whole=True)
-    except TapeteError:
-        return read_number(text, what, whole=False)
+    """``name:key=value,...`` -> (name, parameters), read by the one bot-spec reader (`tapete.core.inputs.bot_spec`)."""
+    name, params = bot_spec(spec)
+    return name, params
 
 
 def with_params(name: str, factory: Callable[..., Any], params: dict[str, Any]) -> Callable[..., Any]:

@@ -22,6 +22,7 @@ import pluggy
 
 from .. import hookspecs
 from ..core.errors import TapeteError, suggest
+from ..core.inputs import bot_name as check_bot_name
 from ..rules.corewords import core_vocabulary
 from ..rules.vocabulary import Function, Quantity, StatementSpec, Vocabulary
 from .record import Folder, GameRecord
@@ -403,11 +404,18 @@ class _Staging:
 
     def tapete_register_variants(self, directory: Folder, _record: str | None = None) -> None:
         path = Path(str(directory))
+        if path.exists() and not path.is_dir():  # a file or a device: listing it would read it, or hang
+            raise TapeteError(f"the variants folder {str(path)!r:.80} is not a folder")
         self._stage("variants", path, lambda: self.reg.variant_dirs.append(path), _record)
 
     def tapete_register_bots(
         self, name: str, factory: Callable[..., Any], game: str | None = None, _record: str | None = None
     ) -> None:
+        check_bot_name(name)  # a name a --bots list can hold: not '42', not 'a,b'
+        if not callable(factory):
+            raise TapeteError(
+                f"bot {name!r}: the factory must be callable as factory(game, seat, rng), not {factory!r:.60}"
+            )
         entry = BotEntry(name, factory, game, self.plugin)
 
         def commit() -> None:
@@ -416,6 +424,13 @@ class _Staging:
         self._stage("bot", (game, name), commit, _record)
 
     def tapete_register_vocabulary(self, game: str | None, item: StatementSpec | Quantity | Function) -> None:
+        if not isinstance(item, StatementSpec | Quantity | Function):
+            raise TapeteError(
+                f"a word is a tapete.StatementSpec, Quantity or Function, not {type(item).__name__} {item!r:.60}"
+            )
+        if game is not None and not isinstance(game, str):
+            raise TapeteError(f"a word's game is a game's name or None (every game), not {game!r:.60}")
+
         def commit() -> None:
             self.reg.vocab.setdefault(game, Vocabulary()).add(item)
 

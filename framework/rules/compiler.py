@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.cards import RED_SUITS, SUIT_NAMES, Deck, face_value
 from ..core.errors import Location, ScriptError, line_of, suggest
+from ..core.limits import MAX_SCORE, number_text
 from . import tree as t
 from .vocabulary import CARD, MATCH, NUMBER, SEAT, TRUTH, Ctx, Vocabulary
 
@@ -185,9 +186,15 @@ def _binary(node: t.Binary, env: Env, scope: frozenset[str]) -> Compiled:
         raise env.error(node.pos, f"division by zero: {node.op} 0")
     if left.const and right.const:
         try:
-            return Compiled(value=op(left.value, right.value), const=True)
+            value = op(left.value, right.value)
         except TypeError:
             raise env.error(node.pos, f"cannot apply {node.op!r} to {left.value!r} and {right.value!r}") from None
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_SCORE:
+            # the bound a score is held to in play (tapete.core.limits.MAX_SCORE), met where the file is read
+            raise env.error(
+                node.pos, f"{node.op!r} gives {number_text(value)}, beyond tapete's bound of {number_text(MAX_SCORE)}"
+            )
+        return Compiled(value=value, const=True)
     lf, rf = left.fn, right.fn
     if node.op in ("/", "%"):
         return _division(op, lf, rf, env, node)
@@ -241,7 +248,9 @@ def _call(node: t.Call, env: Env, scope: frozenset[str]) -> Compiled:
     missing = fn.needs - scope
     if missing:
         raise env.error(node.pos, _scope_message(name + "()", missing, scope))
-    compiled = [compile_expr(a, env, scope) for a in args]
+    compiled = [
+        _table_argument(fn.name, a, env) if i in fn.tables else compile_expr(a, env, scope) for i, a in enumerate(args)
+    ]
     call = fn.call
     if not fn.needs and all(c.const for c in compiled):
         return Compiled(value=call(None, *(c.value for c in compiled)), const=True)
@@ -250,6 +259,46 @@ def _call(node: t.Call, env: Env, scope: frozenset[str]) -> Compiled:
         f0 = fns[0]
         return Compiled(lambda ctx: call(ctx, f0(ctx)))
     return Compiled(lambda ctx: call(ctx, *(f(ctx) for f in fns)))
+
+
+def _table_argument(function: str, arg: t.Expr, env: Env) -> Compiled:
+    """A card table named as a function's argument (``taken(penalty)``): its values, one per card id.
+
+    The table is the script's own (a family declares its tables with ``StatementSpec(table=True)``),
+    so a game reads its points from the rules rather than knowing them in Python."""
+    tables = sorted(n for n, s in env.vocab.statements.items() if s.table)
+    if not isinstance(arg, t.Name):
+        raise env.error(arg.pos, f"{function}() takes the name of a card table: {', '.join(tables) or 'none here'}")
+    spec = env.vocab.statements.get(arg.name)
+    if spec is None or not spec.table:
+        raise env.error(arg.pos, f"{arg.name!r} is not a card table of this game; tables: {', '.join(tables)}")
+    if env.table_values is None:
+        raise env.error(arg.pos, f"{function}() is not known yet here: card tables are read after 'if' blocks")
+    return Compiled(value=tuple(env.table_values(arg.name, arg.pos)), const=True)
+
+
+def card_set(words: tuple[t.Word, ...], env: Env) -> frozenset[int]:
+    """The cards any of ``words`` names: ``♥ Q♠`` is every heart and the queen of spades.
+
+    Each word is a card pattern as in a card table (a suit, a rank, a range, a card,
+    ``red``); a statement listing cards (``remove 2♣ when players == 3``, a family's
+    ``no_lead ♥ when ...``) reads its words with this in its ``check``. A word naming an option
+    stands for the option's value, a card (``remove removed when players == 3`` with the
+    option ``removed: 2♦``: which card a table takes out is the players' choice)."""
+    deck = env.deck
+    assert deck is not None  # statements are checked once the deck is known
+    found: set[int] = set()
+    for w in words:
+        if w.kind == "name" and str(w.value) in env.options:
+            value = env.options[str(w.value)]
+            try:
+                found.add(deck.parse(str(value)))
+            except ValueError as exc:
+                raise env.error(w.pos, f"option {w.value} = {value!r} is not a card of this deck: {exc}") from None
+            continue
+        test = _word_test(w, env, deck)
+        found.update(c for c in deck.ids if test(c))
+    return frozenset(found)
 
 
 def _table_total(node: t.Call, env: Env) -> Compiled:

@@ -56,6 +56,21 @@ def _check_stall(item: t.Statement, env: Env) -> str:
     return str(value)
 
 
+def _check_remove(item: t.Statement, env: Env) -> frozenset[int]:
+    """``remove 2♣ 2♦ when players == 5``: the cards set aside before the deal, face up, at that player count."""
+    from .compiler import card_set
+
+    cards = card_set(item.words, env)
+    if not cards:
+        raise env.error(item.pos, "remove names no card of this deck")
+    return cards
+
+
+def _remove_identity(words: tuple[t.Word, ...]) -> str:
+    """``remove 2♦ when ...`` and ``remove 2♣ when ...`` are two statements: the cards are the name."""
+    return " ".join(sorted(str(w) for w in words))
+
+
 def _check_game(item: t.Statement, env: Env) -> str:
     return str(item.words[0].value)
 
@@ -72,6 +87,18 @@ STATEMENTS: list[StatementSpec] = [
     ),
     StatementSpec("jokers", "how many jokers are added", value=CONSTANT, needs_value=True, default="jokers = 0"),
     StatementSpec("order", "rank order from low to high (runs, rows, ranges)", words=(2, None)),
+    StatementSpec(
+        "remove",
+        "cards set aside face up before each deal when the condition holds (a deck for the player count: "
+        "'remove 2♣ when players == 3'); they are in play nowhere, seen by everyone",
+        words=(1, None),
+        condition=AT_DEAL_START,
+        needs_condition=True,
+        multi=True,
+        check=_check_remove,
+        identity=_remove_identity,
+        rulebook="Before the deal {words} are taken out of the deck and laid face up when {condition}",
+    ),
     StatementSpec(
         "ace", "high or low: moves the ace to the top or the bottom of the order", value=CONSTANT, needs_value=True
     ),
@@ -154,6 +181,13 @@ STATEMENTS: list[StatementSpec] = [
         "match_ends", "when the match is over (checked after every deal)", condition=MATCH_WIDE, needs_condition=True
     ),
     StatementSpec("winner", "the seat that wins the finished match (-1: a draw)", value=MATCH_WIDE, needs_value=True),
+    StatementSpec(
+        "share_win",
+        "when the winner rule finds a tie, the players for whom this holds share the win "
+        "('share_win when total == min(total)'); without it a tie is a draw",
+        condition=SEAT_IN_MATCH,
+        needs_condition=True,
+    ),
     StatementSpec(
         "match_bonus",
         "what each player adds to their total once the match is over (game or line bonuses)",

@@ -15,12 +15,15 @@ no ``1e3``, no ``5.5``), true/false is one of a few words, and no value is longe
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from ..core.errors import TapeteError, suggest
+from ..core.inputs import option_pairs as split_pairs
 from ..core.limits import NumberError, read_number
 from .variant_file import OptionDecl, check_value
+
+__all__ = ["declaration", "option_value", "parse_text", "resolve", "split_pairs"]
 
 BOOL_WORDS = {"true": True, "yes": True, "on": True, "1": True, "false": False, "no": False, "off": False, "0": False}
 MAX_OPTION_TEXT = 200  # characters in one option value given as text
@@ -71,19 +74,3 @@ def resolve(declarations: Mapping[str, OptionDecl], given: Mapping[str, Any], va
     if not isinstance(given, Mapping):
         raise TapeteError(f"options must map option names to values, not {type(given).__name__}")
     return {key: option_value(declaration(declarations, key, variant), value) for key, value in given.items()}
-
-
-def split_pairs(pairs: Sequence[str] | None, flag: str = "--option") -> list[tuple[str, str]]:
-    """``NAME=VALUE`` texts as (name, value) pairs; a name given twice is refused, naming both values."""
-    out: list[tuple[str, str]] = []
-    seen: dict[str, str] = {}
-    for pair in pairs or ():
-        key, eq, value = pair.partition("=")
-        key, value = key.strip(), value.strip()
-        if not eq or not key:
-            raise TapeteError(f"{flag} wants NAME=VALUE, not {pair!r}")
-        if key in seen:
-            raise TapeteError(f"{flag} {key} is given twice ({seen[key]!r} and {value!r}): give each option once")
-        seen[key] = value
-        out.append((key, value))
-    return out

@@ -91,6 +91,10 @@ class Rules:
     def parsed_words(self, key: str, first: str = "", default: Any = None) -> Any:
         return self.parsed.get((key, first), default)
 
+    def has_any(self, key: str) -> bool:
+        """Whether any statement with this key is in force (a repeatable one under any first word)."""
+        return any(k == key for k, _ in self.statements)
+
     def each(self, key: str) -> list[tuple[str, t.Statement | t.Table]]:
         return [(first, s) for (k, first), s in self.statements.items() if k == key]
 

@@ -12,11 +12,11 @@ from importlib import resources
 from typing import Any
 
 from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.tree import Meta
 
 from ..core.errors import Location, ScriptError, line_of
-from ..core.limits import MAX_SCRIPT_BYTES, check_script_shape
+from ..core.limits import MAX_DIGITS, MAX_SCRIPT_BYTES, check_script_shape
 from . import tree as t
 from .grammar_cache import cached_parser
 
@@ -74,7 +74,16 @@ def parse_script(text: str, path: str = "<script>") -> t.Script:
     except UnexpectedInput as exc:
         raise _syntax_error(exc, source, path) from None
     script = t.Script(path, text)
-    script.items = _ToNodes(path).transform(lark_tree)
+    try:
+        script.items = _ToNodes(path).transform(lark_tree)
+    except VisitError as exc:  # a literal refused while the tree is built (a number too long to read)
+        if isinstance(exc.orig_exc, ScriptError):
+            refused = exc.orig_exc
+            loc = refused.location
+            raise ScriptError(
+                Location(loc.path, loc.line, loc.column, line_of(source, loc.line)), refused.message
+            ) from None
+        raise
     return script
 
 
@@ -171,6 +180,13 @@ class _ToNodes(Transformer[Token, Any]):
 
     def int(self, meta: Meta, children: list[Any]) -> t.Word:
         tok = children[0]
+        digits = len(str(tok).lstrip("+-"))
+        if digits > MAX_DIGITS:  # read by the same bound as every number typed (tapete.core.limits)
+            pos = self._pos(tok)
+            raise ScriptError(
+                Location(self.path, pos.line, pos.column),
+                f"a number of {digits:,} digits is refused; tapete reads numbers of at most {MAX_DIGITS} digits",
+            )
         return t.Word("int", int(tok), self._pos(tok))
 
     def card(self, meta: Meta, children: list[Any]) -> t.Word:

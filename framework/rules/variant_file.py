@@ -54,6 +54,7 @@ class OptionDecl:
     min: int | None = None
     max: int | None = None
     choices: tuple[str, ...] = ()
+    meanings: tuple[str, ...] = ()  # what each choice means, when ``choices:`` maps them (the rulebook's words)
 
 
 @dataclass
@@ -368,10 +369,24 @@ def _declaration(doc: _Doc, opt: str, d: Any) -> OptionDecl:
     if "default" not in d:
         raise doc.error(where, "missing key 'default'")
     choices = d.get("choices", ())
+    meanings: tuple[str, ...] = ()
+    if typ == "choice" and isinstance(choices, dict) and choices:  # each choice with what it means
+        for c, meaning in choices.items():
+            if not isinstance(meaning, str) or not meaning.strip():
+                raise doc.error(where + ("choices", c), "says what this choice means, in words (a string)")
+        meanings = tuple(str(m) for m in choices.values())
+        choices = list(choices)
     if typ == "choice" and (not isinstance(choices, list) or not choices):
-        raise doc.error(where + ("choices",), "a choice option needs a list of choices")
+        raise doc.error(where + ("choices",), "a choice option needs a list of choices (or a mapping to meanings)")
     decl = OptionDecl(
-        opt, typ, d["default"], str(d.get("doc", "")), d.get("min"), d.get("max"), tuple(str(c) for c in choices)
+        opt,
+        typ,
+        d["default"],
+        str(d.get("doc", "")),
+        d.get("min"),
+        d.get("max"),
+        tuple(str(c) for c in choices),
+        meanings,
     )
     for bound in ("min", "max"):
         v = getattr(decl, bound)
@@ -405,6 +420,39 @@ def option_text(value: Any) -> str:
     return str(value)
 
 
+_HEADERS: dict[tuple[str, str], tuple[str | None, tuple[Any, str] | None]] = {}
+
+
+def _header(file: Path) -> tuple[str | None, tuple[Any, str] | None]:
+    """(a problem, or None; (its game, its name) when it names itself): the part of a variant file
+    `scan_variants` reads.
+
+    Every `registry().variants()` reads the folders again, so that a file added or edited is seen
+    at once; what a file's text says is kept by that text, since a suite or a server asks
+    hundreds of times and the YAML reader is slow.
+    """
+    try:
+        text = read_source(file, "variant file", MAX_VARIANT_BYTES, VariantError)
+    except VariantError as exc:
+        return (str(exc).splitlines()[0], None)
+    key = (str(file), text)
+    if key in _HEADERS:
+        return _HEADERS[key]
+    result: tuple[str | None, tuple[Any, str] | None]
+    try:
+        data = yaml.safe_load(text) or {}
+    except (yaml.YAMLError, RecursionError) as exc:
+        result = (f"{display_path(file)}: not valid YAML: {getattr(exc, 'problem', None) or exc}", None)
+    else:
+        named = isinstance(data, dict) and isinstance(data.get("name"), str)
+        result = (None, (data.get("game"), data["name"])) if named else (None, None)
+    if result[0] is None:  # a problem is said again, naming the file from where the command runs now
+        if len(_HEADERS) > 4096:  # files written by the thousand (a fuzz run) do not grow it for ever
+            _HEADERS.clear()
+        _HEADERS[key] = result
+    return result
+
+
 def scan_variants(
     dirs: Iterable[Path],
     problems: list[str] | None = None,
@@ -420,19 +468,14 @@ def scan_variants(
     for d in dirs:
         plugin, foreign = (ignore or {}).get(Path(d), ("", {}))
         for file in sorted(Path(d).glob("**/*.yaml")):
-            try:
-                data = yaml.safe_load(read_source(file, "variant file", MAX_VARIANT_BYTES, VariantError)) or {}
-            except VariantError as exc:
+            problem, header = _header(file)
+            if problem is not None:
                 if problems is not None:
-                    problems.append(str(exc).splitlines()[0])
+                    problems.append(problem)
                 continue
-            except (yaml.YAMLError, RecursionError) as exc:
-                if problems is not None:
-                    problems.append(f"{display_path(file)}: not valid YAML: {getattr(exc, 'problem', None) or exc}")
-                continue
-            if isinstance(data, dict) and isinstance(data.get("name"), str):
-                game = data.get("game") or file.parent.name
-                name = f"{game}/{data['name']}"
+            if header is not None:
+                game = header[0] or file.parent.name
+                name = f"{game}/{header[1]}"
                 if game in foreign:
                     if problems is not None:
                         problems.append(

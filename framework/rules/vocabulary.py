@@ -150,6 +150,9 @@ class Function:
     call: Callable[..., Any]
     kind: str = ""  # NUMBER or TRUTH, as for a Quantity
     rulebook: str = ""
+    tables: tuple[int, ...] = ()
+    """Positions of the arguments that name a card table of the script (``taken(penalty)``): such an
+    argument is not evaluated but handed over as the table's values, one per card id (a tuple)."""
 
 
 @dataclass

@@ -27,6 +27,8 @@ search on it plays from the public ones only.
 
 from __future__ import annotations
 
+import json
+from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from math import comb
@@ -93,6 +95,8 @@ class Determiniser:
             if _ways(tuple(len(c) for _, c in self.groups), tuple(a for a, _ in self.groups), caps) == 0:
                 raise TapeteError("no deal agrees with what this seat knows")
             self._caps = caps
+        self._data = json.dumps(dict(view.data)) if view.data else ""  # each sample gets its own copy
+        self._tables: dict[tuple[int, tuple[int, ...]], tuple[list[int], list[tuple[int, ...]]]] = {}
 
     def assignment(self, rng: Random) -> dict[str, list[int]]:
         """The hidden cards of each zone with room, in random order (the uniform sample)."""
@@ -105,29 +109,15 @@ class Determiniser:
                 out[z] = cards[at : at + n]
                 at += n
             return out
-        sizes = tuple(len(c) for _, c in self.groups)
-        alloweds = tuple(a for a, _ in self.groups)
         caps = list(self._caps)
         buckets: list[list[int]] = [[] for _ in caps]
         for g, (allowed, cards) in enumerate(self.groups):
-            rest = (sizes[g + 1 :], alloweds[g + 1 :])
-            options: list[tuple[int, tuple[int, ...]]] = []
-            total = 0
-            for split in _splits(len(cards), [caps[i] for i in allowed]):
-                left = list(caps)
-                for i, k in zip(allowed, split, strict=True):
-                    left[i] -= k
-                weight = _multinomial(split) * _ways(rest[0], rest[1], tuple(left))
-                if weight:
-                    options.append((weight, split))
-                    total += weight
-            pick = _below_big(rng, total)
-            chosen = options[-1][1]
-            for weight, split in options:
-                if pick < weight:
-                    chosen = split
-                    break
-                pick -= weight
+            at_caps = tuple(caps)
+            table = self._tables.get((g, at_caps))
+            if table is None:
+                table = self._tables[(g, at_caps)] = self._table(g, at_caps)
+            bounds, splits = table
+            chosen = splits[bisect_right(bounds, _below_big(rng, bounds[-1]))]
             shuffled = cards[:]
             rng.shuffle(shuffled)
             at = 0
@@ -140,6 +130,26 @@ class Determiniser:
             rng.shuffle(cards)
             out[z] = cards
         return out
+
+    def _table(self, g: int, caps: tuple[int, ...]) -> tuple[list[int], list[tuple[int, ...]]]:
+        """How group ``g``'s cards may split over the room ``caps`` left: the running totals of
+        the splits' weights (assignments of the group times those of the groups after it) and
+        the splits, in one order. Built once per (group, room) a decision meets."""
+        allowed, cards = self.groups[g]
+        rest = (tuple(len(c) for _, c in self.groups[g + 1 :]), tuple(a for a, _ in self.groups[g + 1 :]))
+        bounds: list[int] = []
+        splits: list[tuple[int, ...]] = []
+        total = 0
+        for split in _splits(len(cards), [caps[i] for i in allowed]):
+            left = list(caps)
+            for i, k in zip(allowed, split, strict=True):
+                left[i] -= k
+            weight = _multinomial(split) * _ways(rest[0], rest[1], tuple(left))
+            if weight:
+                total += weight
+                bounds.append(total)
+                splits.append(split)
+        return bounds, splits
 
     def sample(self, rng: Random) -> DealState:
         """A complete deal the seat cannot tell from the real one."""
@@ -155,7 +165,7 @@ class Determiniser:
             if self.pinned.get(zone):
                 rng.shuffle(below)
             zones[zone] = below + seen  # what the seat sees of a part-hidden zone is its top
-        data: dict[str, Any] = _copy(view.data)
+        data: dict[str, Any] = json.loads(self._data) if self._data else {}
         return DealState(
             players=view.players,
             dealer=view.dealer,
@@ -166,12 +176,6 @@ class Determiniser:
             over=view.over,
             rng=Random(rng.below(1 << 32), "determinised").getstate(),
         )
-
-
-def _copy(data: Mapping[str, Any]) -> dict[str, Any]:
-    import json
-
-    return dict(json.loads(json.dumps(dict(data)))) if data else {}
 
 
 def _excluded(game: Game, view: View) -> Mapping[int, frozenset[str]]:

@@ -55,7 +55,8 @@ Parameters (``--bots ismcts:iterations=400,rollout=default``):
 ``reward``
     ``won`` (1 when the variant's ``won`` condition holds for the seat, else 0),
     ``score`` (the variant's ``score`` expression, higher is better), ``-score`` (lower is
-    better), or ``auto`` (the default: ``won`` when the variant has that rule, else ``score``).
+    better), or ``auto`` (the default: ``won`` when the variant has that rule, else ``-score`` when
+    the lowest total wins the match, else ``score``).
 
 Seeded: the bot's random source comes from the match seed and its seat, so the same
 seed gives the same choices.
@@ -71,8 +72,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.actions import Action
 from ..core.errors import TapeteError
+from ..core.inputs import choice, count, declare, finite
 from ..core.ledger import Ledger
-from ..core.limits import check_number
 from ..core.rng import Random, derive_seed
 from ..core.state import DealState
 from ..play.rewards import DealRewards
@@ -126,6 +127,20 @@ def paired_advantage(mine: Sequence[float], ref: Sequence[float]) -> tuple[float
 class ISMCTSBot:
     """Searches imagined deals from the seat's view; see the module docstring for parameters."""
 
+    @declare(
+        game="object",
+        seat="object",
+        rng="object",
+        iterations="count",
+        seconds="finite",
+        c="finite",
+        rollout="choice",
+        depth="count",
+        reward="choice",
+        search="choice",
+        margin="finite",
+        prior="choice",
+    )
     def __init__(
         self,
         game: Game,
@@ -141,13 +156,18 @@ class ISMCTSBot:
         margin: float = 2.0,
         prior: str = "default",
     ):
-        given = {"iterations": iterations, "seconds": seconds, "depth": depth, "c": c, "margin": margin}
+        given: dict[str, Any] = {"iterations": iterations, "seconds": seconds, "depth": depth, "c": c, "margin": margin}
         for name, (whole, low, high) in NUMBERS.items():
             if given[name] is not None or name not in ("iterations", "seconds"):  # those two may be left out
-                check_number(given[name], f"ismcts {name}", whole=whole, low=low, high=high)
+                what = f"ismcts {name}"  # numpy's numbers are numbers too (inputs.count, inputs.finite)
+                given[name] = (
+                    count(given[name], what, low=int(low), high=int(high))
+                    if whole
+                    else finite(given[name], what, low=low, high=high)
+                )
+        iterations, seconds, depth, c, margin = (given[k] for k in ("iterations", "seconds", "depth", "c", "margin"))
         for name, value in (("rollout", rollout), ("search", search), ("prior", prior)):
-            if value not in WORDS[name]:
-                raise TapeteError(f"ismcts {name} must be one of {', '.join(WORDS[name])}, not {value!r}")
+            choice(value, f"ismcts {name}", WORDS[name])
         self.game, self.seat, self.rng = game, seat, rng
         self.iterations = iterations if iterations is not None else (None if seconds is not None else 200)
         self.seconds = seconds

@@ -12,7 +12,7 @@ are returned ordered by point and match.
 
 from __future__ import annotations
 
-import itertools
+import math
 import os
 import threading
 from collections.abc import Callable, Mapping, Sequence
@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import TapeteError
-from ..core.limits import check_number
+from ..core.inputs import MAX_GAMES, MAX_SWEEP_ARMS, MAX_WORKERS, count, declare, finite, read_bots, sweep_points
+from ..core.inputs import seed as read_seed
 from ..core.rng import derive_seed
 from ..play.loading import Variant, load_variant
 from ..rules.options import declaration, option_value
@@ -30,8 +31,6 @@ if TYPE_CHECKING:
     from ..play.match import Match, MatchResult
 
 Progress = Callable[[int, int], None]  # (matches done, matches in the run)
-MAX_GAMES = 1_000_000  # matches per sweep point (a run of a million matches takes hours; a typo more takes for ever)
-MAX_WORKERS = 256  # processes of one run on this machine
 # plays one match (variant, players, bots, seed, point, index) and returns its record: `play_match`, or a
 # caller's module-level function that measures more while it plays (``simulate(player=...)``)
 Player = Callable[["Variant", int, Sequence[str], int, int, int], "MatchRecord"]
@@ -65,6 +64,11 @@ class MatchRecord:
     void_deals: int
     actions: int
     error: str | None = None  # the match stopped on an error of the game (a stalled deal, ...): not in the rates
+    winners: list[int] = field(default_factory=list)  # every seat that won: several share a tie (HE-5.2)
+
+    def __post_init__(self) -> None:
+        if not self.winners and self.winner >= 0:
+            self.winners = [self.winner]
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -141,9 +145,9 @@ class Simulation:
 
 def check_run_size(games: Any, workers: Any) -> None:
     """``games`` and ``workers`` are whole numbers within their limits (NumberError says which is not)."""
-    check_number(games, "--games", whole=True, low=1, high=MAX_GAMES)
+    count(games, "--games", low=1, high=MAX_GAMES)
     if workers is not None:
-        check_number(workers, "--workers", whole=True, low=1, high=MAX_WORKERS)
+        count(workers, "--workers", low=1, high=MAX_WORKERS)
 
 
 def match_seed(seed: object, index: int) -> int:
@@ -178,21 +182,22 @@ def make_plan(
         if not values:
             raise TapeteError(f"--sweep {key}= needs at least one value")
         grid[key] = [option_value(decl, v) for v in values]
-    points = [dict(zip(grid, combo, strict=True)) for combo in itertools.product(*grid.values())]
-    if not points:
-        points = [{}]
-    from ..play.match import seat_bots
+    arms = math.prod(len(v) for v in grid.values())
+    if arms > MAX_SWEEP_ARMS:
+        raise TapeteError(f"a sweep of {arms:,} points is refused; a run has at most {MAX_SWEEP_ARMS:,}")
+    points = sweep_points(grid)
+    from ..play.match import check_bots, seat_bots
 
     default = base.record.default_bot
-    players, kinds = seat_bots(base, players, [b.strip() for b in (bots or [default]) if b.strip()])
+    given = read_bots(bots if bots else [default], person=False, where="a simulation")
+    players, kinds = seat_bots(base, players, given)
     plan = Plan(name, base.name, base.digest, players, kinds, str(seed), games, opts, grid, points)
     plan.eliminates = base.rules.has("out")
     for p in range(len(points)):
         v = cached_variant(name, tuple(sorted(plan.point_options(p).items())))
         v.check_players(players)
         v.require_sound()  # an option value may make the deal impossible (a hand the deck cannot fill)
-        for kind in set(kinds):
-            v.record.bot(kind)  # an unknown bot fails here, with the known ones
+        check_bots(v, kinds, person=False, where="a simulation")  # an unknown or misbuilt bot fails here, once
         if v.digest != plan.digest:  # pragma: no cover - the files changed while loading
             raise TapeteError(f"{name} changed on disk while the run was being prepared")
     return plan
@@ -266,6 +271,7 @@ def match_record(
         result.deals,
         voids,
         actions,
+        winners=list(result.winners),
     )
 
 
@@ -316,6 +322,20 @@ def chunk_size(total: int, workers: int) -> int:
     return max(1, min(100, total // (workers * 20)))
 
 
+@declare(
+    variant="variant",
+    games="count",
+    players="count",
+    bots="bots",
+    options="options",
+    sweep="options",
+    seed="seed",
+    workers="count",
+    scheduler="word",
+    progress="callable",
+    connect_timeout="finite",
+    player="callable",
+)
 def simulate(
     variant: str | Path,
     games: int = 100,
@@ -351,6 +371,11 @@ def simulate(
     from .workers import run
 
     check_run_size(games, workers)
+    read_seed(seed)  # checked, kept as given: "01" and 1 are different seeds
+    connect_timeout = finite(connect_timeout, "connect_timeout", low=0.001, high=3_600)
+    for name, given in (("progress", progress), ("player", player)):
+        if given is not None and not callable(given):
+            raise TapeteError(f"{name} must be a function, not {given!r:.60}")
     plan = make_plan(variant, games, players, bots, options, sweep, seed)
     plan.player = player
     return run(plan, workers or default_workers(), scheduler, progress, connect_timeout)

@@ -50,7 +50,7 @@ def point_summary(records: Sequence[MatchRecord], players: int, bots: Sequence[s
             {
                 "seat": s,
                 "bot": bots[s],
-                **_rate(sum(1 for r in records if r.winner == s), n),
+                **_rate(sum(1 for r in records if s in r.winners), n),  # a shared win counts for each sharer
                 "mean_total": _mean([r.totals[s] for r in records]),
                 "mean_deals_won": _mean([r.deals_won[s] for r in records]),
                 "out": sum(1 for r in records if r.out[s]),
@@ -60,7 +60,7 @@ def point_summary(records: Sequence[MatchRecord], players: int, bots: Sequence[s
     by_bot = []
     for name in dict.fromkeys(bots):
         mine = [s for s in range(players) if bots[s] == name]
-        wins = sum(1 for r in records if r.winner in mine)
+        wins = sum(1 for r in records if any(w in mine for w in r.winners))
         by_bot.append(
             {
                 "bot": name,
@@ -74,7 +74,8 @@ def point_summary(records: Sequence[MatchRecord], players: int, bots: Sequence[s
     deals = sum(r.deals for r in records)
     return {
         "matches": n,
-        "draws": sum(1 for r in records if r.winner < 0),
+        "draws": sum(1 for r in records if not r.winners),
+        "shared_wins": sum(1 for r in records if len(r.winners) > 1),
         "seats": seats,
         "bots": by_bot,
         "positions": positions,

@@ -28,8 +28,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.errors import TapeteError
+from ..core.inputs import MAX_GAMES, declare, read_bots
+from ..core.inputs import count as read_games
 from ..core.signals import Terminated
 from ..play.loading import load_variant
+from ..play.match import check_bots
 from .plan import Progress, simulate
 
 BOOTSTRAP_ROUNDS = 400  # enough for the 2.5 and 97.5 percentiles to settle to a few points
@@ -108,6 +111,17 @@ def lineups(a: str, b: str, players: int) -> list[list[str]]:
     return found
 
 
+@declare(
+    variant="variant",
+    bots="bots",
+    games="count",
+    players="count",
+    options="options",
+    seed="seed",
+    workers="count",
+    scheduler="word",
+    progress="callable",
+)
 def round_robin(
     variant: str,
     bots: Sequence[str],
@@ -121,16 +135,16 @@ def round_robin(
     progress: Progress | None = None,
 ) -> Tournament:
     """Play every pair of ``bots`` ``games`` times (see the module docstring) and rate them."""
-    names = [b.strip() for b in bots if b.strip()]
+    names = read_bots(bots, person=False, where="a tournament")
     if len(names) < 2:
         raise TapeteError("a tournament needs at least two bots: --bots a,b[,c...]")
     if len(set(names)) != len(names):
         raise TapeteError("each bot is listed once in a tournament; give a copy parameters to tell it apart")
-    if games < 1:
-        raise TapeteError(f"--games must be 1 or more, not {games}")
+    read_games(games, "--games", low=1, high=MAX_GAMES)
     v = load_variant(variant, options=dict(options or {}))
     n = players if players is not None else max(2, v.default_players())
     v.check_players(n)
+    check_bots(v, names, person=False, where="a tournament")  # every bot built once: a bad spec fails here
     pairs: list[PairResult] = []
     for i, (a, b) in enumerate(itertools.combinations(names, 2)):
         pair = PairResult(a, b, lineups=lineups(a, b, n))
@@ -160,9 +174,11 @@ def round_robin(
             for r in sim.records:
                 if r.error is not None:
                     pair.errors += 1
-                elif r.winner < 0:
+                    continue
+                sides = {lineup[w] for w in r.winners}  # a win shared by both bots' seats is a draw between them
+                if len(sides) != 1:
                     pair.draws += 1
-                elif lineup[r.winner] == a:
+                elif a in sides:
                     pair.wins_a += 1
                 else:
                     pair.wins_b += 1

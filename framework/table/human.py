@@ -20,6 +20,7 @@ the command line supplies one that saves the match (``tapete.session``).
 from __future__ import annotations
 
 import re
+import sys
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -125,6 +126,28 @@ class Host:
             self.console.print("\n" * 3)
 
 
+MAX_LINE = 4_096  # characters of one answer read from a file or a pipe (a person types a few)
+
+
+def read_line(prompt: str) -> str:
+    """One answer: `input` at a terminal; from a file or a pipe, a line of at most `MAX_LINE` characters.
+
+    Input that is not a terminal may never end a line (``< /dev/zero``, ``yes | tr -d '\\n'``):
+    a line longer than the bound, or holding NUL, is taken as the end of the input (EOFError),
+    so the match stops as it does at the end of a file instead of reading for ever."""
+    stream = sys.stdin
+    if stream is None:  # started with stdin closed (<&-): what input() says then
+        raise RuntimeError("lost sys.stdin")
+    if stream.isatty():
+        return input(prompt)
+    sys.stdout.write(prompt)
+    sys.stdout.flush()
+    line = stream.readline(MAX_LINE + 1)
+    if not line or "\x00" in line or (len(line) > MAX_LINE and not line.endswith("\n")):
+        raise EOFError
+    return line.rstrip("\r\n")
+
+
 class HumanBot:
     observes = True
 
@@ -133,7 +156,7 @@ class HumanBot:
         game: Game,
         seat: int,
         rng: Random,
-        ask: Callable[[str], str] = input,
+        ask: Callable[[str], str] = read_line,
         say: Callable[[str], None] | None = None,
         host: Host | None = None,
     ):
@@ -220,7 +243,7 @@ class HumanBot:
         except (OSError, RuntimeError, ValueError):
             # input() with stdin closed says "lost sys.stdin" (RuntimeError) or, with a closed
             # file, "I/O operation on closed file" (ValueError) or EBADF (OSError)
-            if self.ask is not input:
+            if self.ask not in (input, read_line):
                 raise
             raise Quit("the input is closed") from None
 

@@ -29,11 +29,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import gc
 import json
 import logging
 import math
 import secrets
+import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
@@ -43,13 +45,15 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..core.errors import TapeteError
-from ..core.rng import Random
+from ..core.inputs import PERSON_BOTS, bot_spec
+from ..core.limits import load_json
+from ..core.rng import Random, derive_seed
 from ..layout import Layout
 from ..play.describe import describe
 from ..play.loading import Variant, load_variant
@@ -58,11 +62,17 @@ from ..plugins.loader import registry as default_registry
 from ..rules.options import option_value
 from ..rules.variant_file import option_text
 from . import messages
-from .store import Store
+from .asgi import Guard, guarded_http, guarded_ws, is_loopback
+from .botpool import BotLate, BotPool
+from .fairness import commitment, match_record
+from .guards import Bucket, Limits, cap_budget, client_key
+from .store import Store, StoreFailed, TableStore
 from .tables import (
     BY_CLOCK,
+    BY_LATE,
     BY_STAND_IN,
     DEAL_OVER,
+    MATCH_OVER,
     PLAY,
     SPECTATOR,
     Created,
@@ -71,16 +81,20 @@ from .tables import (
     SeatPlan,
     Step,
     TableConfig,
+    new_salt,
     new_seed,
     new_token,
+    seat_kinds,
 )
 
 RulesText = Callable[[Variant], list[str]]  # a variant's rules page, as the command line hands it over
 MAX_MESSAGE = 4096  # characters in one message from a client; a longer one is refused unread
 MAX_FRAME = 65536  # bytes in one WebSocket frame; the protocol closes a connection that sends more
 MAX_MOVE_TEXT = 200
+MAX_CHAT = 200  # characters in one line of a table's chat
+CHAT_SHOWN = 50  # chat lines a page is sent when it opens
+CHAT_RATE = (0.5, 3.0)  # chat lines a second one seat may write, in bursts of
 HELLO_TIMEOUT = 10.0  # seconds a new connection has to name its token
-MAX_LIVE_TABLES = 2000  # tables held in memory at once; creating more is refused until some finish
 MAX_PACE = 10.0
 MAX_WAIT = 24 * 3600.0
 TICK = 0.02  # seconds: a table's timed move (a bot's pace, the clock, the away time) waits for the next beat
@@ -100,6 +114,7 @@ class Connection:
     seat: int
     queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     shown: Json | None = None  # the last state message this page was sent (a change builds on it)
+    rate: Bucket | None = None  # the page's messages a second (--message-rate)
 
     def send(self, msg: Json) -> None:
         self.send_text(messages.encode(msg))
@@ -149,18 +164,43 @@ class Room:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # held from a step's check until it is shown
     storing: bool = False  # a checked step is being written: its position is not shown until it is applied
     quick: dict[int, float] = field(default_factory=dict)  # id(agent) -> CPU seconds its last decision took
+    idle_since: float = field(default_factory=time.monotonic)  # when its last page closed (or it opened)
+    late: dict[int, Any] = field(default_factory=dict)  # seat -> the quick stand-in for a bot not back in time
+    hinting: bool = False  # a hint is being worked out for one of its pages
+    record: str | None = None  # the match record, made once the match is over
+    rematch: Created | None = None  # the new table of "play again", once someone asked for it
+    chat: list[Json] | None = None  # its chat's last lines (loaded from the store when first needed)
+    chat_next: int = 0  # the number of its next chat line
+    chat_rate: dict[int, Bucket] = field(default_factory=dict)  # seat -> its chat lines a second
 
 
 class Hub:
     """Every live table of the server, its connections, and the store behind them."""
 
-    def __init__(self, store: Store, registry: Registry | None = None, rules_text: RulesText | None = None):
+    def __init__(
+        self,
+        store: TableStore,
+        registry: Registry | None = None,
+        rules_text: RulesText | None = None,
+        limits: Limits | None = None,
+        seeds: Callable[[], str] | None = None,
+    ):
+        """``seeds`` draws each new table's secret seed (default `new_seed`): the Python API's way to
+        replay a table in a test; the web API never takes a seed (tapete.web.fairness)."""
         self.store = store
         self.registry = registry or default_registry()
         self.rules_text: RulesText = rules_text or describe  # the rulebook the command line hands over
+        self.limits = limits or Limits()
+        self.seeds = seeds or new_seed
+        self.pool = BotPool(self.limits.bot_workers)
         self.rooms: dict[str, Room] = {}
+        self.clients: dict[str, str] = {}  # table -> the hash of the address that opened it
+        self.broken: dict[str, Json] = {}  # table -> why it cannot be loaded (shown in the lobby)
+        self.buckets: dict[str, Bucket] = {}  # client -> its table openings (--create-rate)
+        self._sweeper: asyncio.Task[None] | None = None
         self._variants: dict[tuple[str, tuple[tuple[str, str], ...]], Variant] = {}
         self._catalogue: list[Json] | None = None
+        self._catalogue_lock = threading.Lock()
         self._known: frozenset[str] | None = None
         self.steps_played = 0
 
@@ -181,7 +221,12 @@ class Hub:
         return self._known
 
     def catalogue(self) -> list[Json]:
-        """Every registered variant with what the lobby's form needs (loaded once)."""
+        """Every registered variant with what the lobby's form needs (loaded once, by one thread at a time:
+        ``tapete serve`` starts building it as the server starts, so the lobby's first visit finds it ready)."""
+        with self._catalogue_lock:
+            return self._build_catalogue()
+
+    def _build_catalogue(self) -> list[Json]:
         if self._catalogue is None:
             out = []
             for name in sorted(self.known()):
@@ -223,20 +268,66 @@ class Hub:
         return self.rules_text(self.variant(name))
 
     # -- tables -----------------------------------------------------------------------------
-    async def create(self, request: Json) -> Created:
-        """A new table from the lobby's form; `FormErrors` names every field that is wrong."""
+    async def create(self, request: Json, client: str = "") -> Created:
+        """A new table from the lobby's form; `FormErrors` names every field that is wrong.
+
+        ``client`` is the opener's `client_key`: its openings per minute and its tables in
+        play are limited (`Limits`), and so are the tables in play in all."""
+        lim = self.limits
+        bucket = self.buckets.get(client)
+        if bucket is None:
+            bucket = self.buckets[client] = Bucket(lim.creates_per_minute / 60.0, max(1.0, lim.creates_per_minute))
+        if not bucket.take():
+            raise TooMany(
+                f"tables are opened at most {lim.creates_per_minute:g} a minute from one address: "
+                f"try again in {math.ceil(bucket.wait())} seconds"
+            )
         config, variant = self.check_form(request)
-        live = sum(1 for r in self.rooms.values() if r.table.phase in (PLAY, DEAL_OVER))
-        if live >= MAX_LIVE_TABLES:
-            raise FormErrors({"": f"the server already holds {live} tables in play; try again later"})
+        return await self._make(config, variant, client)
+
+    async def _make(self, config: TableConfig, variant: Variant, client: str) -> Created:
+        """A new table of ``config``, within the limits on tables in play (in all, and ``client``'s)."""
+        lim = self.limits
+        live = [t for t, r in self.rooms.items() if r.table.phase in (PLAY, DEAL_OVER)]
+        if len(live) >= lim.tables:
+            raise TooMany(f"the server already holds {len(live)} tables in play; try again later")
+        mine = sum(1 for t in live if self.clients.get(t) == client)
+        if mine >= lim.tables_per_client:
+            raise TooMany(
+                f"{mine} tables opened from this address are in play (at most {lim.tables_per_client}): "
+                "finish one, or wait until one is closed"
+            )
         table_id = secrets.token_hex(8)
         tokens = {s: new_token() for s, plan in enumerate(config.seats) if plan.person}
         tokens[SPECTATOR] = new_token()
         table = LiveTable(table_id, config, variant)
-        await self.store.create(table_id, config, variant.digest, tokens)
+        await self.store.create(table_id, config, variant.digest, tokens, client)
+        self.clients[table_id] = client
         self._open(table)
         created = Created(table_id, {s: t for s, t in tokens.items() if s != SPECTATOR}, tokens[SPECTATOR])
         return created
+
+    async def rematch(self, room: Room) -> Created:
+        """The same people and bots at a new table, with a new seed and commitment (made once per finished match).
+
+        Each page of the old table is sent its own seat's new link, over its own connection;
+        a page that opens the old link later is sent it too (until the server restarts)."""
+        async with room.lock:  # two people asking at once make one table
+            if room.rematch is None:
+                config = dataclasses.replace(room.table.config, seed=self.seeds(), salt=new_salt())
+                client = self.clients.get(room.table.id, "")
+                room.rematch = await self._make(config, room.table.variant, client)
+        for conn in list(room.conns):
+            self.offer_rematch(room, conn)
+        return room.rematch
+
+    def offer_rematch(self, room: Room, conn: Connection) -> None:
+        made = room.rematch
+        if made is None:
+            return
+        tok = made.spectator_token if conn.seat == SPECTATOR else made.seat_tokens.get(conn.seat)
+        if tok is not None:
+            conn.send({"type": "rematch", "table": made.table_id, "link": f"/play#{tok}"})
 
     def check_form(self, req: Json) -> tuple[TableConfig, Variant]:
         errors: dict[str, str] = {}
@@ -287,7 +378,12 @@ class Hub:
                 seats.append(SeatPlan())
                 continue
             spec = _text(item.get("bot", "")).strip()
-            if not spec or spec.split(":", 1)[0].strip() == "human":
+            try:  # the one bot-spec reader (tapete.core.inputs), as the command line reads --bots
+                person = not spec or bot_spec(spec).name in PERSON_BOTS
+            except TapeteError as exc:
+                errors[f"seats.{s}"] = str(exc)
+                continue
+            if person:
                 errors[f"seats.{s}"] = "choose a bot, or make the seat a person's"
                 continue
             try:
@@ -311,17 +407,20 @@ class Hub:
                 errors[key] = f"between 0 and {top:g} seconds"
                 continue
             timings[key] = number
-        seed = req.get("seed")
-        if seed is not None and (not isinstance(seed, (str, int)) or isinstance(seed, bool) or len(str(seed)) > 64):
-            errors["seed"] = "a seed is a word or a number"
+        if "seed" in req:
+            errors["seed"] = (
+                "the server draws every table's seed, so that nobody at the table chose the cards "
+                "(docs/web.md); to replay a match use tapete play --seed"
+            )
         if errors:
             raise FormErrors(errors)
         config = TableConfig(
             variant=name,
             options=options,
             players=players,
-            seed=str(seed) if seed is not None else new_seed(),
+            seed=self.seeds(),
             seats=seats,
+            salt=new_salt(),
             **timings,
         )
         return config, variant
@@ -344,13 +443,28 @@ class Hub:
         return room
 
     def restore(self, table_id: str) -> LiveTable | None:
-        """Rebuild a table from its stored steps: the same deals, the same position, the bots' dice."""
-        stored = self.store.load(table_id)
-        if stored is None:
+        """Rebuild a table from its stored steps: the same deals, the same position, the bots' dice.
+
+        A table that cannot be rebuilt at all (its variant no longer loads, its row is
+        unreadable) is listed in `broken` with the reason, and None is returned: the lobby
+        shows it, its links say why, and every other table serves."""
+        if table_id in self.broken:
             return None
-        config = stored.config
-        variant = self.variant(config.variant, config.options)
-        table = LiveTable(table_id, config, variant)
+        variant_name = "?"
+        try:
+            stored = self.store.load(table_id)
+            if stored is None:
+                return None
+            config = stored.config
+            variant_name = config.variant
+            variant = self.variant(config.variant, config.options)
+            table = LiveTable(table_id, config, variant)
+        except Exception as exc:  # a table of rules that no longer load, or a row written wrong
+            why = str(exc) if isinstance(exc, TapeteError) else f"{type(exc).__name__}: {exc}"
+            log.warning("table %s cannot be loaded: %s", table_id, why)
+            self.broken[table_id] = {"table": table_id, "variant": variant_name, "reason": why}
+            return None
+        self.clients[table_id] = stored.client
         if variant.digest != stored.digest:
             table.fail(
                 f"the files of {variant.name} changed since this table was made "
@@ -364,14 +478,64 @@ class Hub:
             table.fail(f"step {table.seq} does not replay: {exc}")
             return table
         table.restore_dice()
+        if stored.closed:
+            table.close(stored.closed)
         return table
 
     async def start(self) -> None:
         """Open every table that was in play when the server stopped; their bots play on."""
         for table_id in self.store.table_ids(unfinished_only=True):
             self.room(table_id)
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+
+    async def _sweep(self) -> None:
+        """Now and then: close the tables nobody has had open for ``expire_hours`` (their records are kept)."""
+        expire = self.limits.expire_hours * 3600.0
+        every = min(60.0, max(0.05, expire / 4))
+        while True:
+            await asyncio.sleep(every)
+            now = time.monotonic()
+            for room in list(self.rooms.values()):
+                if not room.conns and room.table.phase in (PLAY, DEAL_OVER) and now - room.idle_since >= expire:
+                    await self._expire(room)
+            for key in [k for k, b in self.buckets.items() if b.tokens >= b.burst]:
+                del self.buckets[key]  # a full bucket is a new one: nothing to remember
+
+    async def _expire(self, room: Room) -> None:
+        table = room.table
+        hours = self.limits.expire_hours
+        async with room.lock:
+            if room.conns or table.phase not in (PLAY, DEAL_OVER):
+                return
+            why = f"nobody had it open for {hours:g} hours"
+            table.close(why)
+            self.store.close_table(table.id, why)
+        if room.driver is not None:
+            room.driver.cancel()
+        self.rooms.pop(table.id, None)  # a link opened later loads it again, closed, from the store
+
+    def lobby(self) -> Json:
+        """What the lobby shows of the tables: how many are in play, and those that cannot be loaded, with why."""
+        live = sum(1 for r in self.rooms.values() if r.table.phase in (PLAY, DEAL_OVER))
+        return {"in_play": live, "limit": self.limits.tables, "broken": list(self.broken.values())}
+
+    async def record(self, table_id: str) -> str | None:
+        """The match record of a finished table (tapete.web.fairness), or None while it is not over."""
+        room = self.room(table_id)
+        if room is None or room.table.phase != MATCH_OVER:
+            return None
+        if room.record is None:
+            t = room.table
+            cfg = t.config
+            moves = [s.move for s in t.steps if s.kind == "move"]
+            room.record = await asyncio.to_thread(
+                match_record, t.variant, cfg.players, cfg.seed, cfg.salt, seat_kinds(cfg), moves
+            )
+        return room.record
 
     async def stop(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for room in self.rooms.values():
             if room.driver is not None:
                 room.driver.cancel()
@@ -379,6 +543,7 @@ class Hub:
             if room.driver is not None:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await room.driver
+        self.pool.close()
 
     # -- changing a table -----------------------------------------------------------------------
     async def commit(self, room: Room, step: Step, by: Connection | None = None) -> None:
@@ -462,6 +627,9 @@ class Hub:
                 await act()
             except Refusal:
                 continue  # the table moved on while a bot thought: look again
+            except StoreFailed as exc:  # the disk is full or locked: nothing was played; try again shortly
+                log.warning("table %s: a bot's move was not stored: %s", table.id, exc)
+                await asyncio.sleep(1.0)
             except TapeteError as exc:
                 table.fail(str(exc))
                 self.store.mark_finished(table.id)
@@ -530,19 +698,44 @@ class Hub:
             return
         agent, default_by = got
         seq = table.seq
+        cap_budget(agent, self.limits.bot_seconds)
         view, legal, state = table.decision_input(agent)
+        late = False
         if room.quick.get(id(agent), 1.0) < QUICK_BOT:
             # A bot that decides in a blink is asked here: a worker thread would cost more than it saves.
             action, cost = _timed(table.decide, agent, view, legal, state)
         else:
-            action, cost = await asyncio.to_thread(_timed, table.decide, agent, view, legal, state)
+            try:
+                action, cost = await self.pool.run(
+                    id(agent), self.limits.bot_deadline, _timed, table.decide, agent, view, legal, state
+                )
+            except BotLate:  # not back by its deadline: the quick stand-in plays this move
+                late = True
+                action, cost = self._late_move(room, legal, view), 1.0
         room.quick[id(agent)] = cost
         async with room.lock:
             mover = table.to_move
             if by == BY_STAND_IN and (mover is None or not table.status[mover].away):
                 return  # the person came back while the stand-in thought: the move is theirs again
-            step = table.bot_step(seq, agent, by or default_by, action)
+            if late:
+                if seq != table.seq or mover is None:
+                    return
+                step = Step(seq, "move", mover, action.text(table.deck), BY_LATE)  # no dice: the bot's are its own
+            else:
+                step = table.bot_step(seq, agent, by or default_by, action)
             await self.commit(room, step)
+
+    def _late_move(self, room: Room, legal: list[Any], view: Any) -> Any:
+        """The move of the seat's quick stand-in (the random bot, decided here: it takes no time)."""
+        table = room.table
+        mover = table.to_move
+        assert mover is not None
+        agent = room.late.get(mover)
+        if agent is None:
+            factory = table.variant.record.bot("random")
+            agent = factory(table.game, mover, Random(derive_seed(table.config.seed, "late", mover)))
+            room.late[mover] = agent
+        return table.decide(agent, view if getattr(agent, "observes", True) else None, list(legal), None)
 
     # -- connections ------------------------------------------------------------------------------
     async def serve_socket(self, ws: WebSocket) -> None:
@@ -550,6 +743,8 @@ class Hub:
         conn = await self._hello(ws)
         if conn is None:
             return
+        rate = self.limits.message_rate
+        conn.rate = Bucket(rate, 2 * rate)
         room = self.rooms[conn.table_id]
         writer = asyncio.get_running_loop().create_task(_writer(conn))
         try:
@@ -561,6 +756,17 @@ class Hub:
                     break
                 if message["type"] == "websocket.disconnect":
                     break
+                if conn.rate is not None and not conn.rate.take():
+                    # Refused unread; a page that goes on regardless fills its queue of refusals and is closed.
+                    conn.send(
+                        messages.refusal_message(
+                            "too-fast",
+                            f"this page sent more than {self.limits.message_rate:g} messages a second: "
+                            "this one was not read; send it again in a moment",
+                            room.table.seq,
+                        )
+                    )
+                    continue
                 text = message.get("text")
                 if text is None:  # a binary frame
                     conn.send(messages.refusal_message("malformed", "messages are JSON text", room.table.seq))
@@ -582,11 +788,14 @@ class Hub:
         token = None
         if len(text) <= MAX_MESSAGE:
             with contextlib.suppress(ValueError):
-                obj = json.loads(text)
+                obj = load_json(text)
                 if isinstance(obj, dict) and obj.get("type") == "hello" and isinstance(obj.get("token"), str):
                     token = obj["token"]
         found = self.store.seat_of(token) if token and len(token) <= 100 else None
         room = self.room(found[0]) if found else None
+        if found is not None and found[0] in self.broken:
+            await _close(ws, "broken", f"this table cannot be opened: {self.broken[found[0]]['reason']}")
+            return None
         if found is None or room is None:
             await _close(ws, "bad-token", "this link opens no seat: ask the table's host for your link")
             return None
@@ -608,14 +817,20 @@ class Hub:
                 "players": room.table.players,
             }
         )
+        chat = self.chat_lines(room)
+        if chat:  # the chat so far, before the table
+            conn.send({"type": "chat", "lines": list(chat)})
         if conn.seat == SPECTATOR:
             if not room.storing:
                 self.show(room, conn)
         else:
             self.broadcast(room)  # the others see the person arrive
+        self.offer_rematch(room, conn)
 
     def _leave(self, room: Room, conn: Connection) -> None:
         room.conns.discard(conn)
+        if not room.conns:
+            room.idle_since = time.monotonic()
         if conn.seat != SPECTATOR:
             st = room.table.status[conn.seat]
             st.connections = max(0, st.connections - 1)
@@ -645,6 +860,19 @@ class Hub:
             if kind == "log":
                 conn.send(messages.log_message(table, room.layout, conn.seat))
                 return
+            if kind == "chat":
+                await self._chat(room, conn, obj.get("text"))
+                return
+            if kind == "rematch":
+                if table.phase != MATCH_OVER:
+                    raise Refusal("not-now", "play again is offered once the match is over", table.seq)
+                if conn.seat == SPECTATOR:
+                    raise Refusal("spectator", "a spectator's link watches: the players start a new match", table.seq)
+                try:
+                    await self.rematch(room)
+                except TooMany as exc:
+                    raise Refusal("too-many", exc.errors[""], table.seq) from None
+                return
             if kind not in ("move", "next"):
                 raise Refusal("malformed", f"unknown message type {kind!r}", table.seq)
             if conn.seat == SPECTATOR:
@@ -667,11 +895,43 @@ class Hub:
                 await self.commit(room, table.person_step(conn.seat, action), conn)
         except Refusal as r:
             conn.send(messages.refusal_message(r.code, r.message, r.seq if r.seq is not None else table.seq))
+        except StoreFailed as exc:  # nothing was stored, so nothing was played or acknowledged
+            log.warning("table %s: a move of seat %s was not stored: %s", table.id, conn.seat, exc)
+            conn.send(messages.refusal_message("not-stored", f"your move was not played: {exc}; try again", table.seq))
         except Exception as exc:  # a fault of the server or a game: this message fails, the table goes on
             log.exception("table %s: a message from seat %s failed", table.id, conn.seat)
             conn.send(
                 messages.refusal_message("server", f"the server could not handle that: {type(exc).__name__}", table.seq)
             )
+
+    def chat_lines(self, room: Room) -> list[Json]:
+        if room.chat is None:
+            room.chat = self.store.chat(room.table.id, CHAT_SHOWN)
+            room.chat_next = room.chat[-1]["n"] + 1 if room.chat else 0
+        return room.chat
+
+    async def _chat(self, room: Room, conn: Connection, text: Any) -> None:
+        """A line of the table's chat: plain text, one line, stored with the table, then shown to every page."""
+        table = room.table
+        if conn.seat == SPECTATOR:
+            raise Refusal("spectator", "a spectator's link reads the chat: only the players write in it", table.seq)
+        if not isinstance(text, str) or not text.strip():
+            raise Refusal("malformed", "a chat line is some text", table.seq)
+        line = " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())
+        if len(line) > MAX_CHAT:
+            raise Refusal("too-large", f"a chat line holds at most {MAX_CHAT} characters", table.seq)
+        bucket = room.chat_rate.setdefault(conn.seat, Bucket(*CHAT_RATE))
+        if not bucket.take():
+            raise Refusal("too-fast", "one chat line every two seconds, please", table.seq)
+        lines = self.chat_lines(room)
+        n = room.chat_next
+        room.chat_next += 1  # taken before the write: two lines written at once get two numbers
+        await self.store.add_chat(table.id, n, conn.seat, line)
+        entry = {"n": n, "seat": conn.seat, "text": line}
+        lines.append(entry)
+        del lines[:-CHAT_SHOWN]
+        for c in list(room.conns):
+            c.send({"type": "chat", "lines": [entry]})
 
     async def _hint(self, room: Room, conn: Connection) -> None:
         """What the game's best bot would do in this seat, from the seat's view."""
@@ -685,6 +945,7 @@ class Hub:
         view = table.view(seat)
         seq = table.seq
         bot = factory(table.game, view.seat, Random(0, "hint"))
+        cap_budget(bot, self.limits.bot_seconds)
 
         def think() -> tuple[Any, str]:
             action = bot.choose(view if getattr(bot, "observes", True) else None, list(legal))
@@ -692,7 +953,15 @@ class Hub:
             why = str(explain(view, list(legal), action)) if explain is not None else f"what the {name} bot would do"
             return action, why
 
-        action, why = await asyncio.to_thread(think)
+        if room.hinting:
+            raise Refusal("no-hint", "a hint for this table is being worked out: ask again in a moment", table.seq)
+        room.hinting = True
+        try:
+            action, why = await self.pool.run(id(room), self.limits.bot_deadline, think)
+        except BotLate:
+            raise Refusal("no-hint", "the hint took too long: the server is busy, ask again later", table.seq) from None
+        finally:
+            room.hinting = False
         if table.seq == seq:
             conn.send(messages.hint_message(table, seat, action, why))
 
@@ -700,9 +969,20 @@ class Hub:
 class FormErrors(TapeteError):
     """The lobby form's problems, field by field (``options.wins_to``, ``seats.2``, ...)."""
 
+    status = 400
+
     def __init__(self, errors: dict[str, str]):
         super().__init__("; ".join(f"{k}: {v}" for k, v in errors.items()))
         self.errors = errors
+
+
+class TooMany(FormErrors):
+    """A table refused by a limit (`Limits`), not by its form: HTTP's 429."""
+
+    status = 429
+
+    def __init__(self, message: str):
+        super().__init__({"": message})
 
 
 def messages_default(variant: Variant, key: str) -> str:
@@ -738,8 +1018,8 @@ def _parse(text: str) -> Json:
     if len(text) > MAX_MESSAGE:
         raise Refusal("too-large", f"a message longer than {MAX_MESSAGE} characters is refused unread")
     try:
-        obj = json.loads(text)
-    except (ValueError, RecursionError):
+        obj = load_json(text)  # nested beyond the limit: refused before Python's parser recurses
+    except ValueError:
         raise Refusal("malformed", 'a message is a JSON object such as {"type": "move", ...}') from None
     if not isinstance(obj, dict):
         raise Refusal("malformed", 'a message is a JSON object such as {"type": "move", ...}')
@@ -771,15 +1051,6 @@ def _static() -> Path:
     return Path(str(resources.files("tapete.web") / "static"))
 
 
-SECURITY_HEADERS = {
-    "Referrer-Policy": "no-referrer",
-    "X-Content-Type-Options": "nosniff",
-    "X-Frame-Options": "DENY",
-    "Content-Security-Policy": "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; "
-    "style-src 'self'; script-src 'self'; frame-ancestors 'none'",
-}
-
-
 GC_THRESHOLDS = (700, 10, 1000)  # the cyclic collector's in the server's own process (Python's: 700, 10, 10)
 
 
@@ -798,24 +1069,42 @@ def tune_gc() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
+class GuardedApp(Starlette):
+    """Starlette with `tapete.web.asgi.Guard` outside everything, its own error pages included."""
+
+    guard: Guard
+
+    def build_middleware_stack(self) -> Any:
+        inner = super().build_middleware_stack()
+        self.guard = Guard(inner, self.state.limits, self.state.loopback)
+        return self.guard
+
+
 def make_app(
     db: Path | str,
     registry: Registry | None = None,
     durable: bool = False,
     rules_text: RulesText | None = None,
     own_process: bool = False,
+    limits: Limits | None = None,
+    seeds: Callable[[], str] | None = None,
+    loopback: bool = True,
 ) -> Starlette:
     """The Starlette application of ``tapete serve`` over the database file ``db``;
-    ``rules_text`` writes a variant's rules page.
+    ``rules_text`` writes a variant's rules page, ``limits`` are the server's (`Limits`),
+    ``seeds`` draws each table's secret seed (for tests and replays; the web API takes
+    none), ``loopback`` says the server listens on this machine only (`Guard`).
 
+    The database is checked (`tapete.web.dbfile`) before anything is written to it.
     ``own_process``: the server is the whole process (``tapete serve``), so it may set the
     process's garbage collector (`tune_gc`); a server embedded elsewhere (the tests') leaves it."""
+    limits = limits or Limits()
     store = Store(db, durable=durable)
-    hub = Hub(store, registry, rules_text)
+    hub = Hub(store, registry, rules_text, limits, seeds)
 
     def page(name: str) -> Callable[[Request], Awaitable[Response]]:
         async def handler(request: Request) -> Response:
-            return FileResponse(_static() / name, headers=SECURITY_HEADERS)
+            return FileResponse(_static() / name)
 
         return handler
 
@@ -828,36 +1117,62 @@ def make_app(
             return JSONResponse({"error": f"no variant {name}"}, status_code=404)
         return JSONResponse({"variant": name, "lines": hub.rules(name)})
 
+    async def tables(request: Request) -> Response:
+        return JSONResponse(hub.lobby(), headers={"Cache-Control": "no-store"})
+
+    async def record(request: Request) -> Response:
+        table_id = request.path_params["table"]
+        text = await hub.record(table_id) if len(table_id) <= 32 else None
+        if text is None:
+            why = "no finished match of that number: a table's record is made when its match ends"
+            return JSONResponse({"error": why}, status_code=404)
+        return PlainTextResponse(
+            text,
+            media_type="application/jsonl",
+            headers={"Content-Disposition": f'attachment; filename="tapete-{table_id}.jsonl"'},
+        )
+
     async def create(request: Request) -> Response:
         if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
             return JSONResponse({"errors": {"": "send the form as application/json"}}, status_code=415)
-        body = await request.body()
-        if len(body) > 16384:
-            return JSONResponse({"errors": {"": "the form is too large"}}, status_code=413)
+        body = await request.body()  # at most --max-body bytes: `Guard` stops a longer one as it streams in
         try:
-            req = json.loads(body)
-        except ValueError:
-            return JSONResponse({"errors": {"": "the form is not JSON"}}, status_code=400)
+            req = load_json(body.decode("utf-8"))
+        except UnicodeDecodeError:
+            return JSONResponse({"errors": {"": "the form is not UTF-8 text"}}, status_code=400)
+        except ValueError as exc:
+            why = str(exc) if "nests" in str(exc) else "the form is not JSON"
+            return JSONResponse({"errors": {"": why}}, status_code=400)
         if not isinstance(req, dict):
             return JSONResponse({"errors": {"": "the form is not a JSON object"}}, status_code=400)
+        address = request.client.host if request.client is not None else ""
         try:
-            created = await hub.create(req)
+            created = await hub.create(req, client_key(address))
         except FormErrors as exc:
-            return JSONResponse({"errors": exc.errors}, status_code=400)
+            return JSONResponse({"errors": exc.errors}, status_code=exc.status)
+        cfg = hub.rooms[created.table_id].table.config
         return JSONResponse(
             {
                 "table": created.table_id,
+                "commitment": commitment(cfg.seed, cfg.salt),
                 "seats": [{"seat": s, "link": f"/play#{t}"} for s, t in sorted(created.seat_tokens.items())],
                 "spectator": f"/play#{created.spectator_token}",
             },
             headers={"Cache-Control": "no-store"},
         )
 
+    async def warm() -> None:
+        """The lobby's catalogue (seconds of CPU: every variant loaded) built as the server starts, not at
+        the first visit; what it loaded is then frozen out of the collector's walks too (`tune_gc`)."""
+        await asyncio.to_thread(hub.catalogue)
+        tune_gc()
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await hub.start()
         if own_process:
             tune_gc()
+            app.state.warm = asyncio.get_running_loop().create_task(warm())
         try:
             yield
         finally:
@@ -870,12 +1185,28 @@ def make_app(
         Route("/api/variants", variants),
         Route("/api/rules/{game}/{name}", rules),
         Route("/api/tables", create, methods=["POST"]),
+        Route("/api/tables", tables, methods=["GET"]),
+        Route("/api/tables/{table}/record", record),
         WebSocketRoute("/ws", hub.serve_socket),
         Mount("/static", StaticFiles(directory=str(_static())), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = GuardedApp(routes=routes, lifespan=lifespan)
     app.state.hub = hub
+    app.state.limits = limits
+    app.state.loopback = loopback
     return app
+
+
+def uvicorn_options(limits: Limits) -> dict[str, Any]:
+    """How uvicorn runs the application under ``limits`` (``tapete serve`` and the tests' servers alike)."""
+    return {
+        "http": guarded_http(limits.header_timeout),
+        "ws": guarded_ws(),
+        "timeout_keep_alive": max(1, round(limits.idle_timeout)),
+        "ws_max_size": MAX_FRAME,
+        "log_level": "warning",
+        "access_log": False,
+    }
 
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -887,18 +1218,23 @@ def serve(
     db: Path | str = "tapete-tables.db",
     quiet: bool = False,
     rules_text: RulesText | None = None,
+    limits: Limits | None = None,
 ) -> None:
-    """Run the server until interrupted (``tapete serve``); ``rules_text`` writes a variant's rules page."""
+    """Run the server until interrupted (``tapete serve``); ``rules_text`` writes a variant's rules page.
+
+    Every option is checked, and the database too, before the server starts listening."""
     import uvicorn
 
-    app = make_app(db, rules_text=rules_text, own_process=True)
+    limits = (limits or Limits()).checked()
+    loopback = is_loopback(host)
+    app = make_app(db, rules_text=rules_text, own_process=True, limits=limits, loopback=loopback)
     shown = f"[{host}]" if ":" in host else host
     if not quiet:
         print(f"tapete serve: the lobby is at http://{shown}:{port}/ (tables in {db}; Ctrl-C stops)", flush=True)
-        if host not in LOOPBACK and not host.startswith("127."):
+        if not loopback:
             print(
                 f"warning: listening on {host}, beyond this machine: anyone who can reach it can open tables; "
                 "the seat links are the only keys, and the connection is not encrypted (see docs/web.md)",
                 flush=True,
             )
-    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False, ws_max_size=MAX_FRAME)
+    uvicorn.run(app, host=host, port=port, **uvicorn_options(limits))

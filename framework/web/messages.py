@@ -30,7 +30,8 @@ from ..core.actions import Action
 from ..core.cards import Deck
 from ..layout import Layout, Row, Token, recap, seat_name, since_last_move
 from ..view import View
-from .tables import DEAL_OVER, MATCH_OVER, SPECTATOR, LiveTable
+from .fairness import commitment
+from .tables import CLOSED, DEAL_OVER, MATCH_OVER, OVER, SPECTATOR, LiveTable
 
 Json = dict[str, Any]
 
@@ -58,12 +59,40 @@ def tokens(view: View, items: Iterable[Token]) -> list[Any]:
     return [face[t] if isinstance(t, int) else t for t in items]
 
 
-def row(view: View, r: Row) -> Json:
+def as_faces(layout: Layout, view: View, text: str) -> str:
+    """``text`` naming every card as the page's faces do: the deck's own names (``3♦``).
+
+    A layout may name cards in words at the terminal (Chinchón's ``3 de oros``); a page
+    names each card one way, the faces' way, in its buttons, rows and confirmations alike."""
+    pairs = _spoken(layout, view)
+    for spoken, name in pairs:
+        if spoken in text:
+            text = text.replace(spoken, name)
+    return text
+
+
+def _spoken(layout: Layout, view: View) -> list[tuple[str, str]]:
+    """(the layout's words for a card, the deck's name) where they differ, the longest words first."""
+    key = (id(layout), id(view.deck), repr(sorted(view.options.items())) if view.options else "")
+    hit = _spoken_cache.get(key)
+    if hit is None or hit[0] is not layout or hit[1] is not view.deck:
+        words = layout.card_names(view)
+        differ = [(w, n) for w, n in zip(words, view.deck.names, strict=True) if w != n]
+        pairs = sorted(differ, key=lambda p: -len(p[0]))
+        hit = (layout, view.deck, pairs)
+        _spoken_cache[key] = hit
+    return hit[2]
+
+
+_spoken_cache: dict[Any, tuple[Layout, Deck, list[tuple[str, str]]]] = {}  # the objects kept: their ids stay theirs
+
+
+def row(view: View, r: Row, layout: Layout | None = None) -> Json:
     names = view.deck.names
     return {
         "label": r.label,
         "cards": tokens(view, r.cards),
-        "note": r.note,
+        "note": as_faces(layout, view, r.note) if layout is not None and r.note else r.note,
         "marked": [names[c] for c in sorted(r.marked)],
         "grid": r.width > 0,
     }
@@ -75,7 +104,7 @@ def move(view: View, layout: Layout, a: Action) -> Json:
     out: Json = {"text": a.text(deck), "kind": a.kind, "cards": [deck.names[c] for c in a.cards], "detail": a.detail}
     confirm = layout.confirm(view, a)
     if confirm:
-        out["confirm"] = list(confirm)
+        out["confirm"] = [as_faces(layout, view, line) for line in confirm]
     return out
 
 
@@ -142,6 +171,8 @@ def title(table: LiveTable, view: View, viewer: int) -> str:
         return f"the match is over after {table.result.deals} deals: {who}"
     if table.phase == DEAL_OVER:
         return f"deal {number} is over"
+    if table.phase == CLOSED:
+        return f"the table was closed: {table.broken}"
     if table.phase not in ("play",):
         return f"the table stopped: {table.broken}"
     mover = table.to_move
@@ -166,9 +197,9 @@ def state_message(table: LiveTable, layout: Layout, viewer: int, clock: Json | N
         "seats": public_seats(table, viewer),
         "scores": list(layout.scores(view)),
         "recap": [tokens(view, line) for line in recap(layout, view, since_last_move(view))] if seated else [],
-        "table": [row(view, r) for r in layout.table(view)],
+        "table": [row(view, r, layout) for r in layout.table(view)],
         "hand": [faces(view.deck)[c] for c in layout.sorted_hand(view)] if seated else [],
-        "hand_rows": [row(view, r) for r in layout.hand(view, legal)] if seated else [],
+        "hand_rows": [row(view, r, layout) for r in layout.hand(view, legal)] if seated else [],
         "moves": [move(view, layout, a) for a in legal],
         "card_move": layout.card_move_kind(legal),
         "sheet": score_sheet(table),
@@ -178,10 +209,25 @@ def state_message(table: LiveTable, layout: Layout, viewer: int, clock: Json | N
         "reveal": reveal(table, layout, view) if view.over else None,
         "result": None,
         "broken": table.broken or None,
+        "fair": fairness(table),
     }
     if table.phase == MATCH_OVER and table.result is not None:
         msg["result"] = {"winner": table.result.winner, "totals": list(table.result.totals)}
     return msg
+
+
+def fairness(table: LiveTable) -> Json:
+    """The table's commitment to its seed, on every page from the start; the seed and salt once it is over.
+
+    The record (the match log ``tapete verify`` checks) is offered once the match is won."""
+    cfg = table.config
+    over = table.phase in OVER
+    return {
+        "commitment": commitment(cfg.seed, cfg.salt),
+        "seed": cfg.seed if over else None,
+        "salt": cfg.salt if over else None,
+        "record": f"/api/tables/{table.id}/record" if table.phase == MATCH_OVER else None,
+    }
 
 
 def change_message(before: Json, after: Json) -> Json:
@@ -234,13 +280,17 @@ def reveal(table: LiveTable, layout: Layout, view: View) -> Json:
             cards = sorted(view.cards(zone), key=lambda c: layout.sort_key(view, c))
             hands.append({"label": seat_name(view, s), "cards": [card(view, c) for c in cards]})
     lines: list[str] = []
+    points: list[int | None] = []  # what each match seat gained in this deal (none: void, or out of it)
     for rec in reversed(table.records):
         if rec.get("type") in ("score", "void"):
             lines = [str(x) for x in rec.get("lines", [])]
             if rec.get("type") == "void":
                 lines = [f"the deal is void: {rec.get('reason', '')}", *lines]
+            else:
+                scores = rec.get("scores", {})
+                points = [scores.get(str(s)) for s in range(table.players)]
             break
-    return {"hands": hands, "lines": lines}
+    return {"hands": hands, "lines": lines, "points": points}
 
 
 def log_message(table: LiveTable, layout: Layout, viewer: int) -> Json:

@@ -39,8 +39,10 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
+from ..core.errors import TapeteError
+from .dbfile import APPLICATION_ID, SCHEMA_VERSION, check_database
 from .tables import Step, TableConfig
 
 SCHEMA = """
@@ -49,7 +51,9 @@ CREATE TABLE IF NOT EXISTS tables (
     created REAL NOT NULL,
     config TEXT NOT NULL,          -- TableConfig as JSON: variant, options, players, seed, seats, timings
     digest TEXT NOT NULL,          -- the variant files' digest: a changed variant is not replayed blindly
-    finished INTEGER NOT NULL DEFAULT 0
+    finished INTEGER NOT NULL DEFAULT 0,
+    client TEXT,                   -- sha256 of the address that opened it (the per-client limits), or NULL
+    closed TEXT                    -- why the server closed it (nobody came back), or NULL
 );
 CREATE TABLE IF NOT EXISTS tokens (
     hash TEXT PRIMARY KEY,         -- sha256 of the link token; the token itself is never stored
@@ -67,11 +71,29 @@ CREATE TABLE IF NOT EXISTS steps (
     at REAL NOT NULL,
     PRIMARY KEY (table_id, seq)
 );
+CREATE TABLE IF NOT EXISTS chat (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    n INTEGER NOT NULL,            -- the line's number at its table: 0, 1, 2, ...
+    seat INTEGER NOT NULL,         -- the match seat that wrote it
+    text TEXT NOT NULL,            -- plain text, at most a line (tapete.web.app.MAX_CHAT characters)
+    at REAL NOT NULL,
+    PRIMARY KEY (table_id, n)
+);
 """
+CHAT_TABLE = SCHEMA[SCHEMA.index("CREATE TABLE IF NOT EXISTS chat") :].rstrip().rstrip(";")
+
+
+UPGRADES = {  # schema version -> the statements that bring a database of that version to the next
+    1: ["ALTER TABLE tables ADD COLUMN client TEXT", "ALTER TABLE tables ADD COLUMN closed TEXT", CHAT_TABLE],
+}
 
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+class StoreFailed(TapeteError):
+    """A write the file did not take (the disk is full, another program holds the lock): nothing of it is stored."""
 
 
 @dataclass
@@ -81,6 +103,8 @@ class StoredTable:
     digest: str
     finished: bool
     steps: list[Step]
+    client: str = ""
+    closed: str = ""
 
 
 Sql = tuple[str, Sequence[tuple[Any, ...]]]  # one statement and the rows it is run for
@@ -95,6 +119,25 @@ class Write:
     error: BaseException | None = field(default=None, repr=False)
 
 
+class TableStore(Protocol):
+    """What the hub asks of its store: the whole interface, so another store (one server process
+    among several, on a shared database) can stand behind the same hub. `Store` is SQLite's."""
+
+    async def create(
+        self, table_id: str, config: TableConfig, digest: str, tokens: dict[int, str], client: str = ""
+    ) -> None: ...
+    async def append(self, table_id: str, step: Step) -> None: ...
+    def mark_finished(self, table_id: str) -> None: ...
+    def close_table(self, table_id: str, why: str) -> None: ...
+    async def add_chat(self, table_id: str, n: int, seat: int, text: str) -> None: ...
+    def chat(self, table_id: str, last: int) -> list[dict[str, Any]]: ...
+    def close(self) -> None: ...
+    def seat_of(self, token: str) -> tuple[str, int] | None: ...
+    def table_ids(self, unfinished_only: bool = False) -> list[str]: ...
+    def load(self, table_id: str) -> StoredTable | None: ...
+    def steps(self, table_id: str) -> list[dict[str, Any]]: ...
+
+
 QUICK_COMMIT = 0.002  # seconds: a commit on the loop that took longer sends the next ones to the writer thread
 CHECKPOINT_EVERY = 500  # commits on the loop between two checkpoints of the log by the writer thread
 CHECKPOINT: list[Write] = []  # the writer thread's job of checkpointing the log
@@ -106,10 +149,11 @@ class Store:
     def __init__(self, path: Path | str, durable: bool = False):
         self.path = str(path)
         self.durable = durable
+        version = check_database(path)  # before the first write: a file that is not tapete's stays as it was
         # The loop's connection, used on the loop only: reads and the quick commits; it never
         # waits for the file's lock and never checkpoints.
         self.db = _connect(self.path, durable, timeout=0.0)
-        self.db.executescript(SCHEMA)
+        self._mark(version)
         self.db.execute("PRAGMA wal_autocheckpoint=0")
         self._pending: list[Write] = []
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -121,6 +165,26 @@ class Store:
         self.batches = 0  # transactions committed
         self.writes = 0  # writes they held
         self.on_loop = 0  # transactions committed on the loop
+
+    def _mark(self, version: int) -> None:
+        """Make the tables of a new database, or bring an older one to this version, and mark it tapete's."""
+        statements: list[str] = []
+        if version == 0:
+            statements = [sql for sql in SCHEMA.split(";\n") if sql.strip()]
+        for v in range(version or SCHEMA_VERSION, SCHEMA_VERSION):
+            statements += UPGRADES[v]
+        if version == SCHEMA_VERSION:
+            return
+        statements += [f"PRAGMA application_id={APPLICATION_ID}", f"PRAGMA user_version={SCHEMA_VERSION}"]
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            for sql in statements:
+                self.db.execute(sql)
+            self.db.execute("COMMIT")
+        except BaseException:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            raise
 
     # -- writing ------------------------------------------------------------------------------
     def submit(self, statements: list[Sql], wait: bool = True) -> asyncio.Future[None] | None:
@@ -228,12 +292,16 @@ class Store:
         self.quick = quick
         _resolve(batch)
 
-    async def create(self, table_id: str, config: TableConfig, digest: str, tokens: dict[int, str]) -> None:
-        """A new table with its link tokens (seat -> token; -1 the spectators'), in one transaction."""
-        row = (table_id, time.time(), json.dumps(config.to_json(), ensure_ascii=False), digest)
+    async def create(
+        self, table_id: str, config: TableConfig, digest: str, tokens: dict[int, str], client: str = ""
+    ) -> None:
+        """A new table with its link tokens (seat -> token; -1 the spectators'), in one transaction.
+
+        ``client`` is the hash of the address that opened it (`tapete.web.guards.client_key`)."""
+        row = (table_id, time.time(), json.dumps(config.to_json(), ensure_ascii=False), digest, client or None)
         future = self.submit(
             [
-                ("INSERT INTO tables (id, created, config, digest) VALUES (?, ?, ?, ?)", [row]),
+                ("INSERT INTO tables (id, created, config, digest, client) VALUES (?, ?, ?, ?, ?)", [row]),
                 (
                     "INSERT INTO tokens (hash, table_id, seat) VALUES (?, ?, ?)",
                     [(token_hash(t), table_id, seat) for seat, t in tokens.items()],
@@ -249,11 +317,41 @@ class Store:
         row = (table_id, step.seq, step.kind, step.seat, step.move, step.by, rng, time.time())
         future = self.submit([(INSERT_STEP, [row])])
         assert future is not None
-        await future
+        try:
+            await future
+        except sqlite3.Error as exc:
+            raise StoreFailed(f"the server could not store it ({exc})") from None
 
     def mark_finished(self, table_id: str) -> None:
         """The table needs no replay at start-up (nobody waits: a table not yet marked replays to its end)."""
         self.submit([("UPDATE tables SET finished = 1 WHERE id = ?", [(table_id,)])], wait=False)
+
+    async def add_chat(self, table_id: str, n: int, seat: int, text: str) -> None:
+        """One line of the table's chat; returns once it is in the file (then it is shown)."""
+        future = self.submit(
+            [
+                (
+                    "INSERT INTO chat (table_id, n, seat, text, at) VALUES (?, ?, ?, ?, ?)",
+                    [(table_id, n, seat, text, time.time())],
+                )
+            ]
+        )
+        assert future is not None
+        try:
+            await future
+        except sqlite3.Error as exc:
+            raise StoreFailed(f"the server could not store it ({exc})") from None
+
+    def chat(self, table_id: str, last: int) -> list[dict[str, Any]]:
+        """The table's last ``last`` chat lines, oldest first."""
+        rows = self.db.execute(
+            "SELECT n, seat, text FROM chat WHERE table_id = ? ORDER BY n DESC LIMIT ?", (table_id, last)
+        ).fetchall()
+        return [{"n": int(n), "seat": int(seat), "text": str(text)} for n, seat, text in reversed(rows)]
+
+    def close_table(self, table_id: str, why: str) -> None:
+        """The server closed the table (nobody came back to it): it is kept, finished, with the reason."""
+        self.submit([("UPDATE tables SET finished = 1, closed = ? WHERE id = ?", [(why, table_id)])], wait=False)
 
     def close(self) -> None:
         """Write what is queued, stop the writer thread, close the file."""
@@ -275,7 +373,9 @@ class Store:
         return [str(r[0]) for r in self.db.execute(sql)]
 
     def load(self, table_id: str) -> StoredTable | None:
-        row = self.db.execute("SELECT config, digest, finished FROM tables WHERE id = ?", (table_id,)).fetchone()
+        row = self.db.execute(
+            "SELECT config, digest, finished, client, closed FROM tables WHERE id = ?", (table_id,)
+        ).fetchone()
         if row is None:
             return None
         steps = [
@@ -284,7 +384,8 @@ class Store:
                 "SELECT seq, kind, seat, move, by, rng FROM steps WHERE table_id = ? ORDER BY seq", (table_id,)
             )
         ]
-        return StoredTable(table_id, TableConfig.from_json(json.loads(row[0])), str(row[1]), bool(row[2]), steps)
+        config = TableConfig.from_json(json.loads(row[0]))
+        return StoredTable(table_id, config, str(row[1]), bool(row[2]), steps, row[3] or "", row[4] or "")
 
     def steps(self, table_id: str) -> list[dict[str, Any]]:
         """The stored steps as plain rows (for tools and tests that check a table from outside, from any thread).

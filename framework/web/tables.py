@@ -40,6 +40,8 @@ PLAY = "play"  # a deal is in play
 DEAL_OVER = "deal-over"  # every card is shown; the next deal starts when the people at the table are ready
 MATCH_OVER = "match-over"
 BROKEN = "broken"  # a bot or the game failed; the reason is kept and shown
+CLOSED = "closed"  # the server closed it: nobody came back to it for --expire-after hours (its record is kept)
+OVER = (MATCH_OVER, BROKEN, CLOSED)  # phases a table never leaves: its seed and salt may be shown
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,7 @@ class TableConfig:
     players: int
     seed: str
     seats: list[SeatPlan]
+    salt: str = ""  # mixed into the seed's commitment (tapete.web.fairness); shown with the seed at the end
     away_after: float = 60.0  # seconds a person may be gone while the table waits for them (0: wait for ever)
     clock: float = 0.0  # seconds a person has for each move before the stand-in plays it (0: no clock)
     pace: float = 0.5  # seconds between two bot moves, so that people can follow them
@@ -80,6 +83,7 @@ class TableConfig:
             "players": self.players,
             "seed": self.seed,
             "seats": [s.to_json() for s in self.seats],
+            "salt": self.salt,
             "away_after": self.away_after,
             "clock": self.clock,
             "pace": self.pace,
@@ -93,6 +97,7 @@ class TableConfig:
             players=int(obj["players"]),
             seed=str(obj["seed"]),
             seats=[SeatPlan.from_json(s) for s in obj["seats"]],
+            salt=str(obj.get("salt", "")),
             away_after=float(obj.get("away_after", 60.0)),
             clock=float(obj.get("clock", 0.0)),
             pace=float(obj.get("pace", 0.5)),
@@ -105,6 +110,7 @@ BY_BOT = "bot"
 BY_STAND_IN = "stand-in"  # the seat's default bot, for a person who is away
 BY_CLOCK = "clock"  # the stand-in again, because the person's time for the move ran out
 BY_TABLE = "table"  # the next deal, when everyone was ready
+BY_LATE = "late"  # the quick stand-in (random), because the seat's bot was not back by --bot-deadline
 
 
 @dataclass(frozen=True)
@@ -138,6 +144,11 @@ class PersonSeat:
 
 def new_seed() -> str:
     """An unguessable match seed: nobody can work out the deals from the table's link or number."""
+    return secrets.token_hex(16)
+
+
+def new_salt() -> str:
+    """The salt of a table's commitment (tapete.web.fairness): 128 bits of the system's randomness."""
     return secrets.token_hex(16)
 
 
@@ -425,6 +436,10 @@ class LiveTable:
     def fail(self, why: str) -> None:
         self.phase, self.broken = BROKEN, why
 
+    def close(self, why: str) -> None:
+        """The server closed the table for good (it stays readable, its record downloadable)."""
+        self.phase, self.broken = CLOSED, why
+
     # -- deals --------------------------------------------------------------------------------
     def _emit(self, event: dict[str, Any]) -> None:
         if event.get("type") in ("score", "void", "bonus", "end"):
@@ -445,6 +460,7 @@ class LiveTable:
     def _deal_over(self) -> None:
         try:
             winner = self.match.deal_ended(self.state, self.seats, self.local, self._history, self._emit)
+            self._totals_after_the_deal()
             if winner is not None:
                 self.result = self.match.finish(winner, self._history, self._emit)
                 self.phase = MATCH_OVER
@@ -452,6 +468,16 @@ class LiveTable:
                 self.phase = DEAL_OVER
         except TapeteError as exc:
             self.fail(str(exc))
+
+    def _totals_after_the_deal(self) -> None:
+        """The deal's ledger, which the seats' views read, brought to the match's totals once the deal is scored.
+
+        The views of a deal read the totals as they stood when it was dealt; after the
+        deal every page shows the totals with its scores (the totals line agrees with the
+        score sheet beside it)."""
+        ledger, local = self.match.ledger, self.local
+        for i, s in enumerate(self.seats):
+            local.totals[i], local.deals_won[i], local.out[i] = ledger.totals[s], ledger.deals_won[s], ledger.out[s]
 
     @property
     def ledger(self) -> Ledger:

@@ -590,6 +590,20 @@ class Chinchon(Game):
     # -- the players' rulebook (tapete rules) ---------------------------------------------
     zone_words = {"facedown": "the face-down closing discard"}
 
+    def option_meanings(self) -> dict[str, dict[str, str]]:
+        """What each choice of Fournier's choice options means (CH-6.3 and CH-V3; CH-1.4 and CH-V1)."""
+        return {
+            "out_on": {
+                "exceeding": "a player is out on going above the limit (CH-6.3)",
+                "reaching": "a player is out on reaching the limit (CH-V3)",
+            },
+            "court_values": {
+                "position": "court cards count their place in the order, J=8 Q=9 K=10 with 40 cards (CH-1.4)",
+                "ten": "court cards count 10 each (CH-V1)",
+                "ten-to-twelve": "court cards count 10, 11 and 12 (CH-V1)",
+            },
+        }
+
     def rulebook_phrases(self) -> dict[str, str]:
         """Gin Rummy's closing move is a knock (GR-4.3): its words say "you knocked"."""
         kind = self.close_kind
@@ -687,13 +701,14 @@ class Chinchon(Game):
                     "After a discard, when {void}, the deal is void: nobody scores and the same dealer deals again"
                 )
             )
-        turn.append(
-            RuleText(
-                "When the stock runs out, the discard pile except its top card is shuffled into a new stock; the top "
-                "card stays face up",
-                ids=ids("CH-4.4", ""),
+        if self.void_rule is None or self.void_stock is None:  # a deal void at N stock cards never runs out
+            turn.append(
+                RuleText(
+                    "When the stock runs out, the discard pile except its top card is shuffled into a new stock; "
+                    "the top card stays face up",
+                    ids=ids("CH-4.4", ""),
+                )
             )
-        )
         lo, hi = rules.parsed_words("group_size", default=(3, 4))
         copies = rules.parsed_words("group_copies", default=1)
         size = f"{lo}" if lo == hi else f"{lo} to {hi}"
@@ -769,6 +784,15 @@ class Chinchon(Game):
             )
         )
         end = [RuleText(f"A deal ends when a player {kind}s", ids=ids("CH-4.3", "GR-4.3"))]
+        if rules.has("out"):  # `going_out`: CH-6.5
+            end.append(
+                RuleText(
+                    "If every player still in would go out after the same deal, only the player with the lowest "
+                    "total stays in, and wins; if several share the lowest total, they all stay in and play on "
+                    "until one total is lower than the others",
+                    ids=ids("CH-6.5", ""),
+                )
+            )
         return [
             ("The deal", deal),
             ("A turn", turn),

@@ -535,6 +535,12 @@ class ChineseTen(Game):
     # -- the players' rulebook (tapete rules) ---------------------------------------------
     zone_words = {"captures": "capture piles", "turned": "a turned stock card waiting for its capture"}
 
+    def rulebook_phrases(self) -> dict[str, str]:
+        """CT-4.2 without bonus rules: a deal's result is the pile's points minus the break-even, no bonuses."""
+        if self.bonuses:
+            return {}
+        return {"result": "your deal result (the points of your pile − the break-even)"}
+
     def rulebook(self) -> list[tuple[str, list[RuleText]]]:
         """The deal, the turn and the captures in players' words (CT-1 to CT-3; SC-2, SC-3)."""
         rules, scopa = self.rules, self.rules.game == "scopa"
@@ -614,8 +620,8 @@ class ChineseTen(Game):
         if self.all_ranks:
             turn.append(
                 RuleText(
-                    f"{_ranks_text(self.all_ranks, rules.order)} take the whole table, unless a card of the same "
-                    "value is there to take",
+                    f"{_ranks_text(self.all_ranks, rules.order)} take{'s' * (len(self.all_ranks) == 1)} the whole "
+                    "table, unless a card of the same value is there to take",
                     covers=("capture all",),
                     ids=ids("", "SC-V4"),
                 )

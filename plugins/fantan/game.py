@@ -280,6 +280,10 @@ class FanTan(Game):
         return out
 
     # -- the players' rulebook (tapete rules) -----------------------------------------
+    def option_meanings(self) -> dict[str, dict[str, str]]:
+        """FT-1.3 and FT-V1: where the ace ranks, said for the choice in force."""
+        return {"ace": {"high": "the ace ranks above the king (FT-1.3)", "low": "the ace ranks below the two (FT-V1)"}}
+
     def rulebook(self) -> list[tuple[str, list[RuleText]]]:
         """The deal, the two moves and the rows in players' words, from this variant's rules (FT-2 to FT-4)."""
         rules, deck = self.rules, self.deck

@@ -14,6 +14,7 @@ after every move without its private ``_`` keys (``observe``: the observation's 
     python tests/golden/record.py            # compare with golden.json; exit 1 on any difference
     python tests/golden/record.py --write    # record golden.json anew (only for an intended change)
     python tests/golden/record.py --only chinchon/fournier
+    python tests/golden/record.py --add hearts/classic   # record a new variant, keeping the rest
 
 ``tests/test_golden.py`` runs the comparison over a bounded part of the set in the suite.
 """
@@ -206,7 +207,16 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--write", action="store_true", help="record golden.json anew")
     parser.add_argument("--only", action="append", help="a variant to compare (repeatable)")
+    parser.add_argument("--add", action="append", help="a new variant to record into golden.json (repeatable)")
     args = parser.parse_args(argv)
+    if args.add:  # a variant new to the set: its digests join the others, which stay as they are
+        kept = json.loads(GOLDEN.read_text())
+        new = record(args.add)
+        for part, digests in new.items():
+            kept.setdefault(part, {}).update(digests)
+        GOLDEN.write_text(json.dumps(kept, indent=1, sort_keys=True) + "\n")
+        print(f"added {len(new['logs'])} logs, {len(new['views'])} view sets and {len(new['deal_views'])} deals")
+        return 0
     names = args.only or builtin_variants()
     got = record(names)
     if args.write:

@@ -27,9 +27,13 @@ pytest.importorskip("websockets")
 import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
 
-from tapete.web.app import MAX_FRAME, make_app
+from tapete.web.app import make_app, uvicorn_options
+from tapete.web.guards import Limits
 
 WAIT = 30.0  # seconds any single wait for the server may take before the test fails
+# The tests' clients move as fast as the server answers and open many tables from one address:
+# the tests of the limits set their own, the others play under these.
+FAST = Limits(message_rate=100_000.0, creates_per_minute=100_000.0, tables_per_client=100_000)
 
 
 def free_port() -> int:
@@ -41,15 +45,21 @@ def free_port() -> int:
 class ThreadServer:
     """``tapete serve`` in a thread: start, stop, and the hub for looking inside."""
 
-    def __init__(self, db: Path):
+    def __init__(self, db: Path, limits: Limits | None = None):
         self.db = db
         self.port = free_port()
-        self.app = make_app(db)
-        config = uvicorn.Config(
-            self.app, host="127.0.0.1", port=self.port, log_level="warning", access_log=False, ws_max_size=MAX_FRAME
-        )
+        self.seeds: list[str] = []  # the seeds of the next tables opened (`create`'s seed=), else drawn
+        limits = limits or FAST
+        self.app = make_app(db, limits=limits, seeds=self._seed)
+        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, **uvicorn_options(limits))
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def _seed(self) -> str:
+        """A test's chosen seed (through the Python API: the web API takes none), else a drawn one."""
+        from tapete.web.tables import new_seed
+
+        return self.seeds.pop(0) if self.seeds else new_seed()
 
     @property
     def url(self) -> str:
@@ -104,8 +114,17 @@ def get(url: str) -> tuple[int, bytes]:
         return err.code, err.read()
 
 
-def create(base: str, variant: str, seats: list[str], **form: Any) -> dict[str, Any]:
-    """A table with ``seats`` ("person" or a bot spec), bots moving at once; its links, by seat."""
+def create(
+    srv: ThreadServer | str, variant: str, seats: list[str], seed: str | None = None, **form: Any
+) -> dict[str, Any]:
+    """A table with ``seats`` ("person" or a bot spec), bots moving at once; its links, by seat.
+
+    ``seed`` is handed to the server through the Python API (`ThreadServer.seeds`), as a
+    test replaying a table needs; the form itself never carries one."""
+    base = srv if isinstance(srv, str) else srv.url
+    if seed is not None:
+        assert isinstance(srv, ThreadServer), "a seed is chosen through the server's Python API"
+        srv.seeds.append(seed)
     body = {
         "variant": variant,
         "players": len(seats),
@@ -193,11 +212,27 @@ class Client:
         await self.ws.close()
 
 
-class ProcessServer:
-    """``tapete serve`` as its own process, as a host runs it; `kill` is ``kill -9``."""
+# The server of `ProcessServer` when a test chooses the seeds: tapete serve itself, through the
+# Python API (the command line and the web API take no seed).
+SEEDED = """
+import secrets, sys
+import uvicorn
+from tapete.web.app import make_app, uvicorn_options
+from tapete.web.guards import Limits
+seeds = sys.argv[3:]
+app = make_app(sys.argv[1], own_process=True, seeds=lambda: seeds.pop(0) if seeds else secrets.token_hex(16))
+uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), **uvicorn_options(Limits()))
+"""
 
-    def __init__(self, db: Path, port: int | None = None):
+
+class ProcessServer:
+    """``tapete serve`` as its own process, as a host runs it; `kill` is ``kill -9``.
+
+    With ``seeds``, the first tables opened get those seeds (through the Python API)."""
+
+    def __init__(self, db: Path, port: int | None = None, seeds: list[str] | None = None):
         self.db, self.port = db, port or free_port()
+        self.seeds = seeds
         self.proc: Any = None
 
     @property
@@ -213,6 +248,8 @@ class ProcessServer:
         import sys
 
         cmd = [sys.executable, "-m", "tapete", "serve", "--port", str(self.port), "--db", str(self.db)]
+        if self.seeds:
+            cmd = [sys.executable, "-c", SEEDED, str(self.db), str(self.port), *self.seeds]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         deadline = time.monotonic() + WAIT
         while True:

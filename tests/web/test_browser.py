@@ -8,6 +8,7 @@ bounded; nothing depends on timing but the bounds.
 
 from __future__ import annotations
 
+import re
 import shutil
 import time
 from collections.abc import Iterator
@@ -95,7 +96,7 @@ def fantan_person(page: Any, seq: int) -> None:
 
 def test_two_people_play_chinchon_to_the_end_while_a_spectator_watches(server: ThreadServer, browser: Any) -> None:
     made = create(
-        server.url,
+        server,
         "chinchon/fournier",
         ["person", "person"],
         seed="browser",
@@ -127,14 +128,65 @@ def test_two_people_play_chinchon_to_the_end_while_a_spectator_watches(server: T
     assert watcher.locator("#hand").is_hidden()  # a spectator holds no hand
     assert "the match is over" in watcher.inner_text("#title") and not watcher_errors
     assert clicks > 5
+    for page, _ in (*people, (watcher, [])):  # every page checked the revealed seed against its commitment
+        page.wait_for_selector("#fair-verdict", timeout=STEP)
+        assert page.inner_text("#fair-verdict").startswith("✓"), page.inner_text("#fair")
+        assert page.locator("#record").get_attribute("href") == f"/api/tables/{made['table']}/record"
     sheet = people[0][0]
     sheet.click("#show-sheet")
     assert sheet.locator("table.sheet tr").count() >= 2  # a header and at least one deal
+    # The totals line agrees with the score sheet's last totals (it was one deal behind).
+    totals = sheet.eval_on_selector("table.sheet tr:last-child", "tr => [...tr.cells].map(c => c.textContent)")
+    line = sheet.inner_text("#scores").splitlines()[0]
+    in_line = re.findall(r"(?:you|seat \d+) (-?\d+)", line)
+    in_sheet = [re.search(r"\((-?\d+)\)$", cell).group(1) for cell in totals[1:]]  # type: ignore[union-attr]
+    assert line.startswith("totals: ") and in_line == in_sheet, (line, totals)
+
+    assert sheet.inner_text("#points").startswith("this deal: you ")  # the points each gained in the last deal
+
+    # Play again: one click seats both people at a new table, with a new commitment.
+    first, second = people[0][0], people[1][0]
+    old = first.inner_text("#fair code")
+    first.click("#again")
+    first.wait_for_function("() => document.body.dataset.phase === 'play'", timeout=STEP)
+    second.wait_for_selector("#again:text('Join the new table')", timeout=STEP)
+    second.click("#again")
+    second.wait_for_function("() => document.body.dataset.phase === 'play'", timeout=STEP)
+    new = next(r.table for t, r in server.hub.rooms.items() if t != made["table"])
+    assert [st.connections > 0 for st in new.status] == [True, True]
+    assert first.inner_text("#fair code") != old
+
+
+def on_a_phone(page: Any, width: int) -> None:
+    """Every card played to Fan Tan's suit rows lies inside the screen, and every button is a 44-px target."""
+    page.wait_for_selector("#table .row.grid .card", timeout=STEP)
+    boxes = page.eval_on_selector_all(
+        "#table .row.grid .card",
+        "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.left, r.right]; })",
+    )
+    assert boxes and all(0 <= left and right <= width for left, right in boxes), boxes
+    assert page.evaluate("document.documentElement.scrollWidth") <= width  # nothing to scroll sideways
+    sizes = page.eval_on_selector_all(
+        "button",
+        "els => els.filter(e => e.offsetParent).map(e => [e.textContent, e.getBoundingClientRect().width,"
+        " e.getBoundingClientRect().height])",
+    )
+    small = [(text, w, h) for text, w, h in sizes if w < 44 or h < 44]
+    assert sizes and not small, small
+    # The card just played (the recap's last move) is the one highlighted on the table.
+    last, lit, on_table = page.evaluate(  # read at one moment: a bot's move may redraw the page between reads
+        """() => [
+            [...document.querySelectorAll("#recap li:last-child .card")].map(e => e.dataset.card),
+            [...document.querySelectorAll("#table .card.last")].map(e => e.dataset.card),
+            [...document.querySelectorAll("#table .card")].map(e => e.dataset.card),
+        ]"""
+    )
+    assert lit == [c for c in last if c in on_table], (last, lit)
 
 
 def test_one_person_plays_fan_tan_against_three_bots_and_comes_back(server: ThreadServer, browser: Any) -> None:
     made = create(
-        server.url,
+        server,
         "fantan/pagat",
         ["person", "sensible", "sensible", "ismcts:iterations=10"],
         seed="fan tan",
@@ -153,6 +205,8 @@ def test_one_person_plays_fan_tan_against_three_bots_and_comes_back(server: Thre
             moves += 1
         else:
             page.wait_for_timeout(50)
+        if moves in (2, 8):
+            on_a_phone(page, 390)
         if moves == 4 and not reopened:  # close the page mid-deal and open the link again
             seq = body(page, "seq")
             page.close()

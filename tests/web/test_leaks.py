@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from tapete import Action
-from tapete.testing import variant_names
+from tapete.testing import variant_params
 
 from .conftest import Client, ThreadServer, create, token
 from .replaying import SPECTATOR, Replayed, card_pattern, reads_the_same, strings
@@ -125,7 +125,7 @@ async def play_match(srv: ThreadServer, name: str, seed: int) -> tuple[dict[str,
     from tapete.testing import variant
 
     players = variant(name).player_range()[0]
-    made = create(srv.url, name, ["person"] * players, seed=str(seed), options=short_options(name))
+    made = create(srv, name, ["person"] * players, seed=str(seed), options=short_options(name))
     log: Log = []
     probes: Probes = {}
     rng = random.Random(seed)
@@ -170,7 +170,7 @@ def check_log(srv: ThreadServer, made: dict[str, Any], log: Log, probes: Probes)
     return counts
 
 
-@pytest.mark.parametrize("name", variant_names())
+@pytest.mark.parametrize("name", variant_params())
 def test_no_message_names_a_card_its_seat_cannot_see(name: str, server: ThreadServer) -> None:
     made, log, probes = asyncio.run(play_match(server, name, seed=sum(map(ord, name))))
     counts = check_log(server, made, log, probes)

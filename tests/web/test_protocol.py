@@ -56,7 +56,7 @@ def test_a_wrong_or_missing_token_opens_nothing(server: ThreadServer) -> None:
 
 
 def test_bad_messages_are_refused_and_change_nothing(server: ThreadServer) -> None:
-    made = create(server.url, "chinchon/fournier", ["person", "person"], seed="refusals")
+    made = create(server, "chinchon/fournier", ["person", "person"], seed="refusals")
     table_id = made["table"]
 
     async def run() -> None:
@@ -180,7 +180,7 @@ def test_the_lobby_form_is_checked_field_by_field(server: ThreadServer) -> None:
 
 def test_a_page_kept_up_by_changes_shows_what_a_new_page_is_sent_whole(server: ThreadServer) -> None:
     """After the first state a page is sent only what changed; merged, it is the whole table, every time."""
-    made = create(server.url, "fantan/pagat", ["person", "sensible", "sensible", "sensible"], seed="changes")
+    made = create(server, "fantan/pagat", ["person", "sensible", "sensible", "sensible"], seed="changes")
     link, watch = token(made["seats"][0]["link"]), token(made["spectator"])
 
     async def run() -> None:
@@ -213,3 +213,82 @@ def test_a_page_kept_up_by_changes_shows_what_a_new_page_is_sent_whole(server: T
 
 def without_clock(msg: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in msg.items() if k != "clock"}
+
+
+def test_at_a_deals_end_the_totals_line_agrees_with_the_score_sheet(server: ThreadServer) -> None:
+    made = create(server, "fantan/pagat", ["person", "random", "random"], seed="totals")
+
+    async def run() -> dict[str, Any]:
+        page = await Client.open(server.ws_url, token(made["seats"][0]["link"]))
+        while True:
+            state = await page.next_of("state")
+            if state["phase"] != "play":
+                await page.close()
+                return state
+            if state["moves"]:
+                await page.send({"type": "move", "seq": state["seq"], "move": state["moves"][0]["text"]})
+
+    state = asyncio.run(run())
+    totals = state["sheet"][-1]["totals"]
+    assert any(totals)  # somebody scored: a stale line would still show the totals before the deal
+    names = ["you" if s == 0 else f"seat {s}" for s in range(3)]
+    assert state["scores"][0] == "totals: " + ", ".join(f"{n} {t}" for n, t in zip(names, totals, strict=True))
+    assert state["reveal"]["points"] == state["sheet"][-1]["scores"]  # the deal-over page says what each gained
+
+
+def test_a_page_names_each_card_one_way_in_its_buttons_rows_and_confirmations(server: ThreadServer) -> None:
+    # Chinchón's layout names the cards in words at the terminal (3 de oros); the page's faces say 3♦.
+    made = create(server, "chinchon/fournier", ["person", "person"], seed="names", options={"close_limit": "100"})
+
+    async def run() -> list[str]:
+        pages = [await Client.open(server.ws_url, token(s["link"])) for s in made["seats"]]
+        try:
+            for _ in range(20):
+                states = [await p.next_of("state") for p in pages]
+                for page, st in zip(pages, states, strict=True):
+                    closes = [m for m in st["moves"] if m.get("confirm")]
+                    if closes:
+                        return [*closes[0]["confirm"], *(r["note"] for r in st["hand_rows"])]
+                    if st["moves"]:
+                        await page.send({"type": "move", "seq": st["seq"], "move": st["moves"][0]["text"]})
+            raise AssertionError("no close was offered")
+        finally:
+            for p in pages:
+                await p.close()
+
+    lines = asyncio.run(run())
+    text = " ".join(lines)
+    assert not any(f" de {suit}" in text for suit in ("oros", "copas", "espadas", "bastos")), lines
+    assert any(s in text for s in "♦♥♠♣"), lines  # the cards are named, as the faces name them
+
+
+def test_the_table_chat_is_plain_bounded_rate_limited_stored_and_read_only_for_spectators(
+    server: ThreadServer,
+) -> None:
+    made = create(server, "chinchon/fournier", ["person", "person"])
+
+    async def run() -> None:
+        a, b = [await Client.open(server.ws_url, token(s["link"])) for s in made["seats"]]
+        watcher = await Client.open(server.ws_url, token(made["spectator"]))
+        await a.send({"type": "chat", "text": "  hello <b>there</b>\n\x00 friends  "})
+        for page in (a, b, watcher):  # as plain text, on one line, control characters gone
+            got = await page.next_of("chat")
+            assert got["lines"] == [{"n": 0, "seat": 0, "text": "hello <b>there</b> friends"}]
+        await watcher.send({"type": "chat", "text": "I only watch"})
+        assert (await watcher.next_of("error"))["code"] == "spectator"
+        await b.send({"type": "chat", "text": "x" * 201})
+        assert (await b.next_of("error"))["code"] == "too-large"
+        for _ in range(4):  # a burst of three, then refused
+            await b.send({"type": "chat", "text": "again"})
+        codes = [(await b.next_of("chat", "error")).get("code", "chat") for _ in range(4)]
+        assert codes.count("chat") == 3 and codes[-1] == "too-fast", codes
+        for page in (a, b, watcher):
+            await page.close()
+        # Stored with the table: a page opened later is sent the lines so far.
+        late = await Client.open(server.ws_url, token(made["seats"][0]["link"]))
+        lines = (await late.next_of("chat"))["lines"]
+        assert [line["text"] for line in lines] == ["hello <b>there</b> friends", "again", "again", "again"]
+        await late.close()
+
+    asyncio.run(run())
+    assert [r["text"] for r in server.hub.store.chat(made["table"], 50)][:1] == ["hello <b>there</b> friends"]

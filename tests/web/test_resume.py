@@ -18,7 +18,8 @@ from typing import Any
 
 from .conftest import Client, ProcessServer, ThreadServer, create, token
 
-FORM: dict[str, Any] = {"seed": "resume", "options": {"bust": "30"}}
+SEED = "resume"
+FORM: dict[str, Any] = {"options": {"bust": "30"}}
 SEATS = ["person", "heuristic", "random"]
 PRESENCE = ("seats", "clock")
 
@@ -66,7 +67,7 @@ def without_presence(msg: dict[str, Any]) -> dict[str, Any]:
 
 def test_kill_9_mid_match_loses_nothing(tmp_path: Path, server: ThreadServer) -> None:
     # The match as it goes without a kill.
-    made = create(server.url, "chinchon/fournier", SEATS, **FORM)
+    made = create(server, "chinchon/fournier", SEATS, seed=SEED, **FORM)
 
     async def whole() -> dict[str, Any]:
         client = await Client.open(server.ws_url, token(made["seats"][0]["link"]))
@@ -81,7 +82,7 @@ def test_kill_9_mid_match_loses_nothing(tmp_path: Path, server: ThreadServer) ->
 
     # The same match on a server killed with SIGKILL after the 20th acknowledged step.
     db = tmp_path / "killed.db"
-    srv = ProcessServer(db).start()
+    srv = ProcessServer(db, seeds=[SEED]).start()
     try:
         killed = create(srv.url, "chinchon/fournier", SEATS, **FORM)
         link = token(killed["seats"][0]["link"])
@@ -120,7 +121,7 @@ def test_kill_9_mid_match_loses_nothing(tmp_path: Path, server: ThreadServer) ->
 
 
 def test_two_pages_on_one_seat_stay_consistent(server: ThreadServer) -> None:
-    made = create(server.url, "fantan/pagat", ["person", "sensible", "sensible"], seed="two tabs")
+    made = create(server, "fantan/pagat", ["person", "sensible", "sensible"], seed="two tabs")
     link = token(made["seats"][0]["link"])
 
     async def run() -> None:

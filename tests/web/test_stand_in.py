@@ -24,7 +24,7 @@ async def until(client: Client, test: Any, limit: int = 500) -> dict[str, Any]:
 
 
 def test_the_stand_in_plays_for_a_person_who_left_until_they_come_back(server: ThreadServer) -> None:
-    made = create(server.url, "fantan/pagat", ["person", "sensible", "sensible"], seed="away", away_after=0.2)
+    made = create(server, "fantan/pagat", ["person", "sensible", "sensible"], seed="away", away_after=0.2)
     link = token(made["seats"][0]["link"])
 
     async def run() -> None:
@@ -52,7 +52,7 @@ def test_the_stand_in_plays_for_a_person_who_left_until_they_come_back(server: T
 
 
 def test_the_clock_plays_a_move_the_person_let_run_out(server: ThreadServer) -> None:
-    made = create(server.url, "fantan/pagat", ["person", "sensible", "sensible"], seed="clock", clock=0.2)
+    made = create(server, "fantan/pagat", ["person", "sensible", "sensible"], seed="clock", clock=0.2)
 
     async def run() -> None:
         person = await Client.open(server.ws_url, token(made["seats"][0]["link"]))

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tapete.web.store import Store
+from tapete.web.store import Store, StoreFailed
 from tapete.web.tables import SeatPlan, Step, TableConfig
 
 from .conftest import Client, ThreadServer, create, token
@@ -36,8 +36,8 @@ async def settled(page: Client) -> dict[str, Any]:
 
 
 def test_a_slow_disk_delays_the_move_being_written_and_nothing_else(server: ThreadServer) -> None:
-    a = create(server.url, "chinchon/fournier", ["person", "person"], seed="slow disk")
-    b = create(server.url, "chinchon/fournier", ["person", "person"], seed="other table")
+    a = create(server, "chinchon/fournier", ["person", "person"], seed="slow disk")
+    b = create(server, "chinchon/fournier", ["person", "person"], seed="other table")
 
     async def run() -> None:
         pages = [await Client.open(server.ws_url, token(s["link"])) for s in a["seats"]]
@@ -97,14 +97,14 @@ def test_writes_of_one_turn_share_a_transaction_and_a_bad_one_fails_alone(tmp_pa
 
     results = asyncio.run(run())
     assert results[0] is None and results[2] is None
-    assert isinstance(results[1], sqlite3.IntegrityError)
+    assert isinstance(results[1], StoreFailed) and "UNIQUE" in str(results[1])  # refused, and said why
     assert stored_moves(db) == [("t1", 0, "play 7♥"), ("t2", 0, "play 7♥")]
     with sqlite3.connect(db) as con:
         assert list(con.execute("SELECT id FROM tables WHERE finished = 1")) == [("t2",)]
 
 
 def test_a_page_closed_while_its_move_is_written_still_has_the_move_played(server: ThreadServer) -> None:
-    made = create(server.url, "chinchon/fournier", ["person", "random"], seed="left during write")
+    made = create(server, "chinchon/fournier", ["person", "random"], seed="left during write")
     link = token(made["seats"][0]["link"])
 
     async def run() -> tuple[int, str, dict[str, Any]]:

@@ -135,6 +135,7 @@ async function create(ev) {
   };
   for (const s of reply.seats) add(`seat ${s.seat}`, s.link);
   add("spectators", reply.spectator);
+  $("commitment").textContent = reply.commitment;
   $("created").classList.remove("hidden");
   $("created").scrollIntoView();
 }
@@ -149,8 +150,20 @@ async function toggleRules() {
   }
 }
 
+async function drawBroken() {
+  const r = await fetch("/api/tables");
+  if (!r.ok) return;
+  const { broken } = await r.json();
+  $("broken").replaceChildren(...broken.map((t) => el("li", "", `table ${t.table} (${t.variant}): ${t.reason}`)));
+  $("broken-panel").classList.toggle("hidden", !broken.length);
+}
+
 document.addEventListener("DOMContentLoaded", async () => {
+  drawBroken();
+  $("create").disabled = true;
   catalogue = await (await fetch("/api/variants")).json();
+  $("loading").classList.add("hidden");
+  $("create").disabled = false;
   const select = $("variant");
   for (const v of catalogue) select.append(new Option(`${v.name} — ${v.summary}`, v.name));
   select.onchange = drawVariant;

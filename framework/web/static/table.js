@@ -44,6 +44,7 @@ function tokensEl(tokens, marked, grid) {
 
 function rowEl(row) {
   const r = el("div", "row" + (row.grid ? " grid" : ""));
+  if (row.grid) r.style.setProperty("--cols", String(row.cards.length || 1));
   r.append(el("span", "label", row.label || ""));
   r.append(tokensEl(row.cards, row.marked, row.grid));
   if (row.note) r.append(el("span", "note", row.note));
@@ -91,6 +92,7 @@ function onMessage(msg) {
   if (msg.type === "welcome") {
     seat = msg.seat;
     setStatus(seat < 0 ? "watching" : `seat ${seat}`, true);
+    $("chat-form").classList.toggle("hidden", seat < 0);
   } else if (msg.type === "state") {
     state = msg;
     render();
@@ -109,14 +111,31 @@ function onMessage(msg) {
     notice("refused: " + msg.message, "refused");
     enable(true);
   } else if (msg.type === "error") {
-    if (msg.code === "bad-token") {
+    if (msg.code === "bad-token" || msg.code === "broken") {
       stopped = true;
       $("title").textContent = msg.message;
       setStatus("no seat");
       return;
     }
     if (msg.code !== "already-played") notice(msg.message, "refused");
+    $("again").disabled = false;
     enable(true);
+  } else if (msg.type === "rematch") {
+    // The new table's link for this page's own seat, sent over this page's connection only.
+    rematchLink = msg.link;
+    if (askedRematch) return openRematch();
+    const again = $("again");
+    again.textContent = seat < 0 ? "Watch the new table" : "Join the new table";
+    again.classList.remove("hidden");
+  } else if (msg.type === "chat") {
+    // Plain text, drawn as text (never as markup); the spectators read it and do not write.
+    const box = $("chat-lines");
+    for (const line of msg.lines) {
+      const li = el("li");
+      li.append(el("strong", "", line.seat === seat ? "you: " : `seat ${line.seat}: `), document.createTextNode(line.text));
+      box.append(li);
+    }
+    while (box.children.length > 50) box.firstChild.remove();
   } else if (msg.type === "log") {
     logLines = msg.lines;
     renderLog();
@@ -125,6 +144,21 @@ function onMessage(msg) {
     notice(`hint: ${msg.move} — ${msg.why}`, "hint");
     markHint();
   }
+}
+
+let rematchLink = null;
+let askedRematch = false;
+
+function openRematch() {
+  location.hash = rematchLink.split("#")[1];
+  location.reload();
+}
+
+function playAgain() {
+  if (rematchLink) return openRematch();
+  askedRematch = true;
+  $("again").disabled = true;
+  send({ type: "rematch", seq: state ? state.seq : 0 });
 }
 
 function enable(on) {
@@ -222,6 +256,9 @@ function render() {
     const header = !r.grid && next && next.grid && r.cards.length && r.cards.every((t) => typeof t === "string");
     return rowEl(header ? { ...r, grid: true } : r);
   }));
+  // The card just played (the last move of the recap) is highlighted where it now lies on the table.
+  const last = s.recap.length ? s.recap[s.recap.length - 1].filter((t) => t && typeof t === "object").map((t) => t.c) : [];
+  for (const c of document.querySelectorAll("#table .card")) c.classList.toggle("last", last.includes(c.dataset.card));
 
   const hand = $("hand-cards");
   hand.replaceChildren();
@@ -260,6 +297,12 @@ function render() {
   if (s.reveal) {
     $("reveal").replaceChildren(...s.reveal.hands.map((h) => rowEl({ label: h.label, cards: h.cards, marked: [], note: h.cards.length ? "" : "no cards left" })));
     $("lines").replaceChildren(...s.reveal.lines.map((l) => el("li", "", l)));
+    const points = s.reveal.points || [];
+    const signed = (v) => (v > 0 ? `+${v}` : String(v));
+    $("points").textContent = points.length
+      ? "this deal: " + s.seats.filter((p) => points[p.seat] !== null && points[p.seat] !== undefined)
+        .map((p) => `${p.you ? "you" : `seat ${p.seat}`} ${signed(points[p.seat])}`).join(", ")
+      : "";
     const me = s.seats.find((p) => p.you);
     const next = $("next");
     next.classList.toggle("hidden", !(s.phase === "deal-over" && me && !me.ready));
@@ -268,14 +311,57 @@ function render() {
   }
   const res = $("result");
   res.classList.toggle("hidden", !s.result);
+  $("again").classList.toggle("hidden", !(s.phase === "match-over" && (seat >= 0 || rematchLink)));
   if (s.result) res.textContent = `${s.title}. Totals: ${s.result.totals.join(", ")}`;
   if (s.broken) notice(s.broken, "refused");
 
   $("help").replaceChildren(...s.help.map((line) => el("div", "", line)));
+  renderFair(s.fair);
   renderSheet();
   if (panels.log) send({ type: "log" });
   enable(true);
   for (const b of document.querySelectorAll("#hand-cards button")) b.disabled = !s.moves.length;
+}
+
+// The table's commitment to its seed, from the first state this page was shown; at the end the
+// revealed seed and salt are checked against it here (the same recipe as tapete.web.fairness).
+let firstCommitment = null;
+let fairShown = "";
+
+async function sha256hex(text) {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+async function renderFair(f) {
+  if (!f) return;
+  if (firstCommitment === null) firstCommitment = f.commitment;
+  const key = JSON.stringify(f);
+  if (key === fairShown) return;
+  fairShown = key;
+  const box = $("fair");
+  const parts = [el("div", "", "Deal commitment (SHA-256 of the secret seed and salt, fixed before the first card): "), el("code", "", f.commitment)];
+  if (f.seed) {
+    parts.push(el("div", "", `Revealed: seed ${f.seed}, salt ${f.salt}`));
+    let verdict = "this browser cannot compute SHA-256 here (it needs https or localhost): check with tapete verify";
+    if (window.crypto && crypto.subtle) {
+      const got = await sha256hex(`tapete-deal/1\n${f.seed}\n${f.salt}`);
+      verdict = got === firstCommitment
+        ? "✓ the seed and salt give the commitment this page was shown from the start"
+        : "✗ the seed and salt do NOT give the commitment this page was shown";
+    }
+    const v = el("div", "verdict", verdict);
+    v.id = "fair-verdict";
+    parts.push(v);
+  }
+  if (f.record) {
+    const a = el("a", "", "Download the match record");
+    a.href = f.record;
+    a.id = "record";
+    a.setAttribute("download", "");
+    parts.push(el("div", "", ""), a, el("span", "", " — tapete verify RECORD replays every deal from the seed"));
+  }
+  box.replaceChildren(...parts);
 }
 
 function renderSheet() {
@@ -317,6 +403,13 @@ async function toggleRules() {
 
 document.addEventListener("DOMContentLoaded", () => {
   $("hint").onclick = () => send({ type: "hint" });
+  $("again").onclick = playAgain;
+  $("chat-form").onsubmit = (ev) => {
+    ev.preventDefault();
+    const text = $("chat-text").value.trim();
+    if (text) send({ type: "chat", text });
+    $("chat-text").value = "";
+  };
   $("show-rules").onclick = toggleRules;
   $("show-sheet").onclick = () => { panels.sheet = !panels.sheet; renderSheet(); };
   $("show-log").onclick = () => { panels.log = !panels.log; if (panels.log) send({ type: "log" }); renderLog(); };

@@ -1,0 +1,103 @@
+"""A phase of simultaneous hidden choices: every seat lays cards face down, then they are revealed.
+
+Some games open a deal with a choice every player makes at once and in secret: Hearts'
+pass (three cards each, handed on only when everyone has chosen), a draft, a blind bid
+of cards. tapete's deal moves one seat at a time, so the phase is played as turns, and
+kept secret by where the cards wait: each seat puts its cards, one a move, into its own
+zone ``chosen.N``, which the observer shows to that seat alone whatever the script says
+(`tapete.view.zone_mode`). So a seat choosing later learns nothing of the earlier choices
+but their size, nobody holds a card they were given before choosing their own, and, when
+the family hands the chosen cards on (`HiddenChoices.hand_on`), each chooser's memory
+(``view.known``) records where its cards went, as for any card it saw leave.
+
+A family keeps one `HiddenChoices` per game and asks it for the moves while the phase
+lasts; the phase is plain data in the state (``data["choosing"]``), so snapshots, replays
+and the searches' imagined deals carry it like anything else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from ..core.actions import Action
+from ..core.state import DealState
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+CHOSEN = "chosen"  # zone kind of the cards a seat has chosen and not yet handed on
+
+
+class HiddenChoices:
+    """Each seat chooses ``count`` cards of its hand, one per move, face down (see the module docstring).
+
+    ``kind`` names the move (``pass``: ``pass 7♠``). The seats choose in turn from the
+    first one `begin` is given, in the direction of play; the phase is over when every
+    seat has chosen, and the family then says where the cards go with `hand_on`."""
+
+    def __init__(self, game: Game, kind: str = "pass") -> None:
+        self.game = game
+        self.kind = kind
+
+    @staticmethod
+    def zone(seat: int) -> str:
+        return f"{CHOSEN}.{seat}"
+
+    def begin(self, state: DealState, first: int, count: int) -> None:
+        """Start the phase: empty ``chosen`` zones, ``first`` to choose, ``count`` cards each."""
+        for s in range(state.players):
+            state.zones[self.zone(s)] = []
+        state.data["choosing"] = count
+        state.to_move = first
+
+    def active(self, state: DealState) -> bool:
+        return bool(state.data.get("choosing"))
+
+    def count(self, state: DealState) -> int:
+        """How many cards each seat chooses in this phase (0 once it is over)."""
+        return int(state.data.get("choosing") or 0)
+
+    def left(self, state: DealState, seat: int) -> int:
+        """How many more cards ``seat`` has to choose."""
+        return self.count(state) - len(state.zones.get(self.zone(seat), ()))
+
+    def actions(self, state: DealState) -> list[Action]:
+        """One move per card of the chooser's hand."""
+        return [Action(self.kind, (c,)) for c in state.zones[f"hand.{state.to_move}"]]
+
+    def refusal(self, state: DealState, action: Action) -> str | None:
+        if action.kind != self.kind or len(action.cards) != 1:
+            return f"choose one card at a time: '{self.kind} CARD'"
+        if action.cards[0] not in state.zones[f"hand.{state.to_move}"]:
+            return f"{self.game.deck.format(action.cards[0])} is not in your hand"
+        return None
+
+    def choose(self, state: DealState, card: int) -> bool:
+        """Put ``card`` face down among the mover's chosen cards; True once every seat has chosen.
+
+        While the phase lasts, the turn goes to the next seat still choosing once the mover
+        has chosen all its cards."""
+        seat = state.to_move
+        state.zones[f"hand.{seat}"].remove(card)
+        state.zones[self.zone(seat)].append(card)
+        if self.left(state, seat) > 0:
+            return False
+        game = self.game
+        nxt = seat
+        for _ in range(state.players):
+            nxt = game.next_seat(state, nxt)
+            if self.left(state, nxt) > 0:
+                state.to_move = nxt
+                return False
+        return True
+
+    def hand_on(self, state: DealState, targets: Mapping[int, str]) -> None:
+        """End the phase: seat ``s``'s chosen cards go to zone ``targets[s]`` (a seat left out keeps its own).
+
+        Every transfer happens in this one step, so nobody sees a card given to them before
+        the last seat has chosen; the ``chosen`` zones are removed."""
+        for s in range(state.players):
+            cards = state.zones.pop(self.zone(s), [])
+            state.zones[targets.get(s, f"hand.{s}")].extend(cards)
+        state.data.pop("choosing", None)

@@ -1,0 +1,42 @@
+"""The trick-taking family as a tapete plugin: Hearts (HE-…) and Briscola (BR-…).
+
+Both games play on one class (`Tricks`); each has its own variant folder, default bot
+and rule ids. Registered through the ``tapete`` entry-point group like any third-party game.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from tapete import GameRecord, hookimpl
+from tapete.hookspecs import RegisterGame
+
+from .bots import BriscolaBot, HeartsBot
+from .game import Tricks
+from .layout import TrickLayout
+
+
+@hookimpl
+def tapete_register_games(register: RegisterGame) -> None:
+    variants = resources.files("tapete_variants")
+    layout = TrickLayout()
+    register(
+        GameRecord(
+            "hearts",
+            Tricks,
+            variants=variants / "hearts",
+            bots={"heuristic": HeartsBot},
+            default_bot="heuristic",
+            layout=layout,
+        )
+    )
+    register(
+        GameRecord(
+            "briscola",
+            Tricks,
+            variants=variants / "briscola",
+            bots={"heuristic": BriscolaBot},
+            default_bot="heuristic",
+            layout=layout,
+        )
+    )

@@ -1,0 +1,150 @@
+"""The trick family's default bots: a Hearts player that avoids points, a Briscola player that counts them.
+
+Both read only their view: the card table the variant scores with (``view.facts.tables``),
+the trick on the table, and where they saw each card go (``view.known``: the tricks each
+seat took). Neither looks ahead; they play as a careful beginner would.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tapete import Action, Game, Random, View
+
+
+def _winning(view: View, trick: Sequence[int]) -> int:
+    """The card winning the trick so far: the highest trump, else the highest of the suit led."""
+    facts = view.facts
+    suit_of, pos = facts.suit_of, facts.pos
+    t = view.counters.get("trump", 0)
+    trump = view.deck.suits[t - 1] if t else None
+    best = trick[0]
+    for c in trick[1:]:
+        if suit_of[c] == suit_of[best]:
+            if pos[c] > pos[best]:
+                best = c
+        elif suit_of[c] == trump:
+            best = c
+    return best
+
+
+def _beats(view: View, card: int, best: int) -> bool:
+    facts = view.facts
+    suit_of, pos = facts.suit_of, facts.pos
+    t = view.counters.get("trump", 0)
+    trump = view.deck.suits[t - 1] if t else None
+    if suit_of[card] == suit_of[best]:
+        return bool(pos[card] > pos[best])
+    return bool(suit_of[card] == trump and suit_of[best] != trump)
+
+
+def _table(view: View, name: str) -> Sequence[int]:
+    tables = view.facts.tables
+    return tables.get(name) or next(iter(tables.values()), ())
+
+
+class HeartsBot:
+    """Avoids points (HE-4.1): ducks under the trick's winner, sheds Q♠ and high hearts when void,
+    passes its most dangerous cards, and takes a penalty trick itself to stop a player who has
+    taken every point so far from shooting the moon (HE-4.2)."""
+
+    def __init__(self, game: Game, seat: int, rng: Random):
+        self.rng = rng
+
+    def choose(self, view: View, legal: list[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        penalty = _table(view, "penalty")
+        pos, suit_of = view.facts.pos, view.facts.suit_of
+        if legal[0].kind == "pass":
+            return max(legal, key=lambda a: self._danger(view, a.cards[0], penalty))
+        plays = [a for a in legal if a.kind == "play"]
+        trick = view.cards("trick")
+        if not trick:  # leading: the lowest card that carries no points, from the suit with most left out
+            return min(plays, key=lambda a: (penalty[a.cards[0]] > 0, pos[a.cards[0]], a.cards[0]))
+        best = _winning(view, trick)
+        led = suit_of[trick[0]]
+        following = [a for a in plays if suit_of[a.cards[0]] == led]
+        on_table = sum(penalty[c] for c in trick)
+        if self._moon_threat(view, penalty) and on_table > 0:
+            winners = [a for a in plays if _beats(view, a.cards[0], best)]
+            if winners:  # take the points: the moon is stopped
+                return min(winners, key=lambda a: (penalty[a.cards[0]], pos[a.cards[0]]))
+        if following:
+            under = [a for a in following if not _beats(view, a.cards[0], best)]
+            if under:  # the highest card that still loses the trick
+                return max(under, key=lambda a: pos[a.cards[0]])
+            last = len(trick) == view.players - 1
+            if last and on_table == 0:
+                return max(following, key=lambda a: (penalty[a.cards[0]] == 0, pos[a.cards[0]]))
+            return min(following, key=lambda a: (penalty[a.cards[0]], pos[a.cards[0]]))
+        # void: shed the worst card, Q♠ first, then high hearts, then high cards
+        return max(plays, key=lambda a: (penalty[a.cards[0]], pos[a.cards[0]]))
+
+    @staticmethod
+    def _danger(view: View, card: int, penalty: Sequence[int]) -> tuple[int, int]:
+        """How badly a card may take points: a penalty card, a high spade when spades are short, a high card."""
+        facts = view.facts
+        suit_of, pos = facts.suit_of, facts.pos
+        hand = view.hand
+        same = sum(1 for c in hand if suit_of[c] == suit_of[card])
+        high = pos[card]
+        if penalty[card] >= 10:  # Q♠ (and Black Maria's K♠, A♠)
+            return (3, high)
+        spades_short = suit_of[card] == "♠" and same < 4 and high >= len(view.deck.ranks) - 3
+        if spades_short:
+            return (2, high)
+        return (1 if penalty[card] > 0 and high > 6 else 0, high * 2 - same)
+
+    @staticmethod
+    def _moon_threat(view: View, penalty: Sequence[int]) -> bool:
+        """One other seat has taken every penalty point taken so far, and at least half of them."""
+        takers: dict[str, int] = {}
+        for card, zone in view.known.items():
+            if zone.startswith("taken.") and penalty[card] > 0:
+                takers[zone] = takers.get(zone, 0) + penalty[card]
+        if len(takers) != 1:
+            return False
+        zone, points = next(iter(takers.items()))
+        whole = sum(v for v in penalty if v > 0)
+        return zone != f"taken.{view.seat}" and points * 2 >= whole
+
+
+class BriscolaBot:
+    """Counts points (BR-1.3): takes the points on the table when it can do so cheaply, saves its
+    trumps for tricks worth ten or more, and throws its cheapest card when it cannot win."""
+
+    def __init__(self, game: Game, seat: int, rng: Random):
+        self.rng = rng
+
+    def choose(self, view: View, legal: list[Action]) -> Action:
+        swap = [a for a in legal if a.kind == "exchange"]
+        if swap:  # BR-V4: the turned card is always worth more than the low trump
+            return swap[0]
+        if len(legal) == 1:
+            return legal[0]
+        points = _table(view, "points")
+        pos, suit_of = view.facts.pos, view.facts.suit_of
+        t = view.counters.get("trump", 0)
+        trump = view.deck.suits[t - 1] if t else None
+        plays = [a for a in legal if a.kind == "play"]
+
+        def cheap(a: Action) -> tuple[bool, int, int]:
+            c = a.cards[0]
+            return (suit_of[c] == trump, points[c], pos[c])
+
+        trick = view.cards("trick")
+        if not trick:
+            return min(plays, key=cheap)
+        best = _winning(view, trick)
+        on_table = sum(points[c] for c in trick)
+        winners = [a for a in plays if _beats(view, a.cards[0], best)]
+        plain = [a for a in winners if suit_of[a.cards[0]] != trump]
+        if plain and (on_table > 0 or points[max(plain, key=lambda a: points[a.cards[0]]).cards[0]] > 0):
+            # win in the suit led: with the card worth most (its points come with the trick)
+            return max(plain, key=lambda a: (points[a.cards[0]], pos[a.cards[0]]))
+        trumps = [a for a in winners if suit_of[a.cards[0]] == trump]
+        late = view.count("stock") + view.count("turned") == 0
+        if trumps and (on_table >= 10 or (late and on_table > 0)):
+            return min(trumps, key=lambda a: (points[a.cards[0]], pos[a.cards[0]]))
+        return min(plays, key=cheap)

@@ -1,0 +1,100 @@
+"""The trick table at the terminal: the trick in the middle with who played each card, tricks taken, the trump.
+
+Read from the seat's view only: the trick's cards are face up, the seat that led it is
+the public counter ``lead`` (the others follow in the direction of play), and the last
+finished trick is told from the seat's history. During the pass the hand carries the
+prompt ("choose 3 cards to pass to the left") and the cards already chosen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tapete import Action, Event, Layout, Row, View
+from tapete.layout import Token, cards_words, seat_name
+
+WAYS = {1: "to the left", -1: "to the right"}
+
+
+def pass_words(view: View) -> str:
+    """Where this deal's pass goes, said to a player (HE-2.3)."""
+    steps = view.counters.get("pass_to", 0)
+    if not steps:
+        return "nowhere"
+    if steps == 1:
+        return WAYS[view.step]
+    if steps == view.players - 1:
+        return WAYS[-view.step]
+    return "across"
+
+
+def trick_rows(view: View) -> list[Row]:
+    """The trick in play, card by card with the seat that played it, then the last trick taken."""
+    trick = view.cards("trick")
+    lead = view.counters.get("lead", view.to_move)
+    rows = []
+    if trick:
+        tokens: list[Token] = []
+        for i, card in enumerate(trick):
+            tokens += [f"{seat_name(view, view.next_seat(lead, i))}:", card]
+        rows.append(Row("trick", tuple(tokens)))
+    else:
+        rows.append(Row("trick", note=f"empty: {seat_name(view, view.to_move)} to lead"))
+    last = last_trick(view)
+    if last:
+        rows.append(Row("last trick", tuple(last)))
+    return rows
+
+
+def last_trick(view: View) -> list[Token]:
+    """The cards of the last finished trick and who took it, from the seat's history."""
+    played: list[Token] = []
+    out: list[Token] = []
+    for event in view.history:
+        if event.kind != "action" or event.action is None or event.action.kind != "play":
+            continue
+        played += [f"{seat_name(view, event.seat)}:", *event.action.cards]
+        taker = [m.target for m in event.moves if m.target.startswith("taken.")]
+        if taker:
+            out = played + [f"(taken by {seat_name(view, int(taker[0].split('.')[1]))})"]
+            played = []
+    return out
+
+
+class TrickLayout(Layout):
+    def table(self, view: View) -> list[Row]:
+        rows = trick_rows(view)
+        taken = ", ".join(f"{seat_name(view, s)} {view.counters.get(f'tricks.{s}', 0)}" for s in range(view.players))
+        rows.append(Row("tricks taken", note=taken))
+        facts = view.facts
+        if facts.breaks:
+            rows.append(Row("hearts", note="broken" if view.counters.get("broken") else "not broken yet"))
+        turned = view.cards("turned")
+        trump = view.counters.get("trump", 0)
+        if trump:  # the turned card while it lies under the stock, else the suit alone
+            suit = view.deck.suits[trump - 1]
+            drawn = " (the turned card is drawn)" if facts.trump_rule == "turned" and not turned else ""
+            rows.append(Row("trump", tuple(turned), note=f"{suit} are trumps{drawn}"))
+        if "stock" in view.counts:
+            rows.append(Row("stock", note=cards_words(view.count("stock") + view.count("turned"))))
+        if view.cards("removed"):
+            rows.append(Row("out of play", tuple(view.cards("removed"))))
+        rows.append(self.others(view))
+        return rows
+
+    def hand(self, view: View, legal: Sequence[Action]) -> list[Row]:
+        rows = [Row("your hand", tuple(self.sorted_hand(view)), marked=self.playable(view, legal))]
+        if legal and legal[0].kind == "pass":
+            chosen = view.cards(f"chosen.{view.seat}")
+            left = view.facts.pass_count - len(chosen)
+            way = pass_words(view)
+            rows.append(Row("to pass", tuple(chosen), note=f"choose {cards_words(left)} to pass {way}"))
+        return rows
+
+    def event(self, view: View, event: Event) -> list[Token]:
+        if event.action is not None and event.action.kind == "pass":
+            mine = event.seat == view.seat
+            return [f"{seat_name(view, event.seat)}:", "passes", *(event.action.cards if mine else ["a card"])] + [
+                f"- {s}" for s in event.said
+            ]
+        return super().event(view, event)

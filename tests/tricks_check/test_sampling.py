@@ -1,0 +1,144 @@
+"""The search's imagined Hearts deals are exactly the deals the seat cannot rule out, drawn uniformly.
+
+(i) Every deal the determiniser imagines for the seat to move, after 3, 6 and 9 tricks of
+random deals, replays: the public history, renamed into it, is legal at every step (a seat
+that did not follow suit held none of it, HE-3.2; a heart led before hearts were broken came
+from a hand of hearts only, HE-3.5; a penalty card on the first trick from a hand with no
+other choice, HE-3.3), the seat is shown the same at every step, the cards it passed stay
+where it passed them (HE-2.3) and the replay arrives at the imagined deal. Briscola's hands
+are refilled from the stock after each trick (BR-3.4), so its imagined stock must deal the
+same way. The everyday run draws 360 Hearts samples and 180 Briscola ones; the slow one
+10,008 Hearts samples (``tapete.search.worlds.impossibility``).
+
+(ii) On a twelve-card Hearts (2, 3 and Q of each suit, three cards each, no pass) every deal
+of the unseen cards after the first trick is enumerated and judged by the same replay; the
+determiniser's frequencies over the possible ones must pass a χ² test of uniformity
+(p > 0.01), and it must never draw an impossible one.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from sampling_helpers import every_world, hidden_room, impossible_worlds, walk, world_key
+from scipy.stats import chisquare
+
+from tapete import Random, load_variant, registry
+from tapete.core.actions import Action
+from tapete.search.determinise import Determiniser
+
+TRICKS = (3, 6, 9)
+
+
+def impossible_share(name: str, positions: int, samples: int) -> tuple[int, int, list[str]]:
+    """(impossible, sampled, a few reasons) over ``positions`` random deals a number of tricks."""
+    v = load_variant(name)
+    players = v.default_players()
+    rng = Random(name, "samples")
+    bad: list[str] = []
+    total = 0
+    for k in TRICKS:
+        for p in range(positions):
+            walked = walk(v, players, 1000 * k + p, lambda moves, k=k: _plays(moves) >= k * players)
+            assert walked is not None, f"{name}: a deal ended before {k} tricks"
+            bad += impossible_worlds(walked, samples, rng)
+            total += samples
+    return len(bad), total, bad[:3]
+
+
+def _plays(moves: list[Action]) -> int:
+    return sum(1 for a in moves if a.kind == "play")
+
+
+@pytest.mark.parametrize(("name", "positions"), [("hearts/classic", 12), ("briscola/classic", 6)])
+def test_every_imagined_deal_replays(name, positions):
+    """Imagined deals after 3, 6 and 9 tricks (HE-2.3, HE-3.2, HE-3.3, HE-3.5; BR-3.4 the draws): none impossible."""
+    impossible, total, why = impossible_share(name, positions, 10)
+    assert total == 30 * positions
+    assert impossible == 0, f"{impossible} of {total} imagined deals cannot have happened, e.g. {why}"
+
+
+@pytest.mark.slow
+def test_ten_thousand_imagined_deals_replay():
+    """10,008 imagined deals of hearts/classic after 3, 6 and 9 tricks: 0 impossible."""
+    impossible, total, why = impossible_share("hearts/classic", 139, 24)
+    assert total >= 10_000
+    assert impossible == 0, f"{impossible} of {total} imagined deals cannot have happened, e.g. {why}"
+
+
+# the variants whose rules of play change what the play proves (the lead, the bans, the deck, the seats)
+PLAY_RULES = [
+    "hearts/any-club",
+    "hearts/black-maria",
+    "hearts/five-player",
+    "hearts/hearts-instead-of-queen",
+    "hearts/points-first-trick",
+    "hearts/queen-does-not-break",
+    "briscola/cambio",
+    "briscola/four-player",
+]
+
+
+@pytest.mark.parametrize("name", PLAY_RULES)
+def test_each_variant_imagines_only_possible_deals(name):
+    """HE-V2, HE-V3, HE-V4, HE-V8, HE-V10, HE-V12, BR-V1, BR-V4: 12 imagined deals each, none impossible."""
+    impossible, total, why = impossible_share(name, 1, 4)
+    assert total == 12
+    assert impossible == 0, f"{impossible} of {total} imagined deals cannot have happened, e.g. {why}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(n for n in registry().variants() if n.startswith(("hearts/", "briscola/"))))
+def test_every_variant_imagines_only_possible_deals(name):
+    """Every Hearts and Briscola variant, 144 imagined deals after 3, 6 and 9 tricks: none impossible."""
+    impossible, total, why = impossible_share(name, 6, 8)
+    assert total == 144
+    assert impossible == 0, f"{impossible} of {total} imagined deals cannot have happened, e.g. {why}"
+
+
+TINY = """\
+# Twelve cards (2, 3 and Q of each suit), three each, no pass: small enough to enumerate.
+extends: hearts/classic
+name: tiny
+summary: Hearts on twelve cards, for counting every deal
+scripts: [tiny.rules]
+"""
+TINY_RULES = "deck ranks 2 3 Q suits ♣ ♦ ♥ ♠\npass_cycle hold\n"
+
+
+def tiny_positions(folder: Path, wanted: int, first_seed: int = 0):
+    """Positions after the first trick of the tiny deck where the play rules out some deal of the unseen cards."""
+    (folder / "tiny.yaml").write_text(TINY, encoding="utf-8")
+    (folder / "tiny.rules").write_text(TINY_RULES, encoding="utf-8")
+    v = load_variant(str(folder / "tiny.yaml"))
+    found = []
+    seed = first_seed
+    while len(found) < wanted:
+        seed += 1
+        walked = walk(v, 4, seed, lambda moves: _plays(moves) >= 4)
+        if walked is None or walked.deal.over:
+            continue
+        possible, tried = every_world(walked)
+        if 1 < len(possible) < tried:
+            found.append((walked, possible, tried))
+    return found
+
+
+def test_the_tiny_deck_is_sampled_uniformly(tmp_path):
+    """χ² over every possible deal of the unseen cards, 200 samples each: p > 0.01, no impossible deal."""
+    for i, (walked, possible, tried) in enumerate(tiny_positions(tmp_path, 3)):
+        pool, room = hidden_room(walked)
+        unseen = set(pool)
+        keys = {world_key(w, room, unseen) for w in possible}
+        assert len(keys) == len(possible)
+        view = walked.deal.view(walked.deal.to_move)
+        sampler = Determiniser(walked.deal.game, view)
+        rng = Random(i, "chi2")
+        n = 200 * len(keys)
+        counts = Counter(world_key(sampler.sample(rng), room, unseen) for _ in range(n))
+        assert set(counts) <= keys, f"imagined {len(set(counts) - keys)} deals that cannot have happened"
+        observed = [counts.get(k, 0) for k in sorted(keys)]
+        p = chisquare(observed).pvalue
+        assert p > 0.01, f"{len(keys)} possible deals of {tried}: χ² p = {p:.4f}, counts {sorted(observed)}"
