@@ -26,11 +26,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from tapete import rl
+from tapete.core.signals import how, stop_workers, stopping
 
 GAMES: dict[str, dict[str, Any]] = {
     # variant, players, training steps (learner decisions)
@@ -152,8 +154,16 @@ def main() -> None:
     args = parser.parse_args()
     games = args.only or list(GAMES)
     jobs = [(g, args.steps or GAMES[g]["steps"], args.points, args.curve, args.episodes) for g in games]
-    with ProcessPoolExecutor(max_workers=max(1, min(args.jobs, len(jobs)))) as pool:
-        results = list(pool.map(train_and_evaluate, *zip(*jobs, strict=True)))
+    with stopping():  # Ctrl-C or SIGTERM: the training processes stop with this one, nothing is written
+        pool = ProcessPoolExecutor(max_workers=max(1, min(args.jobs, len(jobs))))
+        try:
+            results = list(pool.map(train_and_evaluate, *zip(*jobs, strict=True)))
+        except KeyboardInterrupt as exc:
+            stop_workers(pool)
+            word, code = how(exc)
+            print(f"{word}; nothing written", file=sys.stderr)
+            raise SystemExit(code) from None
+        pool.shutdown()
     for r in results:
         print(table(r))
     text = json.dumps(results, indent=1)

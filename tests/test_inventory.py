@@ -27,7 +27,7 @@ from tapete.core.inputs import KINDS, declare, declared
 PLAIN = {
     "tapete --version": "tests/test_startup.py (prints the version)",
     "tapete play --quiet": "tests/test_hostile_cli.py (quiet matches)",
-    "tapete play --force": "tests/test_new_deal_and_safe_saves.py (--save refuses a foreign file)",
+    "tapete play --force": "tests/test_new_deal_and_safe_saves.py, tests/test_outputs.py (--save and --log)",
     "tapete play --watch": "tests/test_table.py (the table prints every move)",
     "tapete resume --watch": "tests/test_match_resume.py",
     "tapete simulate --quiet": "tests/test_simulate.py",
@@ -35,10 +35,10 @@ PLAIN = {
     "tapete diff --json": "tests/test_diff.py (differences as JSON)",
     "tapete report --no-ladder": "tests/test_report.py",
     "tapete report --quiet": "tests/test_report.py",
-    "tapete report --force": "tests/test_outputs.py (the report writes through the same Outputs)",
-    "tapete rules --force": "tests/test_outputs.py (what is at the output path has one outcome)",
-    "tapete simulate --force": "tests/test_outputs.py",
-    "tapete tournament --force": "tests/test_outputs.py",
+    "tapete report --force": "tests/test_outputs.py (replaces a file that is not a tapete report)",
+    "tapete rules --force": "tests/test_outputs.py (the output-path property: --force on every state)",
+    "tapete simulate --force": "tests/test_outputs.py (replaces a person's --json/--csv, never an input)",
+    "tapete tournament --force": "tests/test_outputs.py (the slow sweep of every output option)",
     "tapete report --until-decided": "tests/test_until_decided.py (rounds until every difference is decided)",
     "tapete tournament --until-decided": "tests/test_until_decided.py",
 }

@@ -170,3 +170,19 @@ def test_sigterm_stops_a_simulation_whose_workers_sleep_in_a_hook(tmp_path):
     assert err.strip().splitlines()[-1] == "terminated: 0 of 50 matches finished; nothing written to s.json"
     assert no_one_left(proc)
     assert list(work.iterdir()) == []
+
+
+@pytest.mark.slow
+def test_sigterm_ends_a_simulation_on_a_local_dask_cluster_with_its_workers(tmp_path):
+    pytest.importorskip("distributed")
+    args = ["simulate", "fantan/pagat", "-n", "200000", "--workers", "2", "--scheduler", "local", "--json", "s.json"]
+    proc = start(tmp_path, *args)
+    assert proc.stderr is not None
+    wait_for(proc, lambda: proc.stderr.readline().startswith("simulate:"))
+    took, _, err = stop(proc, signal.SIGTERM)
+    assert took < STOP_SECONDS, took
+    assert proc.returncode == 143
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("terminated: ") and last.endswith("; nothing written to s.json"), err
+    assert no_one_left(proc)
+    assert list(tmp_path.iterdir()) == []

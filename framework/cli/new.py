@@ -32,13 +32,14 @@ def _check_name(name: str, what: str) -> None:
 def _write(files: dict[Path, str]) -> list[Path]:
     """Write every file, or none if any already exists."""
     from ..core.errors import TapeteError
+    from ..core.outputs import write_new
 
     taken = [p for p in files if p.exists()]
     if taken:
         raise TapeteError(f"{taken[0]} already exists; choose another name or --dir")
     for path, text in files.items():
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        write_new(path, text)  # whole files only, and none put in place meanwhile replaced
     return list(files)
 
 

@@ -33,6 +33,7 @@ import errno
 import os
 import re
 import stat
+import weakref
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import InitVar, dataclass, field
@@ -53,6 +54,7 @@ class Kind:
     noun: str  # "a tapete simulation (JSON)", as messages say it
     marks: tuple[bytes, ...]  # regular expressions over the file's first HEAD_BYTES; any one recognises it
     folder: bool = False  # a folder of PNG plots rather than a file
+    own_rules: bool = False  # judged and written by its own module (the save file): only its path is claimed here
 
     def recognises(self, head: bytes) -> bool:
         return any(re.search(m, head) for m in self.marks)
@@ -84,7 +86,7 @@ REPORT_MD = Kind("report", "a tapete report (Markdown)", (_comment("report"),))
 REPORT_JSON = Kind("report", "a tapete report's figures (JSON)", (_json("report"),))
 REPORT_PLOTS = Kind("report", "a tapete report plot (PNG)", (_png("report"),), folder=True)
 RULEBOOK = Kind("rulebook", "a tapete rulebook", (_generated("rulebook"), _comment("rulebook")))
-SAVE = Kind("save", "a saved match", ())  # judged by `tapete.table.savefile`; named here so no other output takes it
+SAVE = Kind("save", "a saved match", (_json("save"),), own_rules=True)  # `tapete.table.savefile` judges and writes it
 
 
 def generator(kind: str) -> str:
@@ -99,6 +101,14 @@ def first_line(kind: str, comment: str = "<!--") -> str:
 
 class OutputRefused(TapeteError):
     """An output path tapete will not write; the message names the path, why, and what would do."""
+
+
+class WriteFailed(OutputRefused):
+    """The system refused the write itself (a full disk, a read-only folder); ``reason`` says what it said."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(f"{_shown(path)}: cannot write there: {reason}")
+        self.reason = reason
 
 
 # -- what is at a path ----------------------------------------------------------------------
@@ -182,7 +192,7 @@ class _Output:
     written: bool = False
 
 
-@dataclass
+@dataclass(eq=False)  # compared (and hashed, in _LIVE) as the one object it is
 class Outputs:
     """One command's outputs, judged together before any work (see the module docstring).
 
@@ -195,7 +205,7 @@ class Outputs:
     outputs: list[_Output] = field(default_factory=list)
 
     def __post_init__(self, read: Iterable[Path | str]) -> None:
-        _LIVE.append(self)
+        _LIVE.add(self)
         self.add_inputs(read)
 
     def add(self, path: Path | str | None, kind: Kind, option: str, inside: Iterable[str] = ()) -> Path | None:
@@ -207,7 +217,7 @@ class Outputs:
         path = Path(path)
         what = f"{kind.noun} ({option})"
         shown = _shown(path)
-        if not kind.marks and not kind.folder:  # judged by its own writer: only its path is claimed here
+        if kind.own_rules:  # judged by its own writer: only its path is claimed here
             target = Path(os.path.realpath(path))
         elif kind.folder:
             target = self._folder(path, what, option)
@@ -221,7 +231,7 @@ class Outputs:
                 )
         out = _Output(path, target, kind, option)
         self._check_inputs(out)
-        if kind.marks and not kind.folder:
+        if not kind.own_rules and not kind.folder:
             self._check_content(out)
         if kind.folder and target.is_dir():
             for name in inside:
@@ -241,7 +251,7 @@ class Outputs:
 
     def unwritten(self) -> list[str]:
         """The outputs not written (yet): what a stopped command names as left as it was."""
-        return [_shown(o.path) for o in self.outputs if not o.written and o.kind.marks]
+        return [_shown(o.path) for o in self.outputs if not o.written and not o.kind.own_rules]
 
     # -- judging
     @staticmethod
@@ -340,7 +350,7 @@ class Outputs:
         out.written = True
 
 
-_LIVE: list[Outputs] = []  # this process's outputs, so that a stopped command can say what it left unwritten
+_LIVE: weakref.WeakSet[Outputs] = weakref.WeakSet()  # the outputs alive, so a stopped command can say what it left
 
 
 def unwritten() -> list[str]:
@@ -365,9 +375,23 @@ def _stale(target: Path) -> Path:
     return target.with_name(f".{target.name}.tapete-tmp")
 
 
+def replace_whole(path: Path, data: bytes) -> None:
+    """Put ``data`` at ``path`` whole (a writer that judged the path itself: the save file)."""
+    with _pending(Path(os.path.realpath(path))) as f:
+        f.write(data)
+
+
+def write_new(path: Path, data: str | bytes) -> None:
+    """Create ``path``, which must not exist (a file ``tapete new`` writes), whole or not at all:
+    a file put there meanwhile is never replaced."""
+    with _pending(Path(os.path.realpath(path)), exclusive=True) as f:
+        f.write(data.encode("utf-8") if isinstance(data, str) else data)
+
+
 @contextmanager
-def _pending(target: Path) -> Iterator[IO[bytes]]:
-    """A temporary file in ``target``'s folder, moved over ``target`` when the block succeeds."""
+def _pending(target: Path, exclusive: bool = False) -> Iterator[IO[bytes]]:
+    """A temporary file in ``target``'s folder, moved over ``target`` when the block succeeds
+    (``exclusive``: linked to ``target`` only if nothing is there)."""
     folder = target.parent
     tmp = _stale(target)
     anonymous = hasattr(os, "O_TMPFILE")
@@ -382,7 +406,7 @@ def _pending(target: Path) -> Iterator[IO[bytes]]:
         try:
             fd = os.open(tmp, os.O_CREAT | os.O_EXCL | os.O_RDWR, 0o666)
         except OSError as exc:
-            raise OutputRefused(f"{_shown(target)}: cannot write there: {exc.strerror or exc}") from None
+            raise WriteFailed(target, exc.strerror or str(exc)) from None
     f = os.fdopen(fd, "w+b")
     try:
         try:
@@ -391,9 +415,14 @@ def _pending(target: Path) -> Iterator[IO[bytes]]:
             os.fsync(f.fileno())
             if anonymous:
                 _name_anonymous(f, tmp)
-            os.replace(tmp, target)
+            if exclusive:
+                os.link(tmp, target)
+            else:
+                os.replace(tmp, target)
+        except FileExistsError:
+            raise OutputRefused(f"{_shown(target)}: already exists; tapete leaves it as it is") from None
         except OSError as exc:
-            raise OutputRefused(f"{_shown(target)}: cannot write there: {exc.strerror or exc}") from None
+            raise WriteFailed(target, exc.strerror or str(exc)) from None
     finally:
         f.close()
         _remove(tmp)
@@ -467,4 +496,5 @@ KINDS = (
     REPORT_MD,
     REPORT_JSON,
     RULEBOOK,
+    SAVE,
 )

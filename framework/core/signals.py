@@ -53,3 +53,16 @@ def stopping() -> Iterator[None]:
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+
+
+def stop_workers(pool: Any) -> None:
+    """Stop a `concurrent.futures.ProcessPoolExecutor`'s processes now and wait for them.
+
+    The pool has no public way to stop a running task, and ``shutdown`` alone waits for
+    every task that started, so a command that was told to stop would not. The futures are
+    not cancelled here: the pool's own thread, finding its processes terminated, fails the
+    ones it still holds (one cancelled meanwhile by another thread would make it fail with
+    InvalidStateError, and print a traceback)."""
+    for proc in list((getattr(pool, "_processes", None) or {}).values()):
+        proc.terminate()
+    pool.shutdown(wait=True, cancel_futures=True)

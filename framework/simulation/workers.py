@@ -11,6 +11,7 @@ carrying them.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
 import sys
 import time
@@ -20,7 +21,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from ..core.errors import TapeteError
-from ..core.signals import how, stopping
+from ..core.signals import how, stop_workers, stopping
 from .plan import Job, MatchRecord, Plan, Progress, Simulation, SimulationError, chunk_size, play_chunk
 
 
@@ -152,16 +153,8 @@ def _run_processes(plan: Plan, workers: int, progress: Progress | None) -> Simul
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:
-    """Stop the workers now; the pool's own thread cancels the chunks that have not started.
-
-    The futures are not cancelled from here: the pool's thread, finding its processes
-    terminated, sets an error on every future it still holds, and one cancelled meanwhile
-    by another thread makes it fail with InvalidStateError (and print a traceback).
-    """
-    processes = list(getattr(pool, "_processes", {}).values())  # the pool has no public way to stop them
-    for proc in processes:
-        proc.terminate()
-    pool.shutdown(wait=True, cancel_futures=True)
+    """Stop the workers now; the pool's own thread cancels the chunks that have not started."""
+    stop_workers(pool)
 
 
 def _run_dask(plan: Plan, workers: int, scheduler: Any, progress: Progress | None, timeout: float) -> Simulation:
@@ -177,6 +170,7 @@ def _run_dask(plan: Plan, workers: int, scheduler: Any, progress: Progress | Non
     out = _Collector(plan, progress)
     cluster: Any = None
     client: Any = None
+    stopped = False
     try:
         try:
             if not isinstance(scheduler, str):
@@ -198,7 +192,9 @@ def _run_dask(plan: Plan, workers: int, scheduler: Any, progress: Progress | Non
             for fut in dist.as_completed(futures):
                 out.add(fut.result())
         except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM under the command's `stopping`
-            client.cancel(futures)
+            stopped = True
+            if cluster is None:  # another's cluster goes on: only this run's tasks are dropped
+                client.cancel(futures)
             return out.result(how(exc)[0])
         except SimulationError:
             raise
@@ -209,11 +205,26 @@ def _run_dask(plan: Plan, workers: int, scheduler: Any, progress: Progress | Non
                 f"the Dask cluster failed ({type(exc).__name__}: {exc}); {done} of {plan.total} matches had finished"
             ) from None
     finally:
+        quick = 1 if stopped else None  # a stopped run does not wait for the workers to finish their chunks
         if client is not None and isinstance(scheduler, str):
-            client.close()
+            client.close(timeout=quick)
         if cluster is not None:
-            cluster.close()
+            _close_local(cluster, quick)
     return out.result()
+
+
+def _close_local(cluster: Any, timeout: float | None) -> None:
+    """Close this run's own local cluster; stopped, its worker processes are ended first, not waited for."""
+    if timeout is not None:
+        for nanny in list(getattr(cluster, "workers", {}).values()):
+            proc = getattr(getattr(nanny, "process", None), "process", None)
+            pid = getattr(proc, "pid", None)
+            if pid:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
+    cluster.close(timeout=timeout)
 
 
 __all__ = ["Job", "run"]

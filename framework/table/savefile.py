@@ -8,9 +8,10 @@ A save must never destroy anything. So:
   keeps both;
 - while a match runs, its save is locked (``flock`` on a hidden ``.NAME.lock`` beside it), so
   a second ``tapete play --save`` or ``tapete resume`` of the same file is refused, naming it;
-- each write goes to one fixed hidden ``.NAME.tmp`` and is moved over the save
-  (``os.replace``): a process killed at any moment leaves the previous or the next complete
-  save, and at most that one temporary file, which the next claim of the save removes.
+- each write goes through the one writer (`tapete.core.outputs`): an anonymous temporary
+  file beside the save, moved over it (``os.replace``), so a process killed at any moment
+  leaves the previous or the next complete save and nothing else (a hidden ``.NAME.tmp``
+  left by an older tapete is removed by the next claim of the save).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import IO
 
 from ..core.errors import TapeteError
+from ..core.outputs import WriteFailed, replace_whole
 
 SAVE_TYPE = "tapete-save"  # the first field of every save file
 
@@ -122,19 +124,12 @@ class SaveFile:
         raise TapeteError(f"{self.path}: could not lock the save")  # pragma: no cover
 
     def write(self, text: str) -> None:
-        """Replace the save with ``text``, atomically."""
-        tmp = hidden(self.path, "tmp")
+        """Replace the save with ``text``, whole (`tapete.core.outputs`: an anonymous temporary
+        file moved over it, so even ``kill -9`` leaves the previous or the next save)."""
         try:
-            with open(tmp, "w", encoding="utf-8") as f:
-                f.write(text)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, self.path)
-        except OSError as exc:
-            raise TapeteError(f"{self.path}: cannot save the match there: {exc.strerror}") from None
-        finally:
-            if tmp.exists():
-                tmp.unlink()
+            replace_whole(self.path, text.encode("utf-8"))
+        except WriteFailed as exc:
+            raise TapeteError(f"{self.path}: cannot save the match there: {exc.reason}") from None
 
     def release(self) -> None:
         """Let another tapete take the save (the match stopped); the lock file goes."""
