@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import IO
 
 from .errors import TapeteError, display_path
+from .limits import not_a_file
 from .version import __version__
 
 HEAD_BYTES = 4096  # how much of an existing file is read to recognise a tapete output
@@ -112,14 +113,6 @@ class WriteFailed(OutputRefused):
 
 
 # -- what is at a path ----------------------------------------------------------------------
-_NOT_FILES = (
-    (stat.S_ISFIFO, "a FIFO (named pipe)"),
-    (stat.S_ISSOCK, "a socket"),
-    (stat.S_ISCHR, "a device"),
-    (stat.S_ISBLK, "a device"),
-)
-
-
 def _shown(path: Path | str) -> str:
     """A path as messages show it: as named (a symlink is not followed), relative to here when under it."""
     full, here = os.path.abspath(path), os.getcwd()
@@ -171,9 +164,9 @@ def target_of(path: Path, what: str) -> Path:
     if info is not None:
         if stat.S_ISDIR(info.st_mode):
             raise OutputRefused(f"{shown}: is a folder; name a file for {what}")
-        for test, kind in _NOT_FILES:
-            if test(info.st_mode):
-                raise OutputRefused(f"{shown}: is {kind}, not a file; name a file for {what}")
+        kind = not_a_file(info.st_mode)  # the folder is said above, in its own words
+        if kind is not None:
+            raise OutputRefused(f"{shown}: is {kind}, not a file; name a file for {what}")
     folder = real.parent
     if not folder.is_dir():
         raise OutputRefused(f"{shown}: the folder {_shown(folder)} does not exist; make it first")
