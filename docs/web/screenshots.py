@@ -76,8 +76,11 @@ def play(page: Page, moves: int, until: str = "") -> None:
         again = page.locator("#next:not(.hidden)")
         marked = page.locator("#hand-cards button.card.marked:not([disabled])")
         buttons = page.locator("#moves button:not([disabled])")
+        plain = page.locator("#moves button.primary:not([disabled])")  # a move naming no card: draw, pass
         if again.count():
             again.first.click()
+        elif plain.count():
+            plain.first.click()
         elif marked.count():
             marked.first.click()
         elif buttons.count():
@@ -85,6 +88,9 @@ def play(page: Page, moves: int, until: str = "") -> None:
         else:
             page.wait_for_timeout(50)
             continue
+        chooser = page.locator("#chooser:not(.hidden) button")
+        if chooser.count():  # the card starts more than one move: the first
+            chooser.first.click()
         confirm = page.locator("#confirm:not(.hidden) button")
         if confirm.count():
             confirm.first.click()

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tapete import Action, Event, Layout, Row, View
-from tapete.layout import Token, cards_words, seat_name
+from tapete.layout import Token, cards_words, count_words, seat_name
 
 WAYS = {1: "to the left", -1: "to the right"}
 
@@ -62,6 +62,17 @@ def last_trick(view: View) -> list[Token]:
 
 
 class TrickLayout(Layout):
+    seat_rows = ("trick", "tricks taken", "other hands")  # the trick is drawn in front of the seats on the web
+
+    def seat_facts(self, view: View, seat: int) -> list[str]:
+        return [*super().seat_facts(view, seat), count_words(view.counters.get(f"tricks.{seat}", 0), "trick")]
+
+    def seat_played(self, view: View, seat: int) -> tuple[Token, ...]:
+        """Its card of the trick in play: the seat that led it is the counter ``lead``, the others follow."""
+        trick = view.cards("trick")
+        lead = view.counters.get("lead", view.to_move)
+        return tuple(c for i, c in enumerate(trick) if view.next_seat(lead, i) == seat)
+
     def table(self, view: View) -> list[Row]:
         rows = trick_rows(view)
         taken = ", ".join(f"{seat_name(view, s)} {view.counters.get(f'tricks.{s}', 0)}" for s in range(view.players))
