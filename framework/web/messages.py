@@ -137,10 +137,12 @@ def around(table: LiveTable, layout: Layout, view: View, seats: list[Json], view
     size, tricks); ``played``: its cards in the middle; ``last``: its last move of the deal."""
     me = max(viewer, 0)
     last: dict[int, list[Any]] = {}
-    for event in reversed(view.history):
+    for event in reversed(list(view.history)):  # from the end, until every seat's last move is found
         if event.kind == "action" and event.seat is not None and event.seat not in last:
             line = tokens(view, layout.event(view, event))
             last[event.seat] = line[1:] if line and line[0] == f"{seat_name(view, event.seat)}:" else line
+            if len(last) == view.players:
+                break
     for place in seats:
         s = place["seat"]
         place["at"] = (s - me) * view.step % table.players
