@@ -189,6 +189,11 @@ class Layout:
         """The cards ``seat`` has put in the middle, drawn in front of it (its card of the trick); none by default."""
         return ()
 
+    def middle(self, view: View) -> str:
+        """Words on the cards `seat_played` put in the middle when they are no longer in play
+        (``seat 1 took the trick``: the last trick, shown until the next is led); "" while in play."""
+        return ""
+
     def playable(self, view: View, legal: Sequence[Action]) -> frozenset[int]:
         """Hand cards some legal move names first."""
         hand = set(view.hand)

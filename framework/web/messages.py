@@ -223,6 +223,7 @@ def state_message(table: LiveTable, layout: Layout, viewer: int, clock: Json | N
         "title": title(table, view, viewer),
         "seats": around(table, layout, view, public_seats(table, viewer), viewer),
         "at_seats": layout.seat_rows,
+        "middle": layout.middle(view),
         "scores": list(layout.scores(view)),
         "recap": [tokens(view, line) for line in recap(layout, view, since_last_move(view))] if seated else [],
         "table": [row(view, r, layout) for r in layout.table(view)],

@@ -55,6 +55,24 @@ def test_hearts_seats_show_their_hands_tricks_and_their_card_of_the_trick(moves:
         lead = view.counters["lead"]
         assert [c for i in range(len(named)) for c in by_seat[view.next_seat(lead, i)]] == named
         assert {"trick", "tricks taken", "other hands"} <= set(msg["at_seats"])
+        assert msg["middle"] == ""  # a trick in play: no word on it
+
+
+def test_between_two_tricks_the_last_one_stays_in_front_of_who_played_it_with_who_took_it() -> None:
+    """HE-3.4: the trick just taken stays in the middle, each card at its seat, until the next is led."""
+    table, layout = played_table("hearts/classic", 4, 16)  # the three cards each passes, then one whole trick
+    for viewer in (0, 2, SPECTATOR):
+        msg = state(table, layout, viewer)
+        view = table.view(viewer)
+        assert not view.cards("trick")
+        last = next(r for r in msg["table"] if r["label"] == "last trick")["cards"]
+        shown = {p["seat"]: p["played"] for p in msg["seats"]}
+        takers = [s for s in range(4) if view.counters[f"tricks.{s}"]]
+        assert msg["middle"] == f"{'you' if takers == [viewer] else f'seat {takers[0]}'} took the trick"
+        pairs = dict(zip(last[0:-1:2], last[1:-1:2], strict=True))  # "seat 2:" -> its card, then "(taken by ...)"
+        for seat, cards in shown.items():
+            assert cards == [pairs["you:" if seat == viewer else f"seat {seat}:"]]
+        assert "last trick" in msg["at_seats"]
 
 
 def test_the_last_move_of_each_seat_is_its_own_and_a_spectator_sits_at_seat_0s_place() -> None:

@@ -301,6 +301,8 @@ def test_hearts_is_drawn_round_the_table_with_the_pass_and_the_trick(server: Thr
             others = [((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for s, (b, _) in at["played"].items() if s != seat]
             # In front of its seat: the bottom card lowest, the left one leftmost, and so on round.
             assert all(ahead(seat, (x, y), o) for o in others), at["played"]
+        if at["state"]["middle"]:  # between two tricks: the last one, all four cards, until the next is led
+            assert len(at["played"]) == 4 and page.inner_text("#middle-note") == at["state"]["middle"]
         if len(at["played"]) >= 2:
             seen_trick += 1
         if body(page, "turn") == "yours":

@@ -111,6 +111,11 @@ function renderSeats(s) {
   felt.append(...CELLS.map((n) => cells[n]).filter((c) => c.children.length));
   trick.replaceChildren(...CELLS.map((n) => spots[n]));
   trick.classList.toggle("hidden", !played);
+  // Cards no longer in play (the last trick, until the next is led) are drawn faded, with who took them.
+  trick.classList.toggle("done", Boolean(s.middle));
+  const note = el("div", "middle-note", s.middle || "");
+  note.id = "middle-note";
+  trick.append(note);
 }
 
 function rowEl(row) {
