@@ -97,6 +97,9 @@ class Layout:
     (so that the game can say why it is refused in its own words)."""
 
     card_move = "play"
+    seat_rows: tuple[str, ...] = ("other hands",)
+    """Labels of `table` rows that only say what `seat_facts` and `seat_played` say: a front-end
+    that draws the seats around the table (the web's) leaves these rows out."""
 
     def suit_names(self, view: View) -> dict[str, str] | None:
         """Words shown for the suits instead of their symbols, in the order hands are held; None: symbols.
@@ -176,6 +179,20 @@ class Layout:
             if s != view.seat and f"hand.{s}" in view.counts
         ]
         return Row("other hands", note=", ".join(parts))
+
+    def seat_facts(self, view: View, seat: int) -> list[str]:
+        """A few words about ``seat`` shown at its place around the table: its hand's size, by default."""
+        zone = f"hand.{seat}"
+        return [cards_words(view.count(zone))] if zone in view.counts else []
+
+    def seat_played(self, view: View, seat: int) -> tuple[Token, ...]:
+        """The cards ``seat`` has put in the middle, drawn in front of it (its card of the trick); none by default."""
+        return ()
+
+    def middle(self, view: View) -> str:
+        """Words on the cards `seat_played` put in the middle when they are no longer in play
+        (``seat 1 took the trick``: the last trick, shown until the next is led); "" while in play."""
+        return ""
 
     def playable(self, view: View, legal: Sequence[Action]) -> frozenset[int]:
         """Hand cards some legal move names first."""

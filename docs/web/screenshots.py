@@ -33,9 +33,11 @@ SHOTS: list[tuple[str, str, list[str], dict[str, str], str, int, str]] = [
     ("chinchon.png", "chinchon/fournier", ["person", "heuristic"], {}, "laptop", 6, ""),
     ("chinese-ten.png", "chinese-ten/two-player", ["person", "greedy"], {}, "laptop", 3, ""),
     ("scopone-phone.png", "scopa/scopone", ["person", "random", "random", "random"], {}, "phone", 2, ""),
+    ("hearts.png", "hearts/classic", ["person", "random", "random", "random"], {}, "laptop", 5, ""),
+    ("briscola-phone.png", "briscola/classic", ["person", "random"], {}, "phone", 2, ""),
     ("fair.png", "fantan/pagat", ["person", "random", "random"], {"wins_to": "1"}, "laptop", 0, "match-over"),
 ]
-SEEDS = ["pictures-1", "pictures-2", "pictures-3", "pictures-4", "pictures-5", "pictures-6"]
+SEEDS = [f"pictures-{n}" for n in range(1, 9)]
 
 
 def start(db: Path) -> tuple[str, uvicorn.Server]:
@@ -76,8 +78,11 @@ def play(page: Page, moves: int, until: str = "") -> None:
         again = page.locator("#next:not(.hidden)")
         marked = page.locator("#hand-cards button.card.marked:not([disabled])")
         buttons = page.locator("#moves button:not([disabled])")
+        plain = page.locator("#moves button.primary:not([disabled])")  # a move naming no card: draw, pass
         if again.count():
             again.first.click()
+        elif plain.count():
+            plain.first.click()
         elif marked.count():
             marked.first.click()
         elif buttons.count():
@@ -85,6 +90,9 @@ def play(page: Page, moves: int, until: str = "") -> None:
         else:
             page.wait_for_timeout(50)
             continue
+        chooser = page.locator("#chooser:not(.hidden) button")
+        if chooser.count():  # the card starts more than one move: the first
+            chooser.first.click()
         confirm = page.locator("#confirm:not(.hidden) button")
         if confirm.count():
             confirm.first.click()

@@ -128,6 +128,33 @@ def public_seats(table: LiveTable, viewer: int) -> list[Json]:
     return out
 
 
+def around(table: LiveTable, layout: Layout, view: View, seats: list[Json], viewer: int) -> list[Json]:
+    """``seats`` with what the page draws at each place around the table, all read from ``view``.
+
+    ``at``: the place, counted from the viewer's own (0, the bottom; a spectator sits at
+    seat 0's) in the direction of play, so the next seat to play sits at the viewer's left
+    (at its right in a game played the other way); ``facts``: the layout's words (hand
+    size, tricks); ``played``: its cards in the middle; ``last``: its last move of the deal."""
+    me = max(viewer, 0)
+    last: dict[int, list[Any]] = {}
+    for event in reversed(list(view.history)):  # from the end, until every seat's last move is found
+        if event.kind == "action" and event.seat is not None and event.seat not in last:
+            line = tokens(view, layout.event(view, event))
+            last[event.seat] = line[1:] if line and line[0] == f"{seat_name(view, event.seat)}:" else line
+            if len(last) == view.players:
+                break
+    for place in seats:
+        s = place["seat"]
+        place["at"] = (s - me) * view.step % table.players
+        place["facts"], place["played"], place["last"] = [], [], []
+        deal_seat = table.deal_seat(s)
+        if deal_seat is not None and deal_seat < view.players:  # a seat out of the match has nothing in front of it
+            place["facts"] = layout.seat_facts(view, deal_seat)
+            place["played"] = tokens(view, layout.seat_played(view, deal_seat))
+            place["last"] = last.get(deal_seat, [])
+    return seats
+
+
 def score_sheet(table: LiveTable) -> list[Json]:
     """Each deal's scores and the running totals (numbers only: they stay true in later deals).
 
@@ -194,7 +221,9 @@ def state_message(table: LiveTable, layout: Layout, viewer: int, clock: Json | N
         "deal": table.ledger.deal_number,
         "to_move": table.to_move,
         "title": title(table, view, viewer),
-        "seats": public_seats(table, viewer),
+        "seats": around(table, layout, view, public_seats(table, viewer), viewer),
+        "at_seats": layout.seat_rows,
+        "middle": layout.middle(view),
         "scores": list(layout.scores(view)),
         "recap": [tokens(view, line) for line in recap(layout, view, since_last_move(view))] if seated else [],
         "table": [row(view, r, layout) for r in layout.table(view)],

@@ -14,6 +14,11 @@ from tapete.layout import Token, cards_words, seat_name
 
 
 class ChineseTenLayout(Layout):
+    seat_rows = ("captured", "other hands")  # said at each seat's place on the web
+
+    def seat_facts(self, view: View, seat: int) -> list[str]:
+        return [*super().seat_facts(view, seat), f"captured {cards_words(view.count(f'captures.{seat}'))}"]
+
     def table(self, view: View) -> list[Row]:
         table = sorted(view.cards("table"), key=lambda c: self.sort_key(view, c))
         rows = [Row("table", tuple(table), note="" if table else "empty")]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tapete import Action, Event, Layout, Row, View
-from tapete.layout import Token, cards_words, seat_name
+from tapete.layout import Token, cards_words, count_words, seat_name
 
 WAYS = {1: "to the left", -1: "to the right"}
 
@@ -46,6 +46,21 @@ def trick_rows(view: View) -> list[Row]:
     return rows
 
 
+def last_taken(view: View) -> tuple[dict[int, int], int | None]:
+    """The last finished trick's card of each seat, and the seat that took it (none yet: empty, None)."""
+    played: dict[int, int] = {}
+    out: tuple[dict[int, int], int | None] = ({}, None)
+    for event in view.history:
+        if event.kind != "action" or event.action is None or event.action.kind != "play" or event.seat is None:
+            continue
+        played[event.seat] = event.action.cards[0]
+        taker = [m.target for m in event.moves if m.target.startswith("taken.")]
+        if taker:
+            out = (played, int(taker[0].split(".")[1]))
+            played = {}
+    return out
+
+
 def last_trick(view: View) -> list[Token]:
     """The cards of the last finished trick and who took it, from the seat's history."""
     played: list[Token] = []
@@ -62,6 +77,27 @@ def last_trick(view: View) -> list[Token]:
 
 
 class TrickLayout(Layout):
+    seat_rows = ("trick", "last trick", "tricks taken", "other hands")  # the web draws these at the seats
+
+    def seat_facts(self, view: View, seat: int) -> list[str]:
+        return [*super().seat_facts(view, seat), count_words(view.counters.get(f"tricks.{seat}", 0), "trick")]
+
+    def seat_played(self, view: View, seat: int) -> tuple[Token, ...]:
+        """Its card of the trick in play (the seat that led it is the counter ``lead``, the others follow);
+        between two tricks, its card of the last one, which stays in the middle until the next is led."""
+        trick = view.cards("trick")
+        if not trick:
+            cards, _ = last_taken(view)
+            return (cards[seat],) if seat in cards else ()
+        lead = view.counters.get("lead", view.to_move)
+        return tuple(c for i, c in enumerate(trick) if view.next_seat(lead, i) == seat)
+
+    def middle(self, view: View) -> str:
+        if view.cards("trick"):
+            return ""
+        _, taker = last_taken(view)
+        return "" if taker is None else f"{seat_name(view, taker)} took the trick"
+
     def table(self, view: View) -> list[Row]:
         rows = trick_rows(view)
         taken = ", ".join(f"{seat_name(view, s)} {view.counters.get(f'tricks.{s}', 0)}" for s in range(view.players))

@@ -70,7 +70,10 @@ def act(page: Any, choose: Any) -> bool:
 
 
 def chinchon_person(page: Any, seq: int) -> None:
-    """Closes now and then when a close is offered, draws from the stock, discards by clicking a card."""
+    """Closes now and then when a close is offered, draws from the stock, discards by clicking a card.
+
+    Every time, the melds are fanned cards (no bracketed text, no terminal star legend)."""
+    melds_shown(page)
     moves = page.locator("#moves button").all_inner_texts()
     closes = [m for m in moves if m.startswith("close")]
     if closes and seq % 5 == 0:
@@ -83,6 +86,18 @@ def chinchon_person(page: Any, seq: int) -> None:
         chooser = page.locator("#chooser")
         if chooser.is_visible():  # the card may be discarded or closed with: discard it
             chooser.locator("button", has_text="discard").first.click()
+
+
+def melds_shown(page: Any) -> None:
+    """Issue 27: each meld is a fan of cards, each card partly over the one before; no "[", no "(* in a meld)"."""
+    words, fans = page.evaluate(
+        """() => [document.getElementById("hand").innerText,
+            [...document.querySelectorAll("#hand .fan")].map(f => [...f.querySelectorAll(".card")].map(c => {
+                const r = c.getBoundingClientRect(); return [r.left, r.right]; }))]"""
+    )
+    assert "[" not in words and "(*" not in words, words
+    for fan in fans:
+        assert len(fan) >= 2 and all(a[1] > b[0] for a, b in zip(fan, fan[1:], strict=False)), fans
 
 
 def fantan_person(page: Any, seq: int) -> None:
@@ -220,3 +235,82 @@ def test_one_person_plays_fan_tan_against_three_bots_and_comes_back(server: Thre
     steps = server.hub.store.steps(made["table"])
     assert any(s["kind"] == "next" for s in steps)  # a second deal was started by clicking "next deal"
     assert [s["by"] for s in steps if s["seat"] == 0] == ["person"] * sum(1 for s in steps if s["seat"] == 0)
+
+
+def places(page: Any) -> dict[str, Any]:
+    """Where the page drew each seat, the middle and each card of the trick, read at one moment."""
+    return dict(
+        page.evaluate(
+            """() => {
+            const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+            const seats = {}, facts = {}, played = {};
+            for (const e of document.querySelectorAll("#felt .seat")) {
+                seats[e.dataset.seat] = box(e);
+                facts[e.dataset.seat] = e.querySelector(".facts") ? e.querySelector(".facts").textContent : "";
+            }
+            for (const e of document.querySelectorAll("#trick .played"))
+                played[e.dataset.seat] = [box(e), [...e.querySelectorAll(".card")].map((c) => c.dataset.card)];
+            return {seats, facts, played, mid: box(document.querySelector("#felt .mid")),
+                    labels: [...document.querySelectorAll("#table .row .label")].map((e) => e.textContent),
+                    state: state};
+        }"""
+        )
+    )
+
+
+def ahead(seat: str, mine: tuple[float, float], other: tuple[float, float]) -> bool:
+    """Whether a card at ``mine`` lies nearer ``seat``'s side of the trick than one at ``other`` (four seats)."""
+    (x, y), (ox, oy) = mine, other
+    return {"0": y > oy, "1": x < ox, "2": y < oy, "3": x > ox}[seat]
+
+
+def test_hearts_is_drawn_round_the_table_with_the_pass_and_the_trick(server: ThreadServer, browser: Any) -> None:
+    """Issue 27: seats around the table (you at the bottom, the next to play at your left), each with its
+    hand size and tricks, the pass screen (HE-2.3), and each card of the trick in front of who played it."""
+    made = create(server, "hearts/classic", ["person", "random", "random", "random"], seed="round the table")
+    page = browser.new_context(viewport={"width": 1000, "height": 900}).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.url + made["seats"][0]["link"])
+    page.wait_for_selector("body[data-turn='yours']", timeout=STEP)
+    assert "choose 3 cards to pass to the left" in page.inner_text("#hand-rows")  # the pass screen (HE-2.3)
+    at = places(page)
+    left, top, right, bottom = at["mid"]
+    assert at["seats"]["0"][1] >= bottom  # you below the middle
+    assert at["seats"]["1"][2] <= left  # the next to play (HE: to the left) at your left
+    assert at["seats"]["2"][3] <= top  # across the table above
+    assert at["seats"]["3"][0] >= right
+    assert all(f == "13 cards · 0 tricks" for f in at["facts"].values()), at["facts"]
+    # The hand sizes and tricks are said at the seats, so the rows saying them again are left out.
+    assert not {"trick", "tricks taken", "other hands"} & set(at["labels"]), at["labels"]
+    for _ in range(3):  # choose the three cards to pass, one click each
+        seq = body(page, "seq")
+        page.locator("#hand-cards button.card.marked").first.click()
+        wait_moved(page, seq)
+    seen_trick = 0
+    deadline = time.monotonic() + MATCH
+    while seen_trick < 3:
+        assert time.monotonic() < deadline, "no trick was seen in time"
+        at = places(page)
+        state = at["state"]
+        for seat, (box, cards) in at["played"].items():
+            place = next(p for p in state["seats"] if str(p["seat"]) == seat)
+            assert cards == [c["c"] for c in place["played"]]  # the card this seat put in the trick
+            x = (box[0] + box[2]) / 2
+            y = (box[1] + box[3]) / 2
+            others = [((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for s, (b, _) in at["played"].items() if s != seat]
+            # In front of its seat: the bottom card lowest, the left one leftmost, and so on round.
+            assert all(ahead(seat, (x, y), o) for o in others), at["played"]
+        if at["state"]["middle"]:  # between two tricks: the last one, all four cards, until the next is led
+            assert len(at["played"]) == 4 and page.inner_text("#middle-note") == at["state"]["middle"]
+        if len(at["played"]) >= 2:
+            seen_trick += 1
+        if body(page, "turn") == "yours":
+            seq = body(page, "seq")
+            page.locator("#hand-cards button.card.marked").first.click()
+            wait_moved(page, seq)
+        else:
+            page.wait_for_timeout(30)
+    lasts = page.eval_on_selector_all("#felt .seat .lastmove", "els => els.map(e => e.textContent)")
+    assert lasts and all(t.startswith("last: ") for t in lasts)  # what each seat did last, at its place
+    assert not errors

@@ -28,9 +28,14 @@ function cardEl(card, tag) {
   return e;
 }
 
+// A meld (the layout's cards between "[" and "]") is drawn as a fan of overlapping cards.
 function tokensEl(tokens, marked, grid) {
   const frag = document.createDocumentFragment();
+  let into = frag;
   for (const t of tokens) {
+    if (t === "[" && into === frag) { into = el("span", "fan"); frag.append(into); continue; }
+    if (t === "]" && into !== frag) { into = frag; continue; }
+    if (into !== frag && t && typeof t === "object") { into.append(cardEl(t)); continue; }
     if (t === null) frag.append(el("span", "slot", "·"));
     else if (typeof t === "string") frag.append(el("span", grid ? "rank" : "word", grid ? t.trim() : t));
     else {
@@ -40,6 +45,77 @@ function tokensEl(tokens, marked, grid) {
     }
   }
   return frag;
+}
+
+// The terminal marks cards with a star and its layouts explain it in the note, "(* in a meld)";
+// the page outlines those cards instead, so the explanation becomes their tooltip, not words.
+function starLegend(note) {
+  const m = /\s*\(\* ([^)]*)\)/.exec(note || "");
+  return m ? [(note.slice(0, m.index) + note.slice(m.index + m[0].length)).trim(), m[1]] : [note || "", ""];
+}
+
+// The places around the table, counted from the bottom (this page's seat) in the direction of play:
+// the seat to play next sits at the left, then on round the table to the right.
+const CELLS = ["you", "bl", "left", "tl", "top", "tr", "right", "br"];
+
+function cellOf(at, players) {
+  if (at === 0) return "you";
+  return CELLS[Math.min(7, Math.max(1, Math.round((at * 8) / players)))];
+}
+
+function seatEl(p, s) {
+  let who = p.who === "person" ? "person" : `${p.who} bot`;
+  if (p.away) who = `away: the ${p.stand_in} bot plays`;
+  else if (p.who === "person" && !p.here) who = "person, not here";
+  const box = el("div", "seat" + (p.seat === s.to_move ? " turn" : "") + (p.you ? " you" : ""));
+  box.dataset.seat = p.seat;
+  box.dataset.at = p.at;
+  const name = el("div", "name", p.you ? `you (seat ${p.seat})` : `seat ${p.seat}`);
+  if (p.seat === s.to_move) name.append(el("span", "badge", "to move"));
+  box.append(name, el("div", "who", who + (p.out ? ", out" : "") + (s.phase === "deal-over" && p.ready ? ", ready" : "")));
+  if (p.facts && p.facts.length) box.append(el("div", "facts", p.facts.join(" · ")));
+  if (p.last && p.last.length) {
+    // What the seat did last in this deal (the card it discarded, the capture it made), until its next move.
+    const last = el("div", "lastmove");
+    last.append(el("span", "muted", "last: "), tokensEl(p.last));
+    box.append(last);
+  }
+  return box;
+}
+
+function renderSeats(s) {
+  const felt = $("felt");
+  for (const c of felt.querySelectorAll(".cell")) c.remove();
+  const cells = {};
+  for (const name of CELLS) {
+    cells[name] = el("div", "cell");
+    cells[name].dataset.cell = name;
+  }
+  const trick = $("trick");
+  const spots = {};
+  for (const name of CELLS) { spots[name] = el("div", "spot"); spots[name].dataset.cell = name; }
+  let played = 0;
+  for (const p of s.seats) {
+    const at = p.at === undefined ? p.seat : p.at;
+    const cell = cellOf(at, s.seats.length);
+    cells[cell].append(seatEl(p, s));
+    if (p.played && p.played.length) {
+      // The trick in the middle: each seat's card on the side of the table it sits.
+      const spot = el("div", "played");
+      spot.dataset.seat = p.seat;
+      spot.append(tokensEl(p.played), el("div", "muted", p.you ? "you" : `seat ${p.seat}`));
+      spots[cell].append(spot);
+      played += 1;
+    }
+  }
+  felt.append(...CELLS.map((n) => cells[n]).filter((c) => c.children.length));
+  trick.replaceChildren(...CELLS.map((n) => spots[n]));
+  trick.classList.toggle("hidden", !played);
+  // Cards no longer in play (the last trick, until the next is led) are drawn faded, with who took them.
+  trick.classList.toggle("done", Boolean(s.middle));
+  const note = el("div", "middle-note", s.middle || "");
+  note.id = "middle-note";
+  trick.append(note);
 }
 
 function rowEl(row) {
@@ -179,10 +255,28 @@ function sendMove(move) {
   send({ type: "move", seq: state.seq, move });
 }
 
+// A line of words naming melds "[3♦ 4♦ 5♦]" (a close's confirmation, the deal's account): each meld
+// whose cards this page was shown is drawn as a fan; the rest stays words.
+function fannedLine(line, tag) {
+  const faces = {};
+  const known = [...(state.hand || []), ...(state.reveal ? state.reveal.hands.flatMap((h) => h.cards) : [])];
+  for (const c of known) faces[c.c] = c;
+  const box = el(tag || "div", "fanned");
+  let at = 0;
+  for (const m of line.matchAll(/\[([^\]]*)\]/g)) {
+    const names = m[1].split(m[1].includes(",") ? /,\s*/ : /\s+/).filter(Boolean);
+    if (!names.length || !names.every((n) => faces[n])) continue;
+    box.append(document.createTextNode(line.slice(at, m.index)), tokensEl(["[", ...names.map((n) => faces[n]), "]"]));
+    at = m.index + m[0].length;
+  }
+  box.append(document.createTextNode(line.slice(at)));
+  return box;
+}
+
 function askConfirm(m) {
   const box = $("confirm");
   box.replaceChildren();
-  for (const line of m.confirm) box.append(el("div", "", line));
+  for (const line of m.confirm) box.append(fannedLine(line));
   const yes = el("button", "primary", m.text);
   yes.dataset.confirm = m.text;
   yes.onclick = () => sendMove(m.text);
@@ -233,17 +327,7 @@ function render() {
   $("title").textContent = s.title;
   hinted = null;
 
-  const seats = $("seats");
-  seats.replaceChildren();
-  for (const p of s.seats) {
-    let who = p.who === "person" ? "person" : `${p.who} bot`;
-    if (p.away) who = `away: the ${p.stand_in} bot plays`;
-    else if (p.who === "person" && !p.here) who = "person, not here";
-    const e = el("span", "seat" + (p.seat === s.to_move ? " turn" : "") + (p.you ? " you" : ""),
-      `seat ${p.seat}${p.you ? " (you)" : ""}: ${who}${p.out ? ", out" : ""}${s.phase === "deal-over" && p.ready ? ", ready" : ""}`);
-    e.dataset.seat = p.seat;
-    seats.append(e);
-  }
+  renderSeats(s);
   $("scores").replaceChildren(...s.scores.map((line) => el("div", "", line)));
 
   const recap = $("recap");
@@ -251,14 +335,16 @@ function render() {
   $("recap-panel").classList.toggle("hidden", s.seat < 0 || !s.recap.length);
 
   // A words-only row over a grid (Fan Tan's ranks over its suit rows) lines up with the grid.
-  $("table").replaceChildren(...s.table.map((r, i) => {
-    const next = s.table[i + 1];
+  // The rows that only say what the seats around the table show (hand sizes, the trick) are left out.
+  const rows = s.table.filter((r) => !(s.at_seats || []).includes(r.label));
+  $("table").replaceChildren(...rows.map((r, i) => {
+    const next = rows[i + 1];
     const header = !r.grid && next && next.grid && r.cards.length && r.cards.every((t) => typeof t === "string");
     return rowEl(header ? { ...r, grid: true } : r);
   }));
   // The card just played (the last move of the recap) is highlighted where it now lies on the table.
   const last = s.recap.length ? s.recap[s.recap.length - 1].filter((t) => t && typeof t === "object").map((t) => t.c) : [];
-  for (const c of document.querySelectorAll("#table .card")) c.classList.toggle("last", last.includes(c.dataset.card));
+  for (const c of document.querySelectorAll("#table .card, #trick .card")) c.classList.toggle("last", last.includes(c.dataset.card));
 
   const hand = $("hand-cards");
   hand.replaceChildren();
@@ -271,11 +357,16 @@ function render() {
     hand.append(b);
   }
   $("hand").classList.toggle("hidden", s.seat < 0);
-  const rows = $("hand-rows");
-  rows.replaceChildren();
+  const handRows = $("hand-rows");
+  handRows.replaceChildren();
   s.hand_rows.forEach((r, i) => {
-    if (i === 0) { if (r.note) rows.append(el("div", "muted", r.note)); return; }
-    rows.append(rowEl(r));
+    if (i === 0) {
+      const [note, legend] = starLegend(r.note);
+      if (note) handRows.append(el("div", "muted", note));
+      if (legend) for (const b of hand.querySelectorAll(".marked")) b.title = legend;
+      return;
+    }
+    handRows.append(rowEl(r));
   });
   $("chooser").classList.add("hidden");
   $("confirm").classList.add("hidden");
@@ -296,7 +387,7 @@ function render() {
   rev.classList.toggle("hidden", !s.reveal);
   if (s.reveal) {
     $("reveal").replaceChildren(...s.reveal.hands.map((h) => rowEl({ label: h.label, cards: h.cards, marked: [], note: h.cards.length ? "" : "no cards left" })));
-    $("lines").replaceChildren(...s.reveal.lines.map((l) => el("li", "", l)));
+    $("lines").replaceChildren(...s.reveal.lines.map((l) => fannedLine(l, "li")));
     const points = s.reveal.points || [];
     const signed = (v) => (v > 0 ? `+${v}` : String(v));
     $("points").textContent = points.length
