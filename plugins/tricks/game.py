@@ -69,6 +69,7 @@ WAY_WORDS = {"left": "to the left", "right": "to the right", "across": "across",
 
 class Tricks(Game):
     name = "tricks"
+    default_bot = "heuristic"  # each game registers its own bot under this name (Hearts', Briscola's)
     summary = "Trick-taking: Hearts and Briscola - follow suit, trumps, the pass, card points in the script"
     words = WORDS
     zone_kinds = ("hand", "trick", "taken", "stock", "turned", "chosen")
