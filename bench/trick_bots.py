@@ -12,20 +12,11 @@ played twice, the bot once in each seat; a fair share is 50 %.
 from __future__ import annotations
 
 import argparse
-import math
 import time
 
+from scopa_bots import wilson  # the Wilson interval, as the other bots' benches give it (bench/ is on the path)
+
 from tapete import Match, load_variant
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a proportion: sound near 0% and 100% too."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (centre - half, centre + half)
 
 
 def run(name: str, matches: int, seed_base: int, bot: str, against: str) -> dict:

@@ -85,6 +85,8 @@ def _names_in(items: Iterable[Any], effective: set[t.Pos], inside_if: bool) -> s
                 for e in (item.value, item.condition):
                     if e is not None:
                         names |= _expr_names(e)
+                # a word may name an option too: `remove removed when ...` takes the card it names
+                names |= {str(w.value) for w in item.words if w.kind == "name"}
     return names
 
 

@@ -20,23 +20,9 @@ from .layout import TrickLayout
 def tapete_register_games(register: RegisterGame) -> None:
     variants = resources.files("tapete_variants")
     layout = TrickLayout()
-    register(
-        GameRecord(
-            "hearts",
-            Tricks,
-            variants=variants / "hearts",
-            bots={"heuristic": HeartsBot},
-            default_bot="heuristic",
-            layout=layout,
+    for game, bot in (("hearts", HeartsBot), ("briscola", BriscolaBot)):  # one class, each game its own bot
+        register(
+            GameRecord(
+                game, Tricks, variants=variants / game, bots={"heuristic": bot}, default_bot="heuristic", layout=layout
+            )
         )
-    )
-    register(
-        GameRecord(
-            "briscola",
-            Tricks,
-            variants=variants / "briscola",
-            bots={"heuristic": BriscolaBot},
-            default_bot="heuristic",
-            layout=layout,
-        )
-    )

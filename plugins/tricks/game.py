@@ -69,6 +69,7 @@ WAY_WORDS = {"left": "to the left", "right": "to the right", "across": "across",
 
 class Tricks(Game):
     name = "tricks"
+    default_bot = "heuristic"  # each game registers its own bot under this name (Hearts', Briscola's)
     summary = "Trick-taking: Hearts and Briscola - follow suit, trumps, the pass, card points in the script"
     words = WORDS
     zone_kinds = ("hand", "trick", "taken", "stock", "turned", "chosen")
@@ -520,11 +521,9 @@ class Tricks(Game):
         for first, _ in rules.each("remove"):
             deal.append(
                 RuleText(
-                    "Before the deal "
-                    + first
-                    + " are taken out of the deck and laid face up when {remove "
-                    + first
-                    + ".condition}",
+                    f"Before the deal {self._cards_words(rules.parsed_words('remove', first), 'and')} "
+                    f"{'is' if len(rules.parsed_words('remove', first)) == 1 else 'are'} taken out of the deck and "
+                    f"laid face up when {{remove {first}.condition}}",
                     covers=("remove",),
                 )
             )
@@ -635,7 +634,7 @@ class Tricks(Game):
             )
         return [("The deal", deal), ("A turn", turn), ("The tricks", trick)]
 
-    def _cards_words(self, cards: frozenset[int]) -> str:
+    def _cards_words(self, cards: frozenset[int], joiner: str = "or") -> str:
         deck = self.deck
         if len(cards) == len(deck):
             return "any card"
@@ -643,4 +642,4 @@ class Tricks(Game):
         rest = [deck.format(c) for c in deck.ids if c in cards and self.suit_of[c] not in suits]
         names = {"♥": "hearts", "♠": "spades", "♦": "diamonds", "♣": "clubs"}
         parts = [f"any of the {names.get(s, s)}" for s in suits] + rest
-        return " or ".join(parts)
+        return f" {joiner} ".join(parts)

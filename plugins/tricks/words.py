@@ -135,6 +135,20 @@ def _tricks(c: TrickCtx) -> int:
     return sum(c.state.counters.get(f"tricks.{s}", 0) for s in _team(c))
 
 
+def _ban(key: str, doc: str) -> StatementSpec:
+    """A ban on cards while a condition holds (``no_lead ♥ when not broken``); several, told apart by their cards."""
+    return StatementSpec(
+        key,
+        doc,
+        words=(1, None),
+        condition=SEAT_IN_DEAL,
+        needs_condition=True,
+        multi=True,
+        check=_check_cards,
+        identity=_words_identity,
+    )
+
+
 WORDS = (
     StatementSpec(
         "hand_size",
@@ -176,26 +190,8 @@ WORDS = (
         words=(1, None),
         check=_check_cards,
     ),
-    StatementSpec(
-        "no_lead",
-        "cards that may not be led while the condition holds, unless the leader has no other card",
-        words=(1, None),
-        condition=SEAT_IN_DEAL,
-        needs_condition=True,
-        multi=True,
-        check=_check_cards,
-        identity=_words_identity,
-    ),
-    StatementSpec(
-        "no_play",
-        "cards that may not be played while the condition holds, unless no other legal card is left",
-        words=(1, None),
-        condition=SEAT_IN_DEAL,
-        needs_condition=True,
-        multi=True,
-        check=_check_cards,
-        identity=_words_identity,
-    ),
+    _ban("no_lead", "cards that may not be led while the condition holds, unless the leader has no other card"),
+    _ban("no_play", "cards that may not be played while the condition holds, unless no other legal card is left"),
     StatementSpec(
         "exchange",
         "the rank of trumps its holder may exchange for the turned card, on their turn, while the condition holds",

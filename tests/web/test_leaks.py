@@ -35,6 +35,8 @@ SHORT = {
     "chinese-ten": {"deals": "2"},
     "scopa": {"target": "3"},
     "eights": {"target": "20"},
+    "hearts": {"limit": "1"},
+    "briscola": {"wins": "1"},
 }
 EAGER = ("close", "knock", "gin", "capture", "take")
 MAX_STEPS = 3000  # a match longer than this through the server fails the test instead of running on
