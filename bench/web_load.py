@@ -245,6 +245,8 @@ async def measure(args: argparse.Namespace, tables: int, base: str, pid: int, db
     open_rss = rss_kib(pid)
     load.measuring = True
     loads: list[float] = []
+    if args.breakdown:
+        await asyncio.to_thread(timers, base, True)
     steps0, t0 = stored_steps(db), time.perf_counter()
     server0, client0, machine0 = cpu_seconds(pid), time.process_time(), machine_jiffies()
     end = t0 + args.seconds
@@ -254,6 +256,7 @@ async def measure(args: argparse.Namespace, tables: int, base: str, pid: int, db
     steps1, t1 = stored_steps(db), time.perf_counter()
     server1, client1, machine1 = cpu_seconds(pid), time.process_time(), machine_jiffies()
     loads.append(os.getloadavg()[0])
+    parts = await asyncio.to_thread(timers, base, False) if args.breakdown else None
     load.measuring = False
     peak = rss_kib(pid)
     load.stop = True
@@ -265,7 +268,7 @@ async def measure(args: argparse.Namespace, tables: int, base: str, pid: int, db
     server_cpu, client_cpu = server1 - server0, client1 - client0
     busy = (machine1[0] - machine0[0]) / TICK
     rtts, acks, lags = sorted(load.rtts), sorted(load.acks), sorted(load.lags)
-    return {
+    out = {
         "tables": tables,
         "variant": args.variant,
         "players": args.players,
@@ -295,6 +298,39 @@ async def measure(args: argparse.Namespace, tables: int, base: str, pid: int, db
         "matches_finished": load.tables_done,
         "refusals": len(load.errors),
     }
+    if parts is not None:
+        out["breakdown"] = breakdown(parts, server_cpu, moves)
+    return out
+
+
+def timers(base: str, reset: bool) -> Any:
+    """The server's timers (tapete.web.timing) since they were last reset; ``reset`` starts them again."""
+    with urllib.request.urlopen(base + "/api/debug/timers" + ("?reset=1" if reset else ""), timeout=TIMEOUT) as r:
+        return json.loads(r.read())
+
+
+TOP_PARTS = ("parse", "check", "apply", "broadcast", "send", "store_loop", "bots_loop")  # on the loop, not nested
+
+
+def breakdown(parts: dict[str, Any], server_cpu: float, moves: int) -> dict[str, Any]:
+    """Where a move's server CPU went: each timed part's milliseconds per stored move, and what is left.
+
+    ``rest`` is the process's CPU per move less the loop's timed parts and the threads' work:
+    uvicorn's and the WebSocket library's framing and reading, asyncio's own scheduling,
+    the lobby's requests, and the timers themselves."""
+    steps = max(1, moves)
+    cpu = parts["cpu_ms"]
+    per_move = {k: round(v / steps, 4) for k, v in cpu.items()}
+    timed = sum(cpu.get(k, 0.0) for k in TOP_PARTS) + cpu.get("store_thread", 0.0) + cpu.get("bots_threads", 0.0)
+    return {
+        "ms_per_move": per_move,
+        "rest_ms_per_move": round((server_cpu * 1000 - timed) / steps, 4),
+        "gc_pauses": parts["gc"]["pauses"],
+        "gc_ms_per_move": round(parts["gc"]["total_ms"] / steps, 4),
+        "gc_max_ms": parts["gc"]["max_ms"],
+        "server_lag_ms": parts["lag_ms"],
+        "calls_per_move": {k: round(v / steps, 2) for k, v in parts["calls"].items()},
+    }
 
 
 def one_run(args: argparse.Namespace, tables: int) -> dict[str, Any]:
@@ -304,7 +340,8 @@ def one_run(args: argparse.Namespace, tables: int) -> dict[str, Any]:
         port = free_port()
         cmd = [sys.executable, "-m", "tapete", "serve", "--port", str(port), "--db", str(db)]
         cmd += ["--max-tables-per-client", "100000", "--create-rate", "100000"]  # every table opens from here
-        server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        env = {**os.environ, "TAPETE_WEB_TIMERS": "1"} if args.breakdown else None  # tapete.web.timing
+        server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
         base = f"http://127.0.0.1:{port}"
         try:
             deadline = time.monotonic() + TIMEOUT
@@ -386,6 +423,11 @@ def main() -> int:
     p.add_argument("--spectators", type=int, default=1, help="spectator pages per table")
     p.add_argument("--check", action="store_true", help="exit 1 when a p99 round trip misses the goal")
     p.add_argument("--p99-goal", type=float, default=50.0)
+    p.add_argument(
+        "--breakdown",
+        action="store_true",
+        help="time the server's parts of a move (parse, apply, store, views, sending, bots, gc, loop lag)",
+    )
     p.add_argument("--markdown", action="store_true", help="also print the medians as a markdown table (stderr)")
     args = p.parse_args()
     sizes = [int(x) for x in str(args.tables).split(",") if x.strip()]

@@ -60,7 +60,7 @@ from ..plugins.loader import Registry
 from ..plugins.loader import registry as default_registry
 from ..rules.options import option_value
 from ..rules.variant_file import option_text
-from . import messages
+from . import messages, timing
 from .asgi import Guard, guarded_http, guarded_ws, is_loopback
 from .botpool import BotLate, BotPool
 from .fairness import commitment, match_record
@@ -85,6 +85,7 @@ from .tables import (
     new_token,
     seat_kinds,
 )
+from .timing import Timers
 
 RulesText = Callable[[Variant], list[str]]  # a variant's rules page, as the command line hands it over
 MAX_MESSAGE = 4096  # characters in one message from a client; a longer one is refused unread
@@ -1083,6 +1084,7 @@ def make_app(
     limits: Limits | None = None,
     seeds: Callable[[], str] | None = None,
     loopback: bool = True,
+    timers: bool = False,
 ) -> Starlette:
     """The Starlette application of ``tapete serve`` over the database file ``db``;
     ``rules_text`` writes a variant's rules page, ``limits`` are the server's (`Limits`),
@@ -1091,8 +1093,14 @@ def make_app(
 
     The database is checked (`tapete.web.dbfile`) before anything is written to it.
     ``own_process``: the server is the whole process (``tapete serve``), so it may set the
-    process's garbage collector (`tune_gc`); a server embedded elsewhere (the tests') leaves it."""
+    process's garbage collector (`tune_gc`); a server embedded elsewhere (the tests') leaves it.
+    ``timers``: time the parts of every move (`tapete.web.timing`), read at ``/api/debug/timers``;
+    off, nothing is timed and the route does not exist."""
     limits = limits or Limits()
+    timed: Timers | None = None
+    if timers:
+        timed = Timers()
+        timed.install()
     store = Store(db, durable=durable)
     hub = Hub(store, registry, rules_text, limits, seeds)
 
@@ -1155,6 +1163,13 @@ def make_app(
             headers={"Cache-Control": "no-store"},
         )
 
+    async def debug_timers(request: Request) -> Response:
+        assert timed is not None
+        out = timed.snapshot(hub.steps_played)
+        if request.query_params.get("reset") == "1":
+            timed.reset()
+        return JSONResponse(out, headers={"Cache-Control": "no-store"})
+
     async def warm() -> None:
         """The lobby's catalogue (seconds of CPU: every variant loaded) built as the server starts, not at
         the first visit; what it loaded is then frozen out of the collector's walks too (`tune_gc`)."""
@@ -1164,12 +1179,16 @@ def make_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await hub.start()
+        if timed is not None:
+            timed.start()
         if own_process:
             tune_gc()
             app.state.warm = asyncio.get_running_loop().create_task(warm())
         try:
             yield
         finally:
+            if timed is not None:
+                timed.stop()
             await hub.stop()
             store.close()
 
@@ -1184,6 +1203,8 @@ def make_app(
         WebSocketRoute("/ws", hub.serve_socket),
         Mount("/static", StaticFiles(directory=str(_static())), name="static"),
     ]
+    if timed is not None:
+        routes.insert(0, Route("/api/debug/timers", debug_timers))
     app = GuardedApp(routes=routes, lifespan=lifespan)
     app.state.hub = hub
     app.state.limits = limits
@@ -1221,7 +1242,9 @@ def serve(
 
     limits = (limits or Limits()).checked()
     loopback = is_loopback(host)
-    app = make_app(db, rules_text=rules_text, own_process=True, limits=limits, loopback=loopback)
+    app = make_app(
+        db, rules_text=rules_text, own_process=True, limits=limits, loopback=loopback, timers=timing.wanted()
+    )
     shown = f"[{host}]" if ":" in host else host
     if not quiet:
         print(f"tapete serve: the lobby is at http://{shown}:{port}/ (tables in {db}; Ctrl-C stops)", flush=True)
