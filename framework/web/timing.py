@@ -16,7 +16,7 @@ to its part:
   the page's last one) and ``encode`` (the message as JSON text);
 - ``send``: the text handed to the connection (framing and the socket write);
 - ``bots_loop`` / ``bots_threads``: the bots' decisions, on the loop or in the pool;
-- ``gc``: the cyclic collector's pauses (inside whichever part was running: not added to the others);
+- ``gc``: the cyclic collector's pauses, by generation (inside whichever part was running: not added to the others);
 - ``lag``: how late the loop wakes from a 10 ms sleep (its p50, p99 and worst), the wait every move meets.
 
 The figures are read (and, with ``?reset=1``, started again) at ``/api/debug/timers``, a
@@ -52,9 +52,11 @@ class Timers:
     def __init__(self) -> None:
         self.seconds: dict[str, float] = {}
         self.calls: dict[str, int] = {}
-        self.gc_pauses: list[float] = []
+        self.gc_pauses: list[tuple[int, float]] = []  # (generation, seconds)
         self.lags: list[float] = []
         self._gc_started = 0.0
+        self._gc_cpu_started = 0.0
+        self.gc_cpu = 0.0  # CPU seconds of the collections: what the pauses cost, less the waits for a core
         self._lag_task: asyncio.Task[None] | None = None
         self.started = time.perf_counter()
 
@@ -62,6 +64,7 @@ class Timers:
         self.seconds.clear()
         self.calls.clear()
         self.gc_pauses.clear()
+        self.gc_cpu = 0.0
         self.lags.clear()
         self.started = time.perf_counter()
 
@@ -134,9 +137,10 @@ class Timers:
 
     def _gc(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
-            self._gc_started = time.perf_counter()
+            self._gc_started, self._gc_cpu_started = time.perf_counter(), time.thread_time()
         elif self._gc_started:
-            self.gc_pauses.append(time.perf_counter() - self._gc_started)
+            self.gc_pauses.append((int(info.get("generation", -1)), time.perf_counter() - self._gc_started))
+            self.gc_cpu += time.thread_time() - self._gc_cpu_started
             self._gc_started = 0.0
 
     # -- the loop's lateness -----------------------------------------------------------------
@@ -157,17 +161,14 @@ class Timers:
     # -- reading -----------------------------------------------------------------------------
     def snapshot(self, steps: int) -> Json:
         """Everything since the last reset, in milliseconds; ``steps`` is the hub's count of steps played."""
-        pauses, lags = sorted(self.gc_pauses), sorted(self.lags)
+        lags = sorted(self.lags)
         return {
             "wall_s": round(time.perf_counter() - self.started, 3),
             "steps": steps,
             "cpu_ms": {k: round(v * 1000, 3) for k, v in sorted(self.seconds.items())},
             "calls": dict(sorted(self.calls.items())),
-            "gc": {
-                "pauses": len(pauses),
-                "total_ms": round(sum(pauses) * 1000, 3),
-                "max_ms": round(pauses[-1] * 1000, 3) if pauses else 0.0,
-            },
+            "gc_cpu_ms": _ms(self.gc_cpu),
+            "gc": {str(g): _pauses([p for gen, p in self.gc_pauses if gen == g]) for g in range(3)},
             "lag_ms": {
                 "p50": _ms(_quantile(lags, 0.50)),
                 "p99": _ms(_quantile(lags, 0.99)),
@@ -182,6 +183,11 @@ def asyncio_loop_running() -> bool:
         asyncio.get_running_loop()
         return True
     return False
+
+
+def _pauses(seconds: list[float]) -> Json:
+    """How many pauses of one generation's collections, their total and the longest, in milliseconds."""
+    return {"pauses": len(seconds), "total_ms": _ms(sum(seconds)), "max_ms": _ms(max(seconds, default=0.0))}
 
 
 def _quantile(values: list[float], q: float) -> float:
