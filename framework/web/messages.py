@@ -73,7 +73,14 @@ def as_faces(layout: Layout, view: View, text: str) -> str:
 
 
 def _spoken(layout: Layout, view: View) -> list[tuple[str, str]]:
-    """(the layout's words for a card, the deck's name) where they differ, the longest words first."""
+    """(the layout's words for a card, the deck's name) where they differ, the longest words first.
+
+    Asked for every row and note of every message: first by the objects themselves (a
+    deal's views share one mapping of options), then by the options' values."""
+    quick = (id(layout), id(view.deck), id(view.options))
+    seen = _spoken_quick.get(quick)
+    if seen is not None and seen[0] is layout and seen[1] is view.deck and seen[2] is view.options:
+        return seen[3]
     key = (id(layout), id(view.deck), repr(sorted(view.options.items())) if view.options else "")
     hit = _spoken_cache.get(key)
     if hit is None or hit[0] is not layout or hit[1] is not view.deck:
@@ -82,10 +89,14 @@ def _spoken(layout: Layout, view: View) -> list[tuple[str, str]]:
         pairs = sorted(differ, key=lambda p: -len(p[0]))
         hit = (layout, view.deck, pairs)
         _spoken_cache[key] = hit
+    if len(_spoken_quick) >= MAX_ROWS:
+        _spoken_quick.clear()  # one entry per deal's options: a bound, not an eviction policy
+    _spoken_quick[quick] = (layout, view.deck, view.options, hit[2])
     return hit[2]
 
 
 _spoken_cache: dict[Any, tuple[Layout, Deck, list[tuple[str, str]]]] = {}  # the objects kept: their ids stay theirs
+_spoken_quick: dict[tuple[int, int, int], tuple[Layout, Deck, Any, list[tuple[str, str]]]] = {}
 
 
 def row(view: View, r: Row, layout: Layout | None = None) -> Json:
