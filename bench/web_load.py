@@ -18,6 +18,10 @@ table is open (``opening_s``), and after a further warm-up, it measures for ``--
   (from ``/proc/stat``): with 2 cores, a load above 2 means the server waited for a core;
 - this script's own CPU share and how late its event loop woke (``client_lag_p99_ms``):
   a late client makes round trips look longer than the server made them;
+- how long the server's event loop was ready to run but waited for a core (``/proc/PID/schedstat``,
+  ms per second): on a busy machine, a wait every page meets whatever the server costs;
+- with ``--breakdown``, where each stored move's server CPU went (``tapete.web.timing``), the
+  collector's pauses by generation (wall and CPU time) and the server loop's own lateness;
 - memory per table: the server's resident memory with the tables open, less its memory
   before they were opened, divided by N.
 
@@ -73,6 +77,16 @@ def cpu_seconds(pid: int) -> float:
     """User plus system CPU time of process ``pid`` and all its threads so far."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / TICK  # utime, stime (fields 14 and 15 of stat)
+
+
+def waited_for_core(pid: int) -> float:
+    """Seconds the process's main thread (the event loop) has so far spent ready to run but waiting for a core.
+
+    From ``/proc/PID/schedstat`` (its second field, in nanoseconds); 0 where the kernel does not keep it."""
+    try:
+        return int(Path(f"/proc/{pid}/schedstat").read_text().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return 0.0
 
 
 def machine_jiffies() -> tuple[int, int]:
@@ -245,15 +259,20 @@ async def measure(args: argparse.Namespace, tables: int, base: str, pid: int, db
     open_rss = rss_kib(pid)
     load.measuring = True
     loads: list[float] = []
+    if args.breakdown:
+        await asyncio.to_thread(timers, base, True)
     steps0, t0 = stored_steps(db), time.perf_counter()
     server0, client0, machine0 = cpu_seconds(pid), time.process_time(), machine_jiffies()
+    waited0 = waited_for_core(pid)
     end = t0 + args.seconds
     while (left := end - time.perf_counter()) > 0:
         loads.append(os.getloadavg()[0])
         await asyncio.sleep(min(1.0, left))
     steps1, t1 = stored_steps(db), time.perf_counter()
     server1, client1, machine1 = cpu_seconds(pid), time.process_time(), machine_jiffies()
+    waited1 = waited_for_core(pid)
     loads.append(os.getloadavg()[0])
+    parts = await asyncio.to_thread(timers, base, False) if args.breakdown else None
     load.measuring = False
     peak = rss_kib(pid)
     load.stop = True
@@ -265,7 +284,7 @@ async def measure(args: argparse.Namespace, tables: int, base: str, pid: int, db
     server_cpu, client_cpu = server1 - server0, client1 - client0
     busy = (machine1[0] - machine0[0]) / TICK
     rtts, acks, lags = sorted(load.rtts), sorted(load.acks), sorted(load.lags)
-    return {
+    out = {
         "tables": tables,
         "variant": args.variant,
         "players": args.players,
@@ -289,11 +308,46 @@ async def measure(args: argparse.Namespace, tables: int, base: str, pid: int, db
         "load_avg_median": round(statistics.median(loads), 2),
         "load_avg_max": round(max(loads), 2),
         "other_busy_cores": round(max(0.0, busy - server_cpu - client_cpu) / wall, 2),
+        "server_waited_for_core_ms_per_s": round((waited1 - waited0) / wall * 1000, 1),
         "cores": os.cpu_count(),
         "server_rss_mib": round(peak / 1024, 1),
         "memory_per_table_kib": round((open_rss - before) / tables, 1),
         "matches_finished": load.tables_done,
         "refusals": len(load.errors),
+    }
+    if parts is not None:
+        out["breakdown"] = breakdown(parts, server_cpu, moves)
+    return out
+
+
+def timers(base: str, reset: bool) -> Any:
+    """The server's timers (tapete.web.timing) since they were last reset; ``reset`` starts them again."""
+    with urllib.request.urlopen(base + "/api/debug/timers" + ("?reset=1" if reset else ""), timeout=TIMEOUT) as r:
+        return json.loads(r.read())
+
+
+TOP_PARTS = ("parse", "check", "apply", "broadcast", "send", "store_loop", "bots_loop")  # on the loop, not nested
+
+
+def breakdown(parts: dict[str, Any], server_cpu: float, moves: int) -> dict[str, Any]:
+    """Where a move's server CPU went: each timed part's milliseconds per stored move, and what is left.
+
+    ``rest`` is the process's CPU per move less the loop's timed parts and the threads' work:
+    uvicorn's and the WebSocket library's framing and reading, asyncio's own scheduling,
+    the lobby's requests, and the timers themselves."""
+    steps = max(1, moves)
+    cpu = parts["cpu_ms"]
+    per_move = {k: round(v / steps, 4) for k, v in cpu.items()}
+    timed = sum(cpu.get(k, 0.0) for k in TOP_PARTS) + cpu.get("store_thread", 0.0) + cpu.get("bots_threads", 0.0)
+    return {
+        "ms_per_move": per_move,
+        "rest_ms_per_move": round((server_cpu * 1000 - timed) / steps, 4),
+        "gc_pauses": {g: p["pauses"] for g, p in parts["gc"].items()},  # by generation: 0, 1, 2 (full)
+        "gc_ms_per_move": round(sum(p["total_ms"] for p in parts["gc"].values()) / steps, 4),
+        "gc_cpu_ms_per_move": round(parts["gc_cpu_ms"] / steps, 4),
+        "gc_max_ms": {g: p["max_ms"] for g, p in parts["gc"].items()},
+        "server_lag_ms": parts["lag_ms"],
+        "calls_per_move": {k: round(v / steps, 2) for k, v in parts["calls"].items()},
     }
 
 
@@ -304,7 +358,8 @@ def one_run(args: argparse.Namespace, tables: int) -> dict[str, Any]:
         port = free_port()
         cmd = [sys.executable, "-m", "tapete", "serve", "--port", str(port), "--db", str(db)]
         cmd += ["--max-tables-per-client", "100000", "--create-rate", "100000"]  # every table opens from here
-        server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        env = {**os.environ, "TAPETE_WEB_TIMERS": "1"} if args.breakdown else None  # tapete.web.timing
+        server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
         base = f"http://127.0.0.1:{port}"
         try:
             deadline = time.monotonic() + TIMEOUT
@@ -340,6 +395,7 @@ MEDIANS = (
     "load_avg_median",
     "load_avg_max",
     "other_busy_cores",
+    "server_waited_for_core_ms_per_s",
     "server_rss_mib",
     "memory_per_table_kib",
 )
@@ -356,14 +412,15 @@ def summary(runs: list[dict[str, Any]]) -> dict[str, Any]:
 
 def markdown(rows: list[dict[str, Any]]) -> str:
     lines = [
-        "| tables | runs | load average | others' cores | moves/s | server CPU per move | server core share "
-        "| p50 round trip | p99 round trip (each run) | client lag p99 | memory per table |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "| tables | runs | load average | others' cores | server waited for a core | moves/s | server CPU per move "
+        "| server core share | p50 round trip | p99 round trip (each run) | client lag p99 | memory per table |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         each = ", ".join(f"{x:g}" for x in r["rtt_p99_ms_each_run"])
         lines.append(
             f"| {r['tables']} | {r['runs']} | {r['load_avg_median']:g} | {r['other_busy_cores']:g} "
+            f"| {r['server_waited_for_core_ms_per_s']:g} ms/s "
             f"| {r['moves_per_s']:g} | {r['server_cpu_ms_per_move']:g} ms | {r['server_core_share']:.0%} "
             f"| {r['rtt_p50_ms']:g} ms | **{r['rtt_p99_ms']:g} ms** ({each}) | {r['client_lag_p99_ms']:g} ms "
             f"| {r['memory_per_table_kib']:g} KiB |"
@@ -386,6 +443,11 @@ def main() -> int:
     p.add_argument("--spectators", type=int, default=1, help="spectator pages per table")
     p.add_argument("--check", action="store_true", help="exit 1 when a p99 round trip misses the goal")
     p.add_argument("--p99-goal", type=float, default=50.0)
+    p.add_argument(
+        "--breakdown",
+        action="store_true",
+        help="time the server's parts of a move (parse, apply, store, views, sending, bots, gc, loop lag)",
+    )
     p.add_argument("--markdown", action="store_true", help="also print the medians as a markdown table (stderr)")
     args = p.parse_args()
     sizes = [int(x) for x in str(args.tables).split(",") if x.strip()]

@@ -22,6 +22,7 @@ exactly the new state.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterable
 from typing import Any
@@ -72,7 +73,14 @@ def as_faces(layout: Layout, view: View, text: str) -> str:
 
 
 def _spoken(layout: Layout, view: View) -> list[tuple[str, str]]:
-    """(the layout's words for a card, the deck's name) where they differ, the longest words first."""
+    """(the layout's words for a card, the deck's name) where they differ, the longest words first.
+
+    Asked for every row and note of every message: first by the objects themselves (a
+    deal's views share one mapping of options), then by the options' values."""
+    quick = (id(layout), id(view.deck), id(view.options))
+    seen = _spoken_quick.get(quick)
+    if seen is not None and seen[0] is layout and seen[1] is view.deck and seen[2] is view.options:
+        return seen[3]
     key = (id(layout), id(view.deck), repr(sorted(view.options.items())) if view.options else "")
     hit = _spoken_cache.get(key)
     if hit is None or hit[0] is not layout or hit[1] is not view.deck:
@@ -81,21 +89,43 @@ def _spoken(layout: Layout, view: View) -> list[tuple[str, str]]:
         pairs = sorted(differ, key=lambda p: -len(p[0]))
         hit = (layout, view.deck, pairs)
         _spoken_cache[key] = hit
+    if len(_spoken_quick) >= MAX_ROWS:
+        _spoken_quick.clear()  # one entry per deal's options: a bound, not an eviction policy
+    _spoken_quick[quick] = (layout, view.deck, view.options, hit[2])
     return hit[2]
 
 
 _spoken_cache: dict[Any, tuple[Layout, Deck, list[tuple[str, str]]]] = {}  # the objects kept: their ids stay theirs
+_spoken_quick: dict[tuple[int, int, int], tuple[Layout, Deck, Any, list[tuple[str, str]]]] = {}
 
 
 def row(view: View, r: Row, layout: Layout | None = None) -> Json:
+    """A layout's row as the page draws it: made once per row's content and deck, then shared.
+
+    The rows of a table mostly stay as they were from one position to the next and
+    from one seat to another (a suit's row, the pool), so the same object serves every
+    message that holds it; nothing changes a message once built, as with `faces`."""
+    spoken = _spoken(layout, view) if layout is not None and r.note else None
+    key = (r, id(view.deck), id(spoken))
+    hit = _rows.get(key)
+    if hit is not None and hit[0] is view.deck and hit[1] is spoken:
+        return hit[2]
     names = view.deck.names
-    return {
+    made = {
         "label": r.label,
         "cards": tokens(view, r.cards),
         "note": as_faces(layout, view, r.note) if layout is not None and r.note else r.note,
         "marked": [names[c] for c in sorted(r.marked)],
         "grid": r.width > 0,
     }
+    if len(_rows) >= MAX_ROWS:
+        _rows.clear()  # a bound, not an eviction policy: the rows in play are made again at once
+    _rows[key] = (view.deck, spoken, made)
+    return made
+
+
+MAX_ROWS = 20_000  # rows kept for sharing (a few hundred bytes each)
+_rows: dict[Any, tuple[Deck, Any, Json]] = {}  # the deck and words kept, so their ids stay theirs
 
 
 def move(view: View, layout: Layout, a: Action) -> Json:
@@ -252,11 +282,17 @@ def fairness(table: LiveTable) -> Json:
     cfg = table.config
     over = table.phase in OVER
     return {
-        "commitment": commitment(cfg.seed, cfg.salt),
+        "commitment": _commitment(cfg.seed, cfg.salt),
         "seed": cfg.seed if over else None,
         "salt": cfg.salt if over else None,
         "record": f"/api/tables/{table.id}/record" if table.phase == MATCH_OVER else None,
     }
+
+
+@functools.lru_cache(maxsize=4096)
+def _commitment(seed: str, salt: str) -> str:
+    """`commitment`, hashed once per table rather than once per message."""
+    return commitment(seed, salt)
 
 
 def change_message(before: Json, after: Json) -> Json:

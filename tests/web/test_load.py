@@ -1,8 +1,10 @@
 """The load script runs: ten tables of bots and simulated people over real sockets, briefly.
 
-The figures themselves (moves/s, round trips, memory per table) are measured by
-``bench/web_load.py`` at full size and recorded in bench/README.md; here only that the
-run completes, that people's moves were acknowledged and nothing was refused.
+The figures themselves (moves/s, round trips, memory per table, where a move's time
+goes) are measured by ``bench/web_load.py`` at full size and recorded in
+bench/README.md; here only that the run completes, that people's moves were
+acknowledged and nothing was refused, that ``--breakdown`` names every part of a move
+it timed, and that a server nobody asked to time keeps no timers and has no route for them.
 """
 
 from __future__ import annotations
@@ -12,14 +14,32 @@ import subprocess
 import sys
 from pathlib import Path
 
+from .conftest import ThreadServer, get
+
 SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "web_load.py"
 
 
-def test_ten_tables_of_bots_and_people_play_over_sockets() -> None:
-    args = ["--tables", "10", "--seconds", "4", "--warmup", "2", "--pace", "0.05", "--think", "0.1"]
+def test_ten_tables_of_bots_and_people_play_over_sockets_and_the_time_of_a_move_is_broken_down() -> None:
+    args = ["--tables", "10", "--seconds", "4", "--warmup", "2", "--pace", "0.05", "--think", "0.1", "--breakdown"]
     run = subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
     result = json.loads(run.stdout)
     assert result["tables"] == 10 and result["moves_per_s"] > 0
     assert result["person_moves_measured"] > 0 and result["refusals"] == 0
     assert result["memory_per_table_kib"] > 0
+    parts = result["breakdown"]
+    # Every step is applied and stored once; people's moves are parsed and checked; pages are shown it.
+    assert parts["calls_per_move"]["apply"] >= 0.99
+    for part in ("parse", "check", "apply", "broadcast", "state", "change", "encode", "send", "bots_loop"):
+        assert parts["ms_per_move"][part] > 0, part
+    assert parts["ms_per_move"].get("store_loop", 0) + parts["ms_per_move"].get("store_thread", 0) > 0
+    assert parts["server_lag_ms"]["max"] >= parts["server_lag_ms"]["p99"] >= parts["server_lag_ms"]["p50"] >= 0
+
+
+def test_a_server_not_asked_to_time_itself_has_no_timers(server: ThreadServer) -> None:
+    from tapete.web import app
+
+    status, _ = get(server.url + "/api/debug/timers")
+    assert status == 404
+    assert getattr(app._parse, "_timed_part", None) is None  # nothing on a move's path is wrapped
+    assert getattr(app.Hub.broadcast, "_timed_part", None) is None
