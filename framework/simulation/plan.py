@@ -337,6 +337,7 @@ def chunk_size(total: int, workers: int) -> int:
     progress="callable",
     connect_timeout="finite",
     player="callable",
+    first="count",
 )
 def simulate(
     variant: str | Path,
@@ -384,5 +385,5 @@ def simulate(
             raise TapeteError(f"{name} must be a function, not {given!r:.60}")
     plan = make_plan(variant, games, players, bots, options, sweep, seed)
     plan.player = player
-    plan.first = first
+    plan.first = count(first, "first", low=0, high=MAX_GAMES * 1000)  # a round's place among a run's rounds
     return run(plan, workers or default_workers(), scheduler, progress, connect_timeout)

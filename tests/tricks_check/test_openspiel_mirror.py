@@ -158,7 +158,7 @@ def mirror_variant(settings: dict[str, bool], v: Any, deals: int, name: str) -> 
     seed = 0
     while seen["deals"] < deals:
         seed += 1
-        match = Match(v, 4, seed=("mirror", name, seed), bots=["random"])
+        match = Match(v, 4, seed=f"mirror/{name}/{seed}", bots=["random"])
         rng = Random(name, seed)
         game = match.game
         winner = None
