@@ -27,7 +27,9 @@ FAILURES = {
 }
 
 
-@pytest.mark.parametrize("name", list(FAILURES))
+@pytest.mark.parametrize(
+    "name", [n if n in ("exits", "regexit") else pytest.param(n, marks=pytest.mark.slow) for n in FAILURES]
+)
 def test_a_plugin_failing_with_any_base_exception_is_listed_as_broken_and_the_rest_works(tmp_path, name):
     source, reason = FAILURES[name]
     env = install(tmp_path, {name: source})

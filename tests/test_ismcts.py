@@ -13,7 +13,7 @@ from conftest import snapshot_deal
 from tapete import Deal, Match, Random, TapeteError, registry
 from tapete.plugins.botspec import parse_spec, split_bots
 from tapete.search.determinise import Determiniser, count_assignments
-from tapete.testing import variant
+from tapete.testing import variant, variant_params
 
 VARIANTS = sorted(registry().variants())
 
@@ -38,7 +38,7 @@ def _one_deal(name: str, bots: list[str], seed: int = 1) -> tuple[Match, dict]:
     return match, {"end": ended.value.args[0], "actions": actions}
 
 
-@pytest.mark.parametrize("name", VARIANTS)
+@pytest.mark.parametrize("name", variant_params())
 def test_ismcts_plays_a_deal_of_every_variant(name):
     match, played = _one_deal(name, ["ismcts:iterations=3,depth=30", "random"])
     assert played["actions"]

@@ -36,7 +36,14 @@ def answer(proc: subprocess.CompletedProcess[str], value_line: str) -> str:
     return value_line
 
 
-@pytest.mark.parametrize("text", TEXTS, ids=lambda t: repr(t)[:12])
+EVERYDAY = {"7", "abc", "1e3", "9" * 5000}  # a number, a word, an exponent, a length: each run; the rest slow
+
+
+@pytest.mark.parametrize(
+    "text",
+    [t if t in EVERYDAY else pytest.param(t, marks=pytest.mark.slow) for t in TEXTS],
+    ids=lambda t: repr(t)[:12],
+)
 def test_every_entry_point_reads_an_option_the_same_way(text):
     expected = api(text)
     assert "internal error" not in expected

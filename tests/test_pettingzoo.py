@@ -12,7 +12,7 @@ from tapete import Action, Random, registry
 from tapete.core.errors import TapeteError
 from tapete.core.rng import derive_seed
 from tapete.play.match import Match
-from tapete.testing import hidden_positions
+from tapete.testing import hidden_positions, variant_params
 
 pettingzoo = pytest.importorskip("pettingzoo")
 np = pytest.importorskip("numpy")
@@ -126,7 +126,7 @@ def _random_steps(e, rng, on_step=None, limit=None, rewards=None):
 
 
 @pytest.mark.parametrize("history", [0, 3])
-@pytest.mark.parametrize("name", VARIANTS)
+@pytest.mark.parametrize("name", variant_params())
 def test_the_observation_is_what_the_seats_view_holds(name, history):
     # The environment builds observations from the visibility rules and each seat's memory,
     # without views; a deal recording full histories, fed the same moves, gives every seat a

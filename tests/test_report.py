@@ -213,6 +213,7 @@ def test_the_page_opens_offline_in_a_browser_with_every_plot(written):
     assert problems == []
 
 
+@pytest.mark.slow  # a local Dask cluster: the slow tier
 def test_dask_plays_the_same_report():
     pytest.importorskip("distributed")
     arms = [Arm("fantan/pagat")]

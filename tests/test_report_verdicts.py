@@ -128,6 +128,7 @@ def test_a_difference_real_on_its_own_can_be_chance_once_every_measure_is_counte
     assert first["real"] and first["p_adjusted"] < 0.05 and "real at 95 %" in first["text"]
 
 
+@pytest.mark.slow  # a sweep of arms, each played: the slow tier (Holm is checked every run)
 def test_a_sweep_is_corrected_by_benjamini_hochberg_and_says_so():
     arms = [Arm("fantan/pagat", {"wins_to": w}) for w in (1, 2, 3)]
     data = run_report(arms, 8, ladder=False, workers=1).data

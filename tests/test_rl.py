@@ -15,7 +15,7 @@ import pytest
 
 from tapete.core.errors import TapeteError
 from tapete.core.rng import derive_seed
-from tapete.testing import variant, variant_names, view_picture
+from tapete.testing import variant, variant_params, view_picture
 
 pytest.importorskip("pettingzoo")
 np = pytest.importorskip("numpy")
@@ -25,7 +25,7 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 from tapete import rl  # noqa: E402
 
 
-@pytest.mark.parametrize("name", variant_names())
+@pytest.mark.parametrize("name", variant_params())
 def test_gymnasiums_checker_passes_against_random_and_the_default_bot(name):
     default = variant(name).record.default_bot
     for opponents in ("random", default):

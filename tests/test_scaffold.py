@@ -8,6 +8,8 @@ import sys
 import venv
 from pathlib import Path
 
+import pytest
+
 
 def tapete(*args: str, python: str = sys.executable, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run([python, "-m", "tapete", *args], capture_output=True, text=True, check=False, cwd=cwd)
@@ -53,6 +55,7 @@ def _venv_on_top_of_this_one(where: Path) -> str:
     return str(python)
 
 
+@pytest.mark.slow  # pip installs the scaffolded package and runs its own suite
 def test_a_new_plugin_installs_registers_and_passes_its_own_tests(tmp_path):
     made = tapete("new", "plugin", "high-card", "--dir", str(tmp_path))
     assert made.returncode == 0, made.stderr

@@ -207,6 +207,7 @@ def test_plain_progress_lines_when_not_a_terminal() -> None:
     assert quiet.stderr == ""
 
 
+@pytest.mark.slow  # a local Dask cluster: the slow tier
 def test_a_dask_cluster_gives_the_single_process_results() -> None:
     distributed = pytest.importorskip("distributed")
     here = simulate("fantan/pagat", 12, bots=["random"], seed=3, workers=1, sweep={"wins_to": ["1", "2"]})

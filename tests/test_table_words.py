@@ -22,12 +22,14 @@ from tapete import Action, Deal
 from tapete.core.rng import Random
 from tapete.table.human import HumanBot, interpret
 from tapete.table.render import Faces, menu_lines, picture_lines
-from tapete.testing import variant, variant_names
+from tapete.testing import variant, variant_names, variant_params
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = {"chinchon": "CH", "gin": "GR", "fantan": "FT", "chinese-ten": "CT", "scopa": "SC"}  # rules documents
 RULE_ID = re.compile(r"\b([A-Z]{2})-V?\d")
 BUILT_IN = [n for n in variant_names() if variant(n).spec.game in RULES]
+# each game's base every run, the other built-in variants in the slow tier
+BUILT_IN_TIERED = [p for p in variant_params() if (p if isinstance(p, str) else p.values[0]) in BUILT_IN]
 MOVE_WORDS = ("play", "pass", "draw", "discard", "close", "knock", "capture", "take")
 
 
@@ -77,7 +79,7 @@ def offered_kinds(name: str, wanted: set[str], deals: int = 40) -> set[str]:
 
 
 # -- help: the game's own moves ---------------------------------------------------------------
-@pytest.mark.parametrize("name", BUILT_IN)
+@pytest.mark.parametrize("name", BUILT_IN_TIERED)
 def test_help_lists_exactly_the_moves_the_variant_offers(name):
     """Gin lists 'pass' and 'knock', Chinchón 'close' and no 'pass', Fan Tan no draw, close or take."""
     v = variant(name)
@@ -97,7 +99,7 @@ def test_help_lists_exactly_the_moves_the_variant_offers(name):
     assert "rules that apply" in text and RULE_ID.search(text), text
 
 
-@pytest.mark.parametrize("name", BUILT_IN)
+@pytest.mark.parametrize("name", BUILT_IN_TIERED)
 def test_every_refusal_cites_only_the_variants_own_rules(name):
     """CH-4.2 for a pass in Chinchón (never GR-4.1), GR-4.2 for a discard before drawing in Gin, ..."""
     refusals = 0
@@ -128,7 +130,7 @@ def test_every_refusal_cites_only_the_variants_own_rules(name):
     assert refusals > 0
 
 
-@pytest.mark.parametrize("name", BUILT_IN)
+@pytest.mark.parametrize("name", BUILT_IN_TIERED)
 def test_score_and_help_speak_the_variants_own_rules(name):
     for deal in states(name, range(1), every=40):
         said: list[str] = []
@@ -171,7 +173,7 @@ def test_captured_points_count_what_the_seat_has_seen():
 
 
 # -- the menu and the picture at any width ------------------------------------------------------
-@pytest.mark.parametrize("name", BUILT_IN)
+@pytest.mark.parametrize("name", BUILT_IN_TIERED)
 def test_the_menu_breaks_between_moves_never_inside_a_word(name):
     for deal in states(name, range(2), every=25):
         view = deal.view(deal.to_move)
@@ -242,7 +244,7 @@ def test_other_decks_keep_their_symbols(name):
     assert bot.faces(deal.view(0)).names == tuple(deal.game.deck.names)
 
 
-@pytest.mark.parametrize("name", BUILT_IN)
+@pytest.mark.parametrize("name", BUILT_IN_TIERED)
 def test_the_hand_is_held_in_the_suit_order_of_the_tables_rows(name):
     """Fan Tan's rows go down in the order the hand is held; every hand keeps one suit order."""
     deal = next(states(name, range(1)))
@@ -342,7 +344,7 @@ def test_faces_rewrite_a_games_sentence_with_the_tables_names():
     assert faces.words("no card '7x'") == "no card '7x'"
 
 
-@pytest.mark.parametrize("name", BUILT_IN)
+@pytest.mark.parametrize("name", BUILT_IN_TIERED)
 def test_a_deal_at_the_table_reads_in_the_games_own_words(name, tmp_path, monkeypatch):
     """A person plays deals against the game's best bot: every word shown is the variant's own.
 

@@ -81,6 +81,7 @@ def test_a_tournament_that_cannot_be_played_is_refused(bots, words):
         round_robin("fantan/pagat", bots, 4, workers=1)
 
 
+@pytest.mark.slow  # a local Dask cluster: the slow tier
 def test_a_tournament_plays_on_a_dask_cluster_as_on_processes():
     pytest.importorskip("distributed")
     local = round_robin("fantan/pagat", ["random", "sensible"], 4, workers=1, seed=3)

@@ -27,12 +27,14 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return built
 
 
+@pytest.mark.slow  # builds the wheel and installs it: packaging, checked in the slow tier
 def test_the_wheel_ships_py_typed_for_both_packages(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     assert {"tapete/py.typed", "tapete_plugins/py.typed"} <= names
     assert {"tapete/__init__.py", "tapete/grammars/rules.lark", "tapete_plugins/fantan/game.py"} <= names
 
 
+@pytest.mark.slow
 def test_a_typed_plugin_passes_mypy_strict_against_the_installed_wheel(wheel: Path, tmp_path: Path) -> None:
     pytest.importorskip("mypy", reason="mypy comes with the lint extra")
     site = tmp_path / "site"

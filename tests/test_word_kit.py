@@ -29,7 +29,7 @@ from tapete import (
     load_variant,
 )
 from tapete.core.errors import suggest
-from tapete.testing import variant_names
+from tapete.testing import variant_names, variant_params
 
 
 def child(tmp_path: Path, parent: str, lines: str, registry=None):
@@ -139,7 +139,7 @@ def test_a_bound_context_reads_the_deal_inside_the_block_and_forgets_it_after():
     assert (ctx.state, ctx.seat) == (None, None)
 
 
-@pytest.mark.parametrize("name", variant_names())
+@pytest.mark.parametrize("name", variant_params())
 def test_no_context_of_the_game_holds_the_deal_after_a_move(name):
     """docs/plugins.md: a game never keeps a reference to a state after a method returns."""
     variant = load_variant(name)

@@ -10,8 +10,9 @@ A save must never destroy anything. So:
   a second ``tapete play --save`` or ``tapete resume`` of the same file is refused, naming it;
 - each write goes through the one writer (`tapete.core.outputs`): an anonymous temporary
   file beside the save, moved over it (``os.replace``), so a process killed at any moment
-  leaves the previous or the next complete save and nothing else (a hidden ``.NAME.tmp``
-  left by an older tapete is removed by the next claim of the save).
+  leaves the previous or the next complete save, and at most the writer's hidden
+  ``.NAME.tapete-tmp`` (killed between naming it and moving it), which the next write takes
+  away; a hidden ``.NAME.tmp`` left by an older tapete is removed by the next claim of the save.
 """
 
 from __future__ import annotations

@@ -14,11 +14,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from .conftest import ThreadServer, get
 
 SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "web_load.py"
 
 
+@pytest.mark.slow  # a load run (10 tables over real sockets): the slow tier; bench/web_load.py for figures
 def test_ten_tables_of_bots_and_people_play_over_sockets_and_the_time_of_a_move_is_broken_down() -> None:
     args = ["--tables", "10", "--seconds", "4", "--warmup", "2", "--pace", "0.05", "--think", "0.1", "--breakdown"]
     run = subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, timeout=120)
