@@ -11,7 +11,6 @@ carrying them.
 from __future__ import annotations
 
 import multiprocessing
-import os
 import signal
 import sys
 import time
@@ -171,13 +170,19 @@ def _run_dask(plan: Plan, workers: int, scheduler: Any, progress: Progress | Non
     cluster: Any = None
     client: Any = None
     stopped = False
+    before: set[int] = set()
     try:
         try:
             if not isinstance(scheduler, str):
                 client = scheduler
             elif scheduler == "local":
+                before = {child.pid for child in multiprocessing.active_children() if child.pid is not None}
                 cluster = dist.LocalCluster(
-                    n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+                    n_workers=workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                    silence_logs=logging.CRITICAL,  # the workers' shutdown chatter too
                 )
                 client = dist.Client(cluster)
             else:
@@ -205,26 +210,43 @@ def _run_dask(plan: Plan, workers: int, scheduler: Any, progress: Progress | Non
                 f"the Dask cluster failed ({type(exc).__name__}: {exc}); {done} of {plan.total} matches had finished"
             ) from None
     finally:
-        quick = 1 if stopped else None  # a stopped run does not wait for the workers to finish their chunks
-        if client is not None and isinstance(scheduler, str):
-            client.close(timeout=quick)
-        if cluster is not None:
-            _close_local(cluster, quick)
+        if stopped and cluster is not None:
+            _end_local(cluster, before)  # the run's own cluster, ended rather than closed politely
+        elif client is not None and isinstance(scheduler, str):
+            # A stopped run does not wait for another's cluster to finish the chunks it was given.
+            try:
+                client.close(timeout=1 if stopped else None)
+            except TimeoutError:
+                if not stopped:
+                    raise
+            if cluster is not None:
+                cluster.close()
     return out.result()
 
 
-def _close_local(cluster: Any, timeout: float | None) -> None:
-    """Close this run's own local cluster; stopped, its worker processes are ended first, not waited for."""
-    if timeout is not None:
-        for nanny in list(getattr(cluster, "workers", {}).values()):
-            proc = getattr(getattr(nanny, "process", None), "process", None)
-            pid = getattr(proc, "pid", None)
-            if pid:
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                except OSError:
-                    pass
-    cluster.close(timeout=timeout)
+def _end_local(cluster: Any, before: set[int]) -> None:
+    """End this run's own local cluster at once: a signal asked the command to stop within 2 s.
+
+    Its workers are this process's children that were not there before the cluster (``before``); they
+    are killed, not waited for (a nanny may be starting or restarting one at that moment, so this is
+    done on both sides of the scheduler's close). The scheduler lives in this process, which is ending:
+    Dask's own exit hook, which would close the cluster again and wait up to 10 s, is told not to.
+    """
+    _end_new_children(before)
+    cluster.shutdown_on_close = False
+    try:
+        cluster.close(timeout=0.5)
+    except (TimeoutError, OSError):
+        pass
+    _end_new_children(before)
+
+
+def _end_new_children(before: set[int]) -> None:
+    ours = [child for child in multiprocessing.active_children() if child.pid not in before]
+    for child in ours:
+        child.kill()
+    for child in ours:
+        child.join(1)
 
 
 __all__ = ["Job", "run"]
