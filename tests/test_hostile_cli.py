@@ -56,8 +56,8 @@ def test_emoji_codes_and_markup_in_user_text_print_as_typed(tmp_path):
 @pytest.mark.parametrize(
     "target,reason",
     [
-        (".", "is a folder; name a file to write the log in"),
-        ("missing/game.jsonl", "cannot write the log there: its folder missing does not exist"),
+        (".", "is a folder; name a file to write a log in"),
+        ("missing/game.jsonl", "cannot write a log there: its folder missing does not exist"),
     ],
 )
 def test_a_log_that_cannot_be_written_is_refused(tmp_path, target, reason):

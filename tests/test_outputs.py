@@ -371,3 +371,30 @@ def test_a_new_file_is_created_whole_and_never_over_one_put_there_meanwhile(tmp_
     with pytest.raises(OutputRefused, match="already exists; tapete leaves it as it is"):
         outputs.write_new(path, "print('again')\n")
     assert path.read_bytes() == NOTES and sorted(p.name for p in tmp_path.iterdir()) == ["game.py"]
+
+
+# -- one judgement of a path to write, the same words at the command line and at the write ----------
+@pytest.mark.parametrize("shape", ["folder", "fifo", "symlink loop", "dangling symlink", "missing folder"])
+def test_the_path_reader_and_the_writer_refuse_a_bad_path_in_the_same_words(tmp_path, shape):
+    """`--log PATH` is refused while the command line is read and, were the disk to change before
+    the write, by the writer: a person sees one sentence for one kind of path, whichever saw it."""
+    from tapete.core import inputs
+
+    path = tmp_path / "out.jsonl"
+    if shape == "folder":
+        path.mkdir()
+    elif shape == "fifo":
+        os.mkfifo(path)
+    elif shape == "symlink loop":
+        path.symlink_to(path)
+    elif shape == "dangling symlink":
+        path.symlink_to(tmp_path / "gone")
+    else:
+        path = tmp_path / "missing" / "out.jsonl"
+    with pytest.raises(inputs.InputError) as read:
+        inputs.output_path(str(path), "log")
+    with pytest.raises(OutputRefused) as written:
+        outputs.target_of(path, "a log")
+    assert str(read.value) == str(written.value)
+    said = str(read.value)
+    assert said.startswith(f"{path}: ") and ("a log" in said or "link to nowhere" in said), said

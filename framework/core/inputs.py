@@ -53,6 +53,7 @@ from .limits import (
     read_file,
     read_number,
 )
+from .outputs import OutputRefused, target_of
 from .rng import read_seed
 
 __all__ = [
@@ -298,32 +299,23 @@ def input_path(value: Any, what: str, *, folder: bool = False) -> Path:
 
 
 def output_path(value: Any, what: str, purpose: str = "") -> Path:
-    """A file to write: refused up front when it is a folder, a FIFO, a device, a socket or a symlink loop,
-    or its folder does not exist. Whether an existing file may be replaced is the writer's decision.
+    """A file to write, as named: refused up front when it is a folder, a FIFO, a device, a socket, a
+    symlink loop or a link to nowhere, or its folder is missing or not writable. The judgement is the
+    writer's own (`tapete.core.outputs.target_of`), so the command line and the write say the same
+    words; whether an existing file may be replaced is the writer's decision, when it writes.
 
-    ``purpose`` is what a folder is told to name a file for (default: ``write the WHAT in``)."""
+    ``what`` is the output's noun ("log"); ``purpose`` is what a folder is told to name a file for
+    (default: ``write a WHAT in``)."""
     path = _path_text(value, what)
     try:
-        mode: int | None = os.stat(path).st_mode
-    except FileNotFoundError:
-        mode = None
-        if path.is_symlink():
-            raise InputError(f"{path}: is a link to nowhere; tapete does not write through it") from None
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            raise InputError(f"{path}: is a loop of symbolic links, not a place for a {what}") from None
-        raise InputError(f"{path}: cannot write the {what} there: {_why(exc)}") from None
-    if mode is not None:
-        if stat.S_ISDIR(mode):
-            raise InputError(f"{path}: is a folder; name a file to {purpose or f'write the {what} in'}")
-        kind = not_a_file(mode)
-        if kind is not None:
-            raise InputError(f"{path}: is {kind}, not a place for a {what}: tapete writes regular files")
-        return path
-    folder = path.parent
-    if not folder.is_dir():
-        raise InputError(f"{path}: cannot write the {what} there: its folder {folder} does not exist")
+        target_of(path, f"{_article(what)} {what}", purpose)
+    except OutputRefused as exc:
+        raise InputError(str(exc)) from None
     return path
+
+
+def _article(noun: str) -> str:
+    return "an" if noun[:1].lower() in "aeiou" else "a"
 
 
 def output_folder(value: Any, what: str) -> Path:

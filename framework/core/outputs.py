@@ -139,39 +139,43 @@ def _head(path: Path) -> bytes:
         os.close(fd)
 
 
-def target_of(path: Path, what: str) -> Path:
+def target_of(path: Path | str, what: str, purpose: str = "") -> Path:
     """Where writing ``path`` writes: the path itself, or the file a symlink points to.
 
-    Refused by name: a symlink loop, a symlink to nothing (writing would create a file
-    somewhere the person did not name), a folder, a FIFO, a socket or a device, and a path
-    whose folder is missing or not writable."""
+    The one judgement of a path to write, made twice with the same words: by the path reader while
+    the command line is read (`tapete.core.inputs.output_path`, before any work) and here again just
+    before the write (the disk may have changed meanwhile). ``what`` names the output with its article
+    ("a log", "a tapete rulebook (--out)"); ``purpose`` is what a folder is told to name a file for.
+    Refused by name: a symlink loop, a symlink to nothing (writing would create a file somewhere the
+    person did not name), a folder, a FIFO, a socket or a device, and a path whose folder is missing
+    or not writable."""
     shown = _shown(path)
     try:
-        info = os.stat(path)
+        info: os.stat_result | None = os.stat(path)
     except FileNotFoundError:
         if os.path.islink(path):
             raise OutputRefused(
-                f"{shown}: is a symlink to {os.readlink(path)}, which does not exist; name a file for {what}"
+                f"{shown}: is a link to nowhere ({os.readlink(path)}); tapete does not write through it"
             ) from None
         info = None
     except OSError as exc:
         if exc.errno == errno.ELOOP:
-            raise OutputRefused(f"{shown}: is a symlink loop; name a file for {what}") from None
+            raise OutputRefused(f"{shown}: is a loop of symbolic links, not a place for {what}") from None
         if exc.errno == errno.ENOTDIR:
             raise OutputRefused(f"{shown}: a part of the path is a file, not a folder; name a file") from None
         raise OutputRefused(f"{shown}: cannot write {what} there: {exc.strerror or exc}") from None
     real = Path(os.path.realpath(path))
     if info is not None:
         if stat.S_ISDIR(info.st_mode):
-            raise OutputRefused(f"{shown}: is a folder; name a file for {what}")
+            raise OutputRefused(f"{shown}: is a folder; name a file to {purpose or f'write {what} in'}")
         kind = not_a_file(info.st_mode)  # the folder is said above, in its own words
         if kind is not None:
-            raise OutputRefused(f"{shown}: is {kind}, not a file; name a file for {what}")
+            raise OutputRefused(f"{shown}: is {kind}, not a place for {what}: tapete writes regular files")
     folder = real.parent
     if not folder.is_dir():
-        raise OutputRefused(f"{shown}: the folder {_shown(folder)} does not exist; make it first")
+        raise OutputRefused(f"{shown}: cannot write {what} there: its folder {_shown(folder)} does not exist")
     if not os.access(folder, os.W_OK | os.X_OK):
-        raise OutputRefused(f"{shown}: cannot write {what} there: the folder {_shown(folder)} is not writable")
+        raise OutputRefused(f"{shown}: cannot write {what} there: its folder {_shown(folder)} is not writable")
     return real
 
 
@@ -296,7 +300,12 @@ class Outputs:
 
     def _inner(self, folder: _Output, name: str) -> _Output:
         """A file a folder output will hold, judged as an output of the folder's kind."""
-        inner = _Output(folder.path / name, target_of(folder.path / name, folder.option), folder.kind, folder.option)
+        inner = _Output(
+            folder.path / name,
+            target_of(folder.path / name, f"{folder.kind.noun} ({folder.option})"),
+            folder.kind,
+            folder.option,
+        )
         self._check_inputs(inner)
         self._check_content(inner)
         return inner
