@@ -93,3 +93,35 @@ def test_a_plugin_whose_game_name_is_taken_loses_its_variants_and_bots_for_that_
     assert played.returncode == 1 and played.stderr.splitlines()[-1].startswith("no variant 'fantan/impostor'")
     bot = run(env, "play", "fantan/pagat", "-q", "--bots", "sneaky")
     assert bot.returncode == 1 and "no bot 'sneaky' for fantan" in bot.stderr
+
+
+NAN_SCORER = """
+from tapete import hookimpl
+
+@hookimpl
+def tapete_deal_scored(match, state, scores):
+    scores[0] = float("nan")
+"""
+NAN_SAYS = "plugin 'nanscore' (nanscore) broke the deal in tapete_deal_scored: seat 0's score is nan (float)"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("simulate", "fantan/pagat", "-n", "20", "--workers", "1"),
+        pytest.param(("simulate", "fantan/pagat", "-n", "20", "--workers", "2"), marks=pytest.mark.slow),
+        pytest.param(
+            ("tournament", "fantan/pagat", "--bots", "random,sensible", "--games", "4"), marks=pytest.mark.slow
+        ),
+        pytest.param(("report", "fantan/pagat", "fantan/nines", "--games", "6", "--no-ladder"), marks=pytest.mark.slow),
+    ],
+    ids=["simulate", "simulate-workers", "tournament", "report"],
+)
+def test_a_plugin_that_breaks_every_deal_stops_the_run_with_its_name_not_a_run_of_empty_tables(tmp_path, args):
+    """Before, `simulate` printed twenty empty matches and exited 0; a broken plugin is not the game's doing."""
+    env = install(tmp_path, {"nanscore": NAN_SCORER})
+    if args[0] == "report":  # it would write its page here, were anything played
+        args = (*args, "--out", str(tmp_path / "r.html"), "--md", str(tmp_path / "r.md"))
+    proc = run(env, *args)
+    assert proc.returncode == 1 and not (tmp_path / "r.html").exists()
+    assert NAN_SAYS in proc.stderr.strip().splitlines()[-1]

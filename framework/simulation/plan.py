@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import TapeteError
+from ..play.hook_checks import PluginFault
 from ..core.inputs import MAX_GAMES, MAX_SWEEP_ARMS, MAX_WORKERS, count, declare, finite, read_bots, sweep_points
 from ..core.inputs import seed as read_seed
 from ..core.rng import derive_seed
@@ -289,10 +290,16 @@ def play_chunk(job: Job) -> list[MatchRecord]:
 
 
 def _play_or_record(v: Variant, job: Job, index: int) -> MatchRecord:
-    """A match the game itself stops (a stalled deal the rules give no end to) is recorded, not fatal."""
+    """A match the game itself stops (a stalled deal the rules give no end to) is recorded, not fatal.
+
+    A plugin that broke the deal (`PluginFault`: a hook that failed, or handed back what cannot be
+    played on) is not the game's doing and would break every match alike: it ends the whole run, with
+    its one message naming the plugin, rather than a run of empty tables."""
     seed = match_seed(job.seed, index)
     try:
         return (job.player or play_match)(v, job.players, job.bots, seed, job.point, index)
+    except PluginFault:
+        raise
     except TapeteError as exc:
         n = job.players
         return MatchRecord(

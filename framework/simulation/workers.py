@@ -203,6 +203,9 @@ def _run_dask(plan: Plan, workers: int, scheduler: Any, progress: Progress | Non
             return out.result(how(exc)[0])
         except SimulationError:
             raise
+        except TapeteError as exc:  # a chunk's own failure (a plugin that broke the deal), said as itself
+            client.cancel(futures)
+            raise out.fail(str(exc)) from None
         except Exception as exc:  # the cluster reports failures with its own exception types
             client.cancel(futures)
             done = len(out.records)
