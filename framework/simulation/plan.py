@@ -21,10 +21,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import TapeteError
-from ..play.hook_checks import PluginFault
 from ..core.inputs import MAX_GAMES, MAX_SWEEP_ARMS, MAX_WORKERS, count, declare, finite, read_bots, sweep_points
 from ..core.inputs import seed as read_seed
 from ..core.rng import derive_seed
+from ..play.hook_checks import PluginFault
 from ..play.loading import Variant, load_variant
 from ..rules.options import declaration, option_value
 
