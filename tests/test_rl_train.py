@@ -60,3 +60,38 @@ def test_a_few_thousand_steps_of_maskable_ppo_beat_a_random_player_in_the_same_s
     assert min(learner) >= 0.0
     m = rl.margin(learner, chance)
     assert m.confirmed, f"the trained policy does not beat random: {m}"
+
+
+def test_a_signal_stops_the_training_script_with_its_processes_and_writes_nothing(tmp_path):
+    """bench/rl_train.py trains each game in a process of its own for most of an hour: Ctrl-C or
+    SIGTERM ends it and them within the 2 s of every command (tests/test_signals.py), no file written."""
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    from test_signals import STOP_SECONDS, group, no_one_left, stop
+
+    script = Path(__file__).resolve().parent.parent / "bench" / "rl_train.py"
+    for signum, code in ((signal.SIGTERM, 143), (signal.SIGINT, 130)):
+        out = tmp_path / f"r{signum}.json"
+        proc = subprocess.Popen(
+            [sys.executable, str(script), "--only", "fantan", "--only", "chinchon", "--json", str(out)],
+            cwd=tmp_path,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
+        deadline = time.monotonic() + 120
+        while len(group(proc.pid)) < 3 and time.monotonic() < deadline:  # the script and its two trainers
+            assert proc.poll() is None, proc.communicate()
+            time.sleep(0.1)
+        time.sleep(3)  # at work: importing PyTorch, building the environments, or training
+        took, _, err = stop(proc, signum)
+        assert took < STOP_SECONDS, took
+        assert proc.returncode == code and "Traceback" not in err, err
+        assert err.strip().splitlines()[-1].endswith("; nothing written")
+        assert no_one_left(proc)
+        assert not out.exists()

@@ -186,3 +186,58 @@ def test_sigterm_ends_a_simulation_on_a_local_dask_cluster_with_its_workers(tmp_
     assert last.startswith("terminated: ") and last.endswith("; nothing written to s.json"), err
     assert no_one_left(proc)
     assert list(tmp_path.iterdir()) == []
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _http(port: int, path: str, body: dict[str, object] | None = None) -> object:
+    import json
+    import urllib.request
+
+    url = f"http://127.0.0.1:{port}{path}"
+    data = None if body is None else json.dumps(body).encode()
+    headers = {"Content-Type": "application/json", "Origin": f"http://127.0.0.1:{port}"}
+    with urllib.request.urlopen(urllib.request.Request(url, data=data, headers=headers), timeout=10) as r:
+        return json.loads(r.read())
+
+
+def _serving(folder: Path, port: int) -> subprocess.Popen[str]:
+    proc = start(folder, "serve", "--port", str(port), "--db", "tables.db")
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            _http(port, "/api/tables")
+            return proc
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                os.killpg(proc.pid, signal.SIGKILL)
+                pytest.fail(f"the server never answered: {proc.communicate()}")
+            time.sleep(0.1)
+
+
+@pytest.mark.parametrize("signum", [pytest.param(signal.SIGINT, marks=pytest.mark.slow), signal.SIGTERM])
+def test_a_signal_is_the_servers_ordinary_stop_and_its_tables_are_there_when_it_starts_again(tmp_path, signum):
+    """`tapete serve` runs under uvicorn's own signal handlers: Ctrl-C or SIGTERM (a service manager's
+    stop) ends it within the 2 s like every command, with exit 0 and no traceback, every process of
+    it gone, and the table in play before it is in play again at the next start on the same file."""
+    port = _free_port()
+    proc = _serving(tmp_path, port)
+    _http(port, "/api/tables", {"variant": "fantan/pagat", "seats": ["human", "sensible", "sensible"]})
+    before = _http(port, "/api/tables")
+    assert isinstance(before, dict) and before["in_play"] == 1
+    took, out, err = stop(proc, signum)
+    assert took < STOP_SECONDS, took
+    assert proc.returncode == 0 and "Traceback" not in out + err, err
+    assert no_one_left(proc)
+    again = _serving(tmp_path, port)
+    try:
+        listed = _http(port, "/api/tables")
+    finally:
+        stop(again, signal.SIGTERM)
+    assert isinstance(listed, dict) and listed["in_play"] == 1 and listed["broken"] == []
