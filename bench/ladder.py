@@ -2,8 +2,9 @@
 
 Each game's ladder is a `tapete tournament` (a seeded round robin, seats rotated) of
 ``random``, the game's default bot and ``ismcts`` at two rollout budgets, printed as one
-JSON line per game with the ratings (Bradley-Terry, Elo scale, random = 0) and their 95 %
-intervals. The single-deal or short variants keep a budget of minutes on two cores.
+JSON line per game with the ratings (openskill's Plackett-Luce model over whole matches, the
+Elo scale, random = 0) and their 95 % intervals, as `tapete tournament` prints them. The
+single-deal or short variants keep a budget of minutes on two cores.
 
     python bench/ladder.py                       # every game, 40 matches a pair
     python bench/ladder.py --games 100 --only fantan/pagat --budgets 50,200
@@ -19,7 +20,15 @@ import time
 from tapete import load_variant
 from tapete.simulation.tournament import round_robin
 
-GAMES = ["fantan/pagat", "chinchon/fournier", "gin/single-hand", "chinese-ten/one-deal", "scopa/classic"]
+GAMES = [
+    "fantan/pagat",
+    "chinchon/fournier",
+    "gin/single-hand",
+    "chinese-ten/one-deal",
+    "scopa/classic",
+    "hearts/classic",
+    "briscola/classic",
+]
 
 
 def main() -> None:

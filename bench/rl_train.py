@@ -1,9 +1,10 @@
-"""Train MaskablePPO against random players in Fan Tan and Chinchón; evaluate it; draw the learning curve.
+"""Train MaskablePPO in Fan Tan and Chinchón; evaluate it against random and the default bot; draw the curve.
 
 The training example of docs/rl.md, run for real (needs the ``rl-train`` extra). For each
 game, a learner in `tapete.rl`'s environment (its seat rotating deal by deal, the other
-seats played by the ``random`` bot, rewarded 1 for a deal won and 0 otherwise: the
-variant's own ``won`` rule) is trained by sb3-contrib's ``MaskablePPO`` for a fixed number
+seats played by the ``random`` bot or, with ``--against default``, by the game's default
+bot, rewarded 1 for a deal won and 0 otherwise: the variant's own ``won`` rule) is trained
+by sb3-contrib's ``MaskablePPO`` for a fixed number
 of steps. Then three players take the learner's seat of the same evaluation deals (seeds
 apart from training's; the same deal, seat and opponents' dice for each): the trained
 policy, a uniformly random player and the game's default bot. The figures are their win
@@ -18,6 +19,10 @@ the learner's win rate on ``--curve`` evaluation deals (the first point before a
 next to random's on the same deals.
 
     python bench/rl_train.py --png docs/rl-curve.png --json bench/rl_train.json
+    python bench/rl_train.py --against default --save runs   # runs/fantan.zip: policy:path=runs/fantan.zip
+
+``--save FOLDER`` keeps each trained policy as FOLDER/GAME.zip (`tapete.policy.save_policy`), a
+bot for any table: ``tapete play fantan/pagat --bots policy:path=runs/fantan.zip,sensible``.
 
 Prints a table per game and the JSON of everything measured.
 """
@@ -29,6 +34,7 @@ import json
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 from typing import Any
 
 from tapete import rl
@@ -52,7 +58,16 @@ ENVS = 4
 TRAIN_SEED, CURVE_SEED, EVAL_SEED = 1000, 500, 99  # seed sequences of different deals
 
 
-def train_and_evaluate(game: str, steps: int, points: int, curve: int, episodes: int) -> dict[str, Any]:
+def train_and_evaluate(
+    game: str,
+    steps: int,
+    points: int,
+    curve: int,
+    episodes: int,
+    against: str = "random",
+    save: str | None = None,
+    reward: str = "auto",
+) -> dict[str, Any]:
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
@@ -60,9 +75,12 @@ def train_and_evaluate(game: str, steps: int, points: int, curve: int, episodes:
     torch.set_num_threads(1)
     spec = GAMES[game]
     name, players = spec["variant"], spec["players"]
+    from tapete import load_variant
+
+    opponents = load_variant(name).record.default_bot if against == "default" else against
 
     def build() -> rl.LearnerEnv:
-        return rl.env(name, "random", players=players)
+        return rl.env(name, opponents, players=players, reward=reward)
 
     # seed=TRAIN_SEED: Stable-Baselines3 resets environment i with seed TRAIN_SEED + i first
     envs = DummyVecEnv([build] * ENVS)
@@ -71,9 +89,17 @@ def train_and_evaluate(game: str, steps: int, points: int, curve: int, episodes:
     def learner(e: rl.LearnerEnv, obs: Any) -> int:
         return int(model.predict(obs, action_masks=e.action_masks(), deterministic=True)[0])
 
-    judge = rl.env(name, "random", players=players)
+    judge = rl.env(name, opponents, players=players, reward=reward)
     chance_curve = rl.play(judge, rl.random_policy(1), curve, seed=CURVE_SEED)
-    out: dict[str, Any] = {"game": game, "variant": name, "players": players, "steps": steps, "curve": []}
+    out: dict[str, Any] = {
+        "game": game,
+        "variant": name,
+        "players": players,
+        "opponents": opponents,
+        "reward": reward,
+        "steps": steps,
+        "curve": [],
+    }
     cpu, wall = 0.0, time.perf_counter()
     out["curve"].append({"steps": 0, "cpu_s": 0.0, "won": mean(rl.play(judge, learner, curve, seed=CURVE_SEED))})
     for k in range(1, points + 1):
@@ -99,6 +125,12 @@ def train_and_evaluate(game: str, steps: int, points: int, curve: int, episodes:
     behind = rl.margin(results[default], results["learner"])
     out["learner_over_random"] = {"mean": over.mean, "low": over.low, "high": over.high, "confirmed": over.confirmed}
     out["default_over_learner"] = {"mean": behind.mean, "low": behind.low, "high": behind.high}
+    if save is not None:
+        from pathlib import Path
+
+        from tapete.policy import save_policy
+
+        out["policy"] = str(save_policy(model, judge, Path(save) / f"{game}.zip"))
     return out
 
 
@@ -132,7 +164,8 @@ def table(r: dict[str, Any]) -> str:
     over, behind, d = r["learner_over_random"], r["default_over_learner"], r["default_bot"]
     lines = [
         f"{r['variant']} ({r['players']} players), {r['steps']:,} steps in {r['train_cpu_s'] / 60:.1f} CPU-minutes",
-        f"  won, {r['episodes']} evaluation deals: learner {r['won']['learner']:.3f}, "
+        f"  {'won' if r.get('reward', 'auto') in ('auto', 'won') else 'reward per deal'}, {r['episodes']} "
+        f"evaluation deals: learner {r['won']['learner']:.3f}, "
         f"random {r['won']['random']:.3f}, {d} {r['won'][d]:.3f}",
         f"  learner over random: {over['mean']:+.3f} (95% {over['low']:+.3f} to {over['high']:+.3f})"
         f"{' confirmed' if over['confirmed'] else ' NOT confirmed'}",
@@ -149,11 +182,20 @@ def main() -> None:
     parser.add_argument("--curve", type=int, default=300, help="evaluation deals per point of the curve")
     parser.add_argument("--episodes", type=int, default=2000, help="evaluation deals for the final figures")
     parser.add_argument("--jobs", type=int, default=2, help="processes (one game each)")
+    parser.add_argument("--against", default="random", help="the other seats' bot: random, default or a bot spec")
+    parser.add_argument("--reward", default="auto", help="the deal's reward: auto, won, score or -score (docs/rl.md)")
+    parser.add_argument("--save", default=None, help="keep each trained policy in this folder (GAME.zip)")
     parser.add_argument("--png", default=None, help="write the learning curves here")
     parser.add_argument("--json", default=None, help="write the results here")
     args = parser.parse_args()
     games = args.only or list(GAMES)
-    jobs = [(g, args.steps or GAMES[g]["steps"], args.points, args.curve, args.episodes) for g in games]
+    jobs = [
+        (g, args.steps or GAMES[g]["steps"], args.points, args.curve, args.episodes)
+        + (args.against, args.save, args.reward)
+        for g in games
+    ]
+    if args.save is not None:
+        Path(args.save).mkdir(exist_ok=True)
     with stopping():  # Ctrl-C or SIGTERM: the training processes stop with this one, nothing is written
         pool = ProcessPoolExecutor(max_workers=max(1, min(args.jobs, len(jobs))))
         try:

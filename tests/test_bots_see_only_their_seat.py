@@ -20,7 +20,8 @@ from tapete.bots import is_legacy, observes
 from tapete.core.rng import derive_seed
 
 VARIANTS = sorted(registry().variants())
-SKIP_BOTS = {"human"}  # asks a person; its view is what this file checks for everyone else
+# human asks a person (its view is what this file checks); policy needs a trained file (tests/test_rl_train.py)
+SKIP_BOTS = {"human", "policy"}
 SEARCH = "ismcts"  # probed at a budget where it searches, in test_search_sees_only_its_seat.py
 
 

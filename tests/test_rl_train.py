@@ -26,17 +26,19 @@ players = 3
 """
 
 
-@pytest.fixture
-def tiny(tmp_path):
-    (tmp_path / "tiny.rules").write_text(TINY, encoding="utf-8")
-    path = tmp_path / "tiny.yaml"
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("tiny")
+    (folder / "tiny.rules").write_text(TINY, encoding="utf-8")
+    path = folder / "tiny.yaml"
     path.write_text("extends: fantan/pagat\nname: tiny\nscripts: [tiny.rules]\nplayers: 3\n", encoding="utf-8")
     return str(path)
 
 
-def test_a_few_thousand_steps_of_maskable_ppo_beat_a_random_player_in_the_same_seat(tiny):
+@pytest.fixture(scope="module")
+def trained(tiny):
+    """A few thousand steps of MaskablePPO on the tiny Fan Tan, trained once for this module's tests."""
     torch.set_num_threads(1)
-
     model = sb3_contrib.MaskablePPO(
         "MlpPolicy",
         DummyVecEnv([lambda: rl.env(tiny, "random")] * 4),  # environment i starts at seed i (seed=0 below)
@@ -50,16 +52,86 @@ def test_a_few_thousand_steps_of_maskable_ppo_beat_a_random_player_in_the_same_s
         seed=0,
     )
     model.learn(8_000)
+    return model
 
-    def trained(e, obs):
-        return int(model.predict(obs, action_masks=e.action_masks(), deterministic=True)[0])
+
+def test_a_few_thousand_steps_of_maskable_ppo_beat_a_random_player_in_the_same_seat(tiny, trained):
+    def learner(e, obs):
+        return int(trained.predict(obs, action_masks=e.action_masks(), deterministic=True)[0])
 
     e = rl.env(tiny, "random")
-    learner = rl.play(e, trained, 2_000, seed=7)  # an illegal slot would end a deal at -1: the mask is kept
+    won = rl.play(e, learner, 2_000, seed=7)  # an illegal slot would end a deal at -1: the mask is kept
     chance = rl.play(e, rl.random_policy(3), 2_000, seed=7)
-    assert min(learner) >= 0.0
-    m = rl.margin(learner, chance)
+    assert min(won) >= 0.0
+    m = rl.margin(won, chance)
     assert m.confirmed, f"the trained policy does not beat random: {m}"
+
+
+def test_a_saved_policy_sits_at_a_table_as_a_bot_and_plays_as_it_was_trained(tiny, trained, tmp_path):
+    """Saved and loaded (``policy:path=FILE``), the learner is a bot like any other: through the
+    seat's view it makes the same moves the trained model made in the learning environment."""
+    from tapete.policy import read_header, save_policy
+
+    e = rl.env(tiny, "random")
+    path = save_policy(trained, e, tmp_path / "tiny-policy.zip")
+    header = read_header(path)
+    assert header["variant"] == "fantan/tiny" and header["players"] == 3
+
+    def learner(env, obs):
+        return int(trained.predict(obs, action_masks=env.action_masks(), deterministic=True)[0])
+
+    in_training = rl.play(e, learner, 300, seed=11)
+    as_a_bot = rl.play(e, rl.bot_policy(f"policy:path={path}"), 300, seed=11)
+    assert as_a_bot == in_training
+
+
+def test_the_saved_policy_plays_at_tapete_play_and_in_a_tournament(tiny, trained, tmp_path):
+    import subprocess
+    import sys
+
+    from tapete.policy import save_policy
+
+    path = save_policy(trained, rl.env(tiny, "random"), tmp_path / "p.zip")
+
+    def tapete(*args):
+        proc = subprocess.run([sys.executable, "-m", "tapete", *args], capture_output=True, text=True, cwd=tmp_path)
+        assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+        return proc.stdout
+
+    played = tapete("play", tiny, "--bots", f"policy:path={path},random,random", "--seed", "1", "-q")
+    assert "Winner" in played
+    rated = tapete("tournament", tiny, "--bots", f"policy:path={path},random", "--games", "6", "--workers", "1")
+    assert "policy" in rated
+
+
+def test_a_policy_is_refused_by_name_for_another_game_or_changed_rules(tiny, trained, tmp_path):
+    from tapete import TapeteError, load_variant
+    from tapete.core.rng import Random
+    from tapete.policy import PolicyBot, save_policy
+
+    path = save_policy(trained, rl.env(tiny, "random"), tmp_path / "p.zip")
+    scopa = load_variant("scopa/classic").new_game()
+    with pytest.raises(TapeteError, match="is a policy for fantan/tiny, not for this game"):
+        PolicyBot(scopa, 0, Random(1), path=str(path))
+    rules = tmp_path / "tiny.rules"
+    rules.write_text(TINY.replace("players = 3", "players = 3\n"), encoding="utf-8")
+    moved = tmp_path / "tiny.yaml"
+    moved.write_text(open(tiny, encoding="utf-8").read(), encoding="utf-8")
+    import json
+    import zipfile
+
+    with zipfile.ZipFile(path) as z:  # the header names the tiny variant's file: point it at a changed copy
+        members = {i.filename: z.read(i) for i in z.infolist()}
+    header = json.loads(members["tapete-policy.json"])
+    header["file"] = str(moved)
+    members["tapete-policy.json"] = json.dumps(header).encode()
+    changed = tmp_path / "changed.zip"
+    with zipfile.ZipFile(changed, "w") as z:
+        for name, data in members.items():
+            z.writestr(name, data)
+    game = load_variant(tiny).new_game()
+    with pytest.raises(TapeteError, match="have changed since"):
+        PolicyBot(game, 0, Random(1), path=str(changed))
 
 
 def test_a_signal_stops_the_training_script_with_its_processes_and_writes_nothing(tmp_path):

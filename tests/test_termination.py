@@ -17,7 +17,8 @@ from tapete import Match, registry
 from tapete.testing import base_variants
 
 MAX_ACTIONS_PER_MATCH = 400_000
-SKIP_BOTS = {"human", "ismcts"}  # a person; a search bot is too slow to seat in every match
+# a person; a search bot is too slow to seat in every match; a policy needs a trained file
+SKIP_BOTS = {"human", "ismcts", "policy"}
 
 
 def player_counts(name: str) -> list[int]:

@@ -106,6 +106,7 @@ MAX_SWEEP_ARMS = 1_000  # sweep points (arms) of one run: the product of every -
 MAX_WORD_TEXT = 200  # characters of a free word: a variant's name, a scheduler's address, a host
 MAX_PATH_TEXT = 4_096  # characters of a path typed on the command line
 PERSON_BOTS = ("human",)  # bots that wait for a person to answer at a terminal
+FILE_BOTS = ("policy",)  # bots that read a file their spec names: seated by whoever runs tapete, never by a web page
 
 _BOT_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,63}")
 _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")

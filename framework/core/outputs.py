@@ -87,6 +87,7 @@ REPORT_MD = Kind("report", "a tapete report (Markdown)", (_comment("report"),))
 REPORT_JSON = Kind("report", "a tapete report's figures (JSON)", (_json("report"),))
 REPORT_PLOTS = Kind("report", "a tapete report plot (PNG)", (_png("report"),), folder=True)
 RULEBOOK = Kind("rulebook", "a tapete rulebook", (_generated("rulebook"), _comment("rulebook")))
+POLICY = Kind("policy", "a tapete policy", (rb"(?s)\APK\x03\x04.{26}tapete-policy\.json",))  # its header comes first
 SAVE = Kind("save", "a saved match", (_json("save"),), own_rules=True)  # `tapete.table.savefile` judges and writes it
 
 

@@ -51,7 +51,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..core.errors import TapeteError
-from ..core.inputs import PERSON_BOTS, bot_spec
+from ..core.inputs import FILE_BOTS, PERSON_BOTS, bot_spec
 from ..core.limits import load_json
 from ..core.rng import Random, derive_seed
 from ..layout import Layout
@@ -258,7 +258,7 @@ class Hub:
                             }
                             for d in spec.declarations.values()
                         ],
-                        "bots": [b for b in v.record.bot_names() if b != "human"],
+                        "bots": [b for b in v.record.bot_names() if b not in PERSON_BOTS + FILE_BOTS],
                         "default_bot": _stand_in_name(v.record.default_bot),
                     }
                 )
@@ -386,6 +386,9 @@ class Hub:
                 continue
             if person:
                 errors[f"seats.{s}"] = "choose a bot, or make the seat a person's"
+                continue
+            if bot_spec(spec).name in FILE_BOTS:  # a page may not have the server open a file of its choosing
+                errors[f"seats.{s}"] = f"bot {spec!r:.60} reads a file on the server: a page cannot seat it"
                 continue
             try:
                 variant.record.bot(spec)(game, s, Random(0))  # parameters are checked by building the bot once
