@@ -70,7 +70,7 @@ def tapete_deals(seconds: float, seed: int) -> tuple[int, int, float]:
     deals = actions = 0
     start = time.process_time()
     while time.process_time() - start < seconds:
-        deal = variant.new_deal(4, seed=(seed, deals), record=False)
+        deal = variant.new_deal(4, seed=f"{seed}-{deals}", record=False)
         legal_actions, play = deal.legal_actions, deal.play
         while not deal.over:
             legal = legal_actions()
@@ -146,7 +146,7 @@ def tapete_samples(tricks: int, positions: int, samples: int) -> dict[str, Any]:
     per_sample, per_build, per_draw = [], [], []
     impossible = total = 0
     for p in range(positions):
-        deal = variant.new_deal(4, seed=("positions", tricks, p))
+        deal = variant.new_deal(4, seed=f"positions-{tricks}-{p}")
         begin = deal.state.clone()
         moves = []
         while _tricks_done(deal) < tricks:

@@ -15,7 +15,6 @@ zone in words, hands sorted by suit and rank.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -31,6 +30,7 @@ Token = int | str | None
 """One place in a row: a card id, literal words, or None for an empty place (shown as a dot)."""
 
 SUIT_ORDER = "♠♥♣♦"  # how people hold a hand: the colours alternate
+_ORDERS: dict[tuple[str, tuple[str, ...]], str] = {}  # (a suit order, a deck's suits) -> `Layout.suit_order`
 
 
 @dataclass(frozen=True)
@@ -121,7 +121,11 @@ class Layout:
         espadas, bastos); suits of the deck missing here come last."""
         suits = self.suit_names(view)
         order = "".join(suits) if suits else SUIT_ORDER
-        return order + "".join(s for s in view.deck.suits if s not in order)
+        key = (order, view.deck.suits)
+        found = _ORDERS.get(key)
+        if found is None:  # asked for every card sorted: the few orders met are made once
+            found = _ORDERS[key] = order + "".join(s for s in view.deck.suits if s not in order)
+        return found
 
     def sort_key(self, view: View, card: int) -> tuple[int, int]:
         """Suits apart in `suit_order`, ranks in the deck's order."""
@@ -217,8 +221,11 @@ class Layout:
 
         The commonest kind among the legal moves that name cards, else ``card_move``: the
         game is then asked about that move and says why it is refused in its own words."""
-        counts = Counter(a.kind for a in legal if a.cards)
-        return counts.most_common(1)[0][0] if counts else self.card_move
+        counts: dict[str, int] = {}  # a plain count: asked for every seat's state after every move
+        for a in legal:
+            if a.cards:
+                counts[a.kind] = counts.get(a.kind, 0) + 1
+        return max(counts, key=counts.__getitem__) if counts else self.card_move  # the first commonest
 
     def help(self, view: View) -> list[str]:
         """Rules a person needs to move, with their rule ids, that the game's own `rules_help` does not give.

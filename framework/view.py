@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping, Sequence
+from itertools import islice
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple, overload
 
@@ -104,8 +105,8 @@ class History(Sequence[Event]):
         return self._events[i]
 
     def __iter__(self) -> Iterator[Event]:
-        for i in range(self._n):
-            yield self._events[i]
+        # in C: a page's state lists a seat's whole history after every move (`list(view.history)`)
+        return islice(self._events, self._n)
 
     def __repr__(self) -> str:
         return f"History({list(self)!r})"

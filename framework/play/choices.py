@@ -39,6 +39,7 @@ class HiddenChoices:
     def __init__(self, game: Game, kind: str = "pass") -> None:
         self.game = game
         self.kind = kind
+        self._moves: tuple[Action, ...] = ()  # the move choosing each card, made once (`actions`)
 
     @staticmethod
     def zone(seat: int) -> str:
@@ -64,7 +65,10 @@ class HiddenChoices:
 
     def actions(self, state: DealState) -> list[Action]:
         """One move per card of the chooser's hand."""
-        return [Action(self.kind, (c,)) for c in state.zones[f"hand.{state.to_move}"]]
+        moves = self._moves
+        if not moves:  # the deck is the game's once it is built; each card's move is made the first time
+            moves = self._moves = tuple(Action(self.kind, (c,)) for c in self.game.deck.ids)
+        return [moves[c] for c in state.zones[f"hand.{state.to_move}"]]
 
     def refusal(self, state: DealState, action: Action) -> str | None:
         if action.kind != self.kind or len(action.cards) != 1:

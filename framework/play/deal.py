@@ -70,14 +70,34 @@ class Deal:
     a view is first asked for (and then from the moves since), by playing them again on a
     copy of the deal as it began. The histories therefore follow the moves made with
     `play`; a state changed by hand is seen as it is now, but its change is in no history.
+
+    `play` checks a move by its membership in the moves `legal_actions` last handed out, while
+    nothing can have changed since: asking the game again (`Game.refusal`) would work the
+    legal moves out a second time, most of a move's cost in a trick game. Every move made and
+    every reach for `state` (the one way to change it by hand) forgets them, so a move checked
+    against them is checked against the state it is played on; a move not among them is asked
+    of the game, which says why it is refused. A reference to the state kept from before
+    `legal_actions` and changed afterwards bypasses that: take ``deal.state`` again to change it.
     """
 
     def __init__(self, variant: Variant, game: Game, state: DealState, record: bool = True):
-        self.variant, self.game, self.state = variant, game, state
+        self.variant, self.game, self._state = variant, game, state
+        # the moves last handed out by `legal_actions`, while the state is known unchanged since
+        self._offered: tuple[Action, ...] | None = None
         self._recorder: Recorder | None = None
         # recording lazily: the deal where the recorder stands, and the moves played since
         self._behind: DealState | None = state.clone() if record else None
         self._moves: list[Action] = []
+
+    @property
+    def state(self) -> DealState:
+        """The deal's state, to read or to change by hand: the moves last offered are forgotten."""
+        self._offered = None
+        return self._state
+
+    @state.setter
+    def state(self, state: DealState) -> None:
+        self._offered, self._state = None, state
 
     @property
     def recorder(self) -> Recorder | None:
@@ -101,21 +121,26 @@ class Deal:
             for action in moves:
                 recorder.apply(behind, action)
         except Exception:  # the state was changed by hand and a move does not replay: follow the state as it is
-            self._behind = self.state.clone()
+            self._behind = self._state.clone()
             return
-        if behind != self.state:  # changed by hand: go on from the state as it is
-            self._behind = self.state.clone()
+        if behind != self._state:  # changed by hand: go on from the state as it is
+            self._behind = self._state.clone()
 
     @property
     def to_move(self) -> int:
-        return self.state.to_move
+        return self._state.to_move
 
     @property
     def over(self) -> bool:
-        return self.state.over
+        return self._state.over
 
     def legal_actions(self) -> list[Action]:
-        return [] if self.state.over else self.game.legal_actions(self.state)
+        """The legal moves now (none once the deal is over), remembered for `play`'s check."""
+        offered = self._offered
+        if offered is None:
+            state = self._state
+            offered = self._offered = () if state.over else tuple(self.game.legal_actions(state))
+        return list(offered)
 
     @declare(text="action")
     def action(self, text: str) -> Action:
@@ -135,40 +160,56 @@ class Deal:
                 action = self.action(action)
             except ValueError as exc:
                 raise IllegalAction(str(exc)) from None
-        why = malformed(action, len(self.game.deck))
-        if why is not None:
-            raise IllegalAction(why)
-        if self.state.over:
-            raise IllegalAction("the deal is over")
-        why = self.game.refusal(self.state, action)
-        if why is not None:
-            raise IllegalAction(why)
+        if not self._offered_now(action):
+            why = malformed(action, len(self.game.deck))
+            if why is not None:
+                raise IllegalAction(why)
+            if self._state.over:
+                raise IllegalAction("the deal is over")
+            why = self.game.refusal(self._state, action)
+            if why is not None:
+                raise IllegalAction(why)
+        self._offered = None  # whatever happens next, the state is another
         if self._behind is not None:
             self._moves.append(action)
         elif self._recorder is not None:
-            return self._recorder.apply(self.state, action)
-        return self.game.apply(self.state, action)
+            return self._recorder.apply(self._state, action)
+        return self.game.apply(self._state, action)
+
+    def _offered_now(self, action: object) -> bool:
+        """Whether ``action`` is a move `legal_actions` handed out for the state as it is.
+
+        Only the very objects handed out count, or an equal well-formed Action: an equal tuple
+        of other types (``True`` for card 1) is still refused by `malformed`, as before."""
+        offered = self._offered
+        if offered is None or type(action) is not Action:
+            return False
+        try:
+            at = offered.index(action)
+        except Exception:  # not offered, or its parts compare badly (an array for a card): malformed says why
+            return False
+        return offered[at] is action or malformed(action, len(self.game.deck)) is None
 
     def clone(self) -> Deal:
         """A copy to try moves on; it starts without history."""
-        return Deal(self.variant, self.game, self.state.clone(), record=False)
+        return Deal(self.variant, self.game, self._state.clone(), record=False)
 
     @declare(seat="seat")
     def view(self, seat: int | None = None) -> View:
         """What ``seat`` (default: the seat to move) knows now: the view its bot would get."""
-        seat = self.state.to_move if seat is None else read_seat(seat, self.state.players)
+        seat = self._state.to_move if seat is None else read_seat(seat, self._state.players)
         recorder = self.recorder
         if recorder is not None:
-            return recorder.view(self.state, seat)
-        return make_view(self.game, self.state, seat, game_facts(self.game, seat), self.variant.options, None)
+            return recorder.view(self._state, seat)
+        return make_view(self.game, self._state, seat, game_facts(self.game, seat), self.variant.options, None)
 
     def snapshot(self) -> dict[str, Any]:
-        return self.state.to_json(self.game.deck)
+        return self._state.to_json(self.game.deck)
 
     @declare(seat="seat")
     def observe(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may know (`observe`); a seat that is not one of this deal's is refused."""
-        return observe(self.game, self.state, read_seat(seat, self.state.players))
+        return observe(self.game, self._state, read_seat(seat, self._state.players))
 
 
 def malformed(action: object, deck_size: int) -> str | None:

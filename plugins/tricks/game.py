@@ -101,6 +101,10 @@ class Tricks(Game):
         # a ban whose condition is false at load time is no ban (HE-V3 lifts the first-trick ban so)
         self.no_play = self._bans("no_play")
         self.no_lead = self._bans("no_lead")
+        self.lead_bans = self.no_play + self.no_lead
+        # made once, read every move: the cards of each suit, and the one move playing each card
+        self.of_suit = {s: frozenset(c for c in deck.ids if self.suit_of[c] == s) for s in deck.suits}
+        self.plays = tuple(Action("play", (c,)) for c in deck.ids)
         self.exchange_rank: str | None = rules.parsed_words("exchange")
         self.exchange_when = rules.condition("exchange")
         self.leader_rule = rules.expr("leader")
@@ -186,40 +190,46 @@ class Tricks(Game):
         """The cards ``seat`` may play now: following (HE-3.2), the first lead (HE-3.1), the bans (HE-3.3, 3.5).
 
         ``hand`` stands for the seat's hand when given: the void inference asks what a
-        smaller hand could have played (`excluded`)."""
-        cards = list(state.zones[f"hand.{seat}"] if hand is None else hand)
+        smaller hand could have played (`excluded`). A new list every call; the hand is
+        copied only when no rule narrows it. A ban's condition is evaluated only when the
+        ban would keep some cards and take others, the one case where it decides anything."""
+        cards: Collection[int] = state.zones[f"hand.{seat}"] if hand is None else hand
+        narrowed: list[int] | None = None  # the cards left once a rule took some away
         trick = state.zones["trick"]
-        suit_of = self.suit_of
-        leading = not trick
-        if leading:
+        if not trick:
+            bans = self.lead_bans
             if self.first_card and not state.counters.get("played", 0):
-                first = [c for c in cards if c in self.first_card]
-                if first:
-                    cards = first
-        elif self.follow != "free":
-            led = suit_of[trick[0]]
-            same = [c for c in cards if suit_of[c] == led]
-            if same:
-                cards = same
-            elif self.follow == "trump":
-                trump = self.trump_suit(state)
-                trumps = [c for c in cards if suit_of[c] == trump]
-                if trumps:
-                    cards = trumps
-        bans = self.no_play + self.no_lead if leading else self.no_play
+                narrowed = list(filter(self.first_card.__contains__, cards)) or None
+        else:
+            bans = self.no_play
+            if self.follow != "free":
+                narrowed = list(filter(self.of_suit[self.suit_of[trick[0]]].__contains__, cards)) or None
+                if narrowed is None and self.follow == "trump":
+                    trump = self.trump_suit(state)
+                    if trump is not None:
+                        narrowed = list(filter(self.of_suit[trump].__contains__, cards)) or None
+        if narrowed is not None:
+            cards = narrowed
         if bans and len(cards) > 1:
-            ctx = self._ctx
-            ctx.state, ctx.seat = state, seat
+            ctx: Ctx | None = None
             try:
-                if hand is not None:  # a smaller hand asked about: conditions read it
-                    ctx.state = self._with_hand(state, seat, hand)
                 for banned, when in bans:
+                    if banned.isdisjoint(cards):
+                        continue
                     kept = [c for c in cards if c not in banned]
-                    if kept and len(kept) < len(cards) and when(ctx):
-                        cards = kept
+                    if not kept:
+                        continue
+                    if ctx is None:
+                        ctx = self._ctx
+                        # a smaller hand asked about: the conditions read it
+                        ctx.state = state if hand is None else self._with_hand(state, seat, hand)
+                        ctx.seat = seat
+                    if when(ctx):
+                        cards = narrowed = kept
             finally:
-                ctx.release()
-        return cards
+                if ctx is not None:
+                    ctx.release()
+        return narrowed if narrowed is not None else list(cards)
 
     @staticmethod
     def _with_hand(state: DealState, seat: int, hand: Collection[int]) -> DealState:
@@ -246,10 +256,12 @@ class Tricks(Game):
         if self.choices.active(state):
             return self.choices.actions(state)
         seat = state.to_move
-        actions = [Action("play", (c,)) for c in self.playable(state, seat)]
-        swap = self._exchange(state, seat)
-        if swap is not None:
-            actions.append(Action("exchange", (swap,)))
+        plays = self.plays
+        actions = [plays[c] for c in self.playable(state, seat)]
+        if self.exchange_rank is not None:
+            swap = self._exchange(state, seat)
+            if swap is not None:
+                actions.append(Action("exchange", (swap,)))
         return actions
 
     def move_kinds(self) -> list[MoveKind]:

@@ -46,34 +46,51 @@ def trick_rows(view: View) -> list[Row]:
     return rows
 
 
+def last_finished(view: View, seated: bool = False) -> tuple[list[Event], int | None]:
+    """The plays of the last finished trick, in order, and the seat that took it (none yet: [], None).
+
+    Read from the end of the seat's history, so only the trick in play and the last finished
+    one are looked at, not the whole deal: it is asked for the middle and every seat's place
+    in every state a page is sent. ``seated``: plays of no seat are passed over."""
+    found: list[Event] = []
+    taker: str | None = None
+    for event in reversed(list(view.history)):
+        if event.kind != "action" or event.action is None or event.action.kind != "play":
+            continue
+        if seated and event.seat is None:
+            continue
+        target = next((m.target for m in event.moves if m.target.startswith("taken.")), None)
+        if taker is None:
+            if target is None:  # a card of the trick in play
+                continue
+            taker = target
+        elif target is not None:  # the trick before it
+            break
+        found.append(event)
+    found.reverse()
+    return found, None if taker is None else int(taker.split(".")[1])
+
+
 def last_taken(view: View) -> tuple[dict[int, int], int | None]:
     """The last finished trick's card of each seat, and the seat that took it (none yet: empty, None)."""
+    plays, taker = last_finished(view, seated=True)
     played: dict[int, int] = {}
-    out: tuple[dict[int, int], int | None] = ({}, None)
-    for event in view.history:
-        if event.kind != "action" or event.action is None or event.action.kind != "play" or event.seat is None:
-            continue
+    for event in plays:
+        assert event.seat is not None and event.action is not None
         played[event.seat] = event.action.cards[0]
-        taker = [m.target for m in event.moves if m.target.startswith("taken.")]
-        if taker:
-            out = (played, int(taker[0].split(".")[1]))
-            played = {}
-    return out
+    return played, taker
 
 
 def last_trick(view: View) -> list[Token]:
     """The cards of the last finished trick and who took it, from the seat's history."""
-    played: list[Token] = []
+    plays, taker = last_finished(view)
+    if taker is None:
+        return []
     out: list[Token] = []
-    for event in view.history:
-        if event.kind != "action" or event.action is None or event.action.kind != "play":
-            continue
-        played += [f"{seat_name(view, event.seat)}:", *event.action.cards]
-        taker = [m.target for m in event.moves if m.target.startswith("taken.")]
-        if taker:
-            out = played + [f"(taken by {seat_name(view, int(taker[0].split('.')[1]))})"]
-            played = []
-    return out
+    for event in plays:
+        assert event.action is not None
+        out += [f"{seat_name(view, event.seat)}:", *event.action.cards]
+    return [*out, f"(taken by {seat_name(view, taker)})"]
 
 
 class TrickLayout(Layout):
