@@ -257,7 +257,7 @@ QUANTITIES: list[Quantity] = [
         "deal_number",
         "1 for the first deal of the match, 2 for the next, ...",
         MATCH_WIDE,
-        lambda c: c.ledger.deal_number,
+        lambda c: max(c.ledger.deal_number, 1),  # a deal dealt outside a match (new_deal, a trial deal) is a first
         kind=NUMBER,
         rulebook="the number of deals played",
     ),
