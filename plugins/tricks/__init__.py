@@ -1,4 +1,4 @@
-"""The trick-taking family as a tapete plugin: Hearts (HE-…), Briscola (BR-…) and Oh Hell (OH-…).
+"""The trick-taking family as a tapete plugin: Hearts (HE-…), Briscola (BR-…), Oh Hell (OH-…) and Spades (SP-…).
 
 The games play on one class (`Tricks`); each has its own variant folder, default bot
 and rule ids. Registered through the ``tapete`` entry-point group like any third-party game.
@@ -11,7 +11,7 @@ from importlib import resources
 from tapete import GameRecord, hookimpl
 from tapete.hookspecs import RegisterGame
 
-from .bots import BriscolaBot, HeartsBot, OhHellBot
+from .bots import BriscolaBot, HeartsBot, OhHellBot, SpadesBot
 from .game import Tricks
 from .layout import TrickLayout
 
@@ -20,7 +20,7 @@ from .layout import TrickLayout
 def tapete_register_games(register: RegisterGame) -> None:
     variants = resources.files("tapete_variants")
     layout = TrickLayout()
-    games = (("hearts", HeartsBot), ("briscola", BriscolaBot), ("oh-hell", OhHellBot))
+    games = (("hearts", HeartsBot), ("briscola", BriscolaBot), ("oh-hell", OhHellBot), ("spades", SpadesBot))
     for game, bot in games:  # one class, each game its own bot
         register(
             GameRecord(

@@ -1,12 +1,13 @@
 """The bidding phase of the trick family: each seat bids once, in turn, how many tricks it will take.
 
 A contract game (Oh Hell, OH-4) opens play with a round of bids. The script states which
-bids are legal: ``bid_max = dealt`` (a bid is a whole number of tricks from 0 up to that),
-``first_bid = next(dealer)`` (who bids first; the others follow in the direction of play),
-and bans such as Oh Hell's hook, ``no_bid when seat == dealer and bids + bidding == dealt``
-(``bidding`` is the bid being weighed, ``bids`` the sum of the bids made so far). A bid is a
-move like any other, ``bid three``: its one word is the number in letters, since a move's
-text reads digits as a card that is not there (``play 99``).
+bids are legal: ``bid_max = dealt`` (a bid is a whole number of tricks from 0 up to that;
+the seat that ``leader`` names bids first, the others after it in the direction of play,
+and the leader is asked again when the bids are made), and bans such as Oh Hell's hook,
+``no_bid when seat == dealer and bids + bidding == dealt`` (``bidding`` is the bid being
+weighed, ``bids`` the sum of the bids made so far). A bid is a move like any other,
+``bid three``: its one word is the number in letters, since a move's text reads digits as
+a card that is not there (``play 99``).
 
 Bids are public once made: they are the counters ``bid.N`` (and ``bids``, their sum,
 ``bids_made``, how many seats have bid, ``bidding``, 1 while the round lasts), which every
@@ -21,7 +22,6 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from tapete import (
-    AT_DEAL_START,
     DEAL_ONLY,
     SEAT_IN_DEAL,
     Action,
@@ -59,17 +59,26 @@ def _side_bid(c: Ctx[Tricks]) -> int:
     return sum(counters.get(f"bid.{s}", 0) for s in c.game.team_seats(c.state.players, c.seat))
 
 
+def _members(c: Ctx[Tricks]) -> list[tuple[int, int]]:
+    """(bid, tricks) of each member of the seat's side that has bid."""
+    counters = c.state.counters
+    out = []
+    for s in c.game.team_seats(c.state.players, c.seat):
+        if f"bid.{s}" in counters:
+            out.append((counters[f"bid.{s}"], counters.get(f"tricks.{s}", 0)))
+    return out
+
+
+def _counted(c: Ctx[Tricks]) -> int:
+    """SP-5.1: the side's tricks taken by members who did not bid nil."""
+    return sum(t for b, t in _members(c) if b)
+
+
 WORDS = (
     StatementSpec(
         "bid_max",
         "a round of bids before play: each player bids a whole number of tricks from 0 to this (bid_max = dealt)",
         value=DEAL_ONLY,
-        needs_value=True,
-    ),
-    StatementSpec(
-        "first_bid",
-        "who bids first (a seat expression); the others bid after in the direction of play",
-        value=AT_DEAL_START,
         needs_value=True,
     ),
     StatementSpec(
@@ -94,6 +103,30 @@ WORDS = (
         _side_bid,
         kind="number",
         rulebook="your bid",
+    ),
+    Quantity(
+        "counted",
+        "the tricks of the player's side taken by members who did not bid 0 (a nil bidder's tricks apart)",
+        SEAT_IN_DEAL,
+        _counted,
+        kind="number",
+        rulebook="your side's tricks taken by the partners who did not bid nil",
+    ),
+    Quantity(
+        "nils_made",
+        "members of the player's side who bid 0 and took no trick",
+        SEAT_IN_DEAL,
+        lambda c: sum(1 for b, t in _members(c) if not b and not t),
+        kind="number",
+        rulebook="the number of nil bids your side made",
+    ),
+    Quantity(
+        "nils_set",
+        "members of the player's side who bid 0 and took a trick",
+        SEAT_IN_DEAL,
+        lambda c: sum(1 for b, t in _members(c) if not b and t),
+        kind="number",
+        rulebook="the number of nil bids your side failed",
     ),
     Quantity(
         "bids",
@@ -121,7 +154,6 @@ class Bidding:
         rules = game.rules
         self.game = game
         self.most = rules.expr("bid_max")
-        self.first = rules.expr("first_bid")
         self.ban = rules.condition("no_bid")
         self.ids: tuple[str, ...] = game.ids.get("bid", ())
         self.words = NUMBER_WORDS[: len(game.deck.ids) // 2 + 1]
@@ -134,15 +166,10 @@ class Bidding:
         return bool(state.counters.get(PHASE, 0))
 
     def begin(self, state: DealState) -> None:
-        """The round starts once the cards are dealt (and the trump turned): ``first_bid`` to bid (OH-4.1)."""
+        """The round starts once the cards are dealt (and the trump turned), with the leader (OH-4.1, SP-3.1)."""
         counters = state.counters
         counters[PHASE] = 1
         counters["bids"] = counters["bids_made"] = 0
-        if self.first is not None:
-            with self.game._ctx.bound(state) as ctx:
-                state.to_move = int(self.first(ctx)) % state.players
-        else:
-            state.to_move = self.game.next_seat(state, state.dealer)
 
     def legal(self, state: DealState) -> list[int]:
         """The bids the seat to move may make: 0 to ``bid_max``, less what ``no_bid`` forbids (OH-4.2, OH-4.3).
@@ -217,7 +244,6 @@ class Bidding:
             RuleText(
                 "After the deal each player bids once, in turn, the number of tricks they will take, from 0 to "
                 "{bid_max.value}; every bid is announced, and none is changed",
-                covers=("first_bid",),
                 move="bid NUMBER",
                 ids=self.ids,
             )

@@ -11,6 +11,8 @@ from collections.abc import Sequence
 
 from tapete import Action, Game, Random, View
 
+from .bidding import BID_OF_WORD
+
 
 def _winning(view: View, trick: Sequence[int]) -> int:
     """The card winning the trick so far: the highest trump, else the highest of the suit led."""
@@ -170,8 +172,7 @@ class OhHellBot:
         pos, suit_of = view.facts.pos, view.facts.suit_of
         t = view.counters.get("trump", 0)
         trump = view.deck.suits[t - 1] if t else None
-        counters = view.counters
-        need = counters.get(f"bid.{view.seat}", 0) - counters.get(f"tricks.{view.seat}", 0)
+        need = self.need(view)
         plays = [a for a in legal if a.kind == "play"]
 
         def height(a: Action) -> tuple[bool, int]:
@@ -190,9 +191,13 @@ class OhHellBot:
             return max(losers, key=height)
         return min(plays, key=height)
 
-    def _bid(self, view: View, legal: list[Action]) -> Action:
-        from .bidding import BID_OF_WORD
+    @staticmethod
+    def need(view: View) -> int:
+        """Tricks still wanted: the bid less the tricks taken (above 0: win; else duck)."""
+        counters = view.counters
+        return counters.get(f"bid.{view.seat}", 0) - counters.get(f"tricks.{view.seat}", 0)
 
+    def _bid(self, view: View, legal: list[Action]) -> Action:
         wanted = self.estimate(view)
         return min(legal, key=lambda a: (abs(BID_OF_WORD[a.detail] - wanted), BID_OF_WORD[a.detail]))
 
@@ -219,3 +224,40 @@ class OhHellBot:
             elif below == 1 and length[suit_of[c]] >= 2:
                 total += 0.45 * min(1.0, crowd)
         return total
+
+
+class SpadesBot(OhHellBot):
+    """Bids its sure and likely tricks, nil with a hand that holds almost none (SP-3.2), then plays for
+    its side (SP-3.3): wins while the side's contract needs tricks, ducks as a nil bidder, covers a
+    nil partner, and once the contract is made goes on winning only to set the opponents' (SP-5.3)."""
+
+    def _bid(self, view: View, legal: list[Action]) -> Action:
+        wanted = self.estimate(view)
+        if wanted < 0.6 and not self._high_spades(view):
+            wanted = 0  # nil (SP-5.4): a hand with no likely trick and no spade that must win
+        else:
+            wanted = max(wanted, 1)
+        return min(legal, key=lambda a: (abs(BID_OF_WORD[a.detail] - wanted), BID_OF_WORD[a.detail]))
+
+    @staticmethod
+    def _high_spades(view: View) -> bool:
+        pos, suit_of = view.facts.pos, view.facts.suit_of
+        top = len(view.deck.ranks) - 1
+        return any(suit_of[c] == "♠" and pos[c] >= top - 3 for c in view.hand)
+
+    @staticmethod
+    def need(view: View) -> int:
+        counters, seat, n = view.counters, view.seat, view.players
+        mine = counters.get(f"bid.{seat}", 0)
+        partner = (seat + 2) % n
+        if not mine and f"bid.{seat}" in counters:
+            return 0  # a nil bidder ducks every trick it can
+        if not counters.get(f"bid.{partner}", 1):
+            return 1  # a nil partner: win to cover it
+        side = sum(counters.get(f"bid.{s}", 0) for s in (seat, partner))
+        taken = sum(counters.get(f"tricks.{s}", 0) for s in (seat, partner))
+        if side > taken:
+            return side - taken
+        them = [(seat + 1) % n, (seat + 3) % n]
+        left = sum(counters.get(f"bid.{s}", 0) for s in them) - sum(counters.get(f"tricks.{s}", 0) for s in them)
+        return 1 if left > 0 else 0  # the contract is made: set theirs while it can still fail

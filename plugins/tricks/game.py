@@ -77,6 +77,18 @@ IDS = {
         "trump": ("OH-3.3", "OH-3.4"),
         "bid": ("OH-4.1", "OH-4.2", "OH-4.3"),
     },
+    "spades": {
+        "deal": ("SP-2.2",),
+        "pass": (),
+        "lead": ("SP-4.1",),
+        "follow": ("SP-4.2",),
+        "ban_first": (),
+        "win": ("SP-4.3",),
+        "broken": ("SP-4.4",),
+        "draw": (),
+        "exchange": (),
+        "bid": ("SP-3.1", "SP-3.2", "SP-3.3"),
+    },
 }
 WAY_WORDS = {"left": "to the left", "right": "to the right", "across": "across", "hold": "nowhere"}
 
