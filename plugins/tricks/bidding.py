@@ -154,7 +154,8 @@ class Bidding:
         rules = game.rules
         self.game = game
         self.most = rules.expr("bid_max")
-        self.ban = rules.condition("no_bid")
+        ban = rules.condition("no_bid")
+        self.ban = None if ban is not None and ban.const and not ban.value else ban  # OH-V1: 'no_bid when false'
         self.ids: tuple[str, ...] = game.ids.get("bid", ())
         self.words = NUMBER_WORDS[: len(game.deck.ids) // 2 + 1]
 
@@ -252,4 +253,6 @@ class Bidding:
             out.append(
                 RuleText("A bid is not allowed when {no_bid.condition}, unless no other bid is left", ids=self.ids)
             )
+        elif self.game.rules.has("no_bid"):
+            out.append(RuleText("Any of those bids is allowed, the dealer's too", covers=("no_bid",)))
         return out

@@ -117,6 +117,7 @@ class Tricks(Game):
         self.hand_size = rules.expr("hand_size")
         self.trump_rule: str = rules.parsed_words("trump", default="none")
         self.draws: bool = rules.parsed_words("draw", default="after_trick") != "none"
+        self.no_trump = rules.condition("no_trump")
         self.follow: str = rules.parsed_words("follow", default="must")
         self.pass_count = int(rules.constant("pass_count", 0) or 0)
         self.cycle: tuple[str, ...] = rules.parsed_words("pass_cycle", default=("hold",))
@@ -165,7 +166,7 @@ class Tricks(Game):
         counters = state.counters
         if self.bidding.used:
             counters["dealt"] = size  # what ``bid_max`` and the bots read: the tricks of the deal
-        if self.trump_rule == "turned" and not cards:  # OH-3.4: no card left to turn, no trumps
+        if self.trump_rule == "turned" and (not cards or self._untrumped(state)):  # OH-3.4, OH-V5: no trumps
             counters["trump"] = 0
         elif self.trump_rule == "turned":  # BR-2.2, OH-3.3: the next card is turned; it is the stock's last card
             turned = cards.pop()
@@ -190,6 +191,13 @@ class Tricks(Game):
             self.choices.begin(state, self.next_seat(state, state.dealer), self.pass_count)
         elif self.bidding.used:
             self.bidding.begin(state)
+
+    def _untrumped(self, state: DealState) -> bool:
+        """The ``no_trump`` rule for the deal just dealt (OH-V5: the hands of M cards have no trumps)."""
+        if self.no_trump is None:
+            return False
+        with self._ctx.bound(state) as ctx:
+            return bool(self.no_trump(ctx))
 
     @staticmethod
     def _steps(way: str, players: int) -> int:
@@ -584,7 +592,9 @@ class Tricks(Game):
                     ids=ids.get("trump", ids["deal"]),
                 )
             )
-        elif self.trump_rule == "turned":
+        if rules.has("no_trump"):
+            deal.append(RuleText("The deal has no trumps, and no card is turned, when {no_trump.condition}"))
+        if self.trump_rule == "turned" and self.draws:
             deal.append(
                 RuleText(
                     "The next card is turned face up under the stock: its suit is trumps for the whole deal, and it "

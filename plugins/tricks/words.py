@@ -190,6 +190,13 @@ WORDS = (
         check=_check_draw,
         default="draw after_trick",
     ),
+    StatementSpec(
+        "no_trump",
+        "a deal played without trumps while the condition holds, read once the cards are dealt; no card is "
+        "turned (no_trump when dealt == 10)",
+        condition=DEAL_ONLY,
+        needs_condition=True,
+    ),
     *BID_WORDS,
     StatementSpec("pass_count", "cards each player passes before play", value=CONSTANT, needs_value=True),
     StatementSpec(
