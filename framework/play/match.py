@@ -320,12 +320,7 @@ class Match:
         outright: list[int] = []
         for i, s in enumerate(seats):
             ctx.seat = i
-            scores[s] = int(score_expr(ctx))
-            if abs(scores[s]) > MAX_SCORE:
-                raise TapeteError(
-                    f"{self.variant.name}: the score rule gives seat {s} {number_text(scores[s])} in deal "
-                    f"{ledger.deal_number}, beyond tapete's bound of {number_text(MAX_SCORE)} (docs/bad-input.md)"
-                )
+            scores[s] = self._bounded("the score rule", s, int(score_expr(ctx)))
             if won_cond is not None and won_cond(ctx):
                 won.append(s)
             if wins_match is not None and wins_match(ctx):
@@ -432,13 +427,17 @@ class Match:
             values = out[name] = {}
             for i, s in enumerate(seats):
                 ctx.seat = i
-                values[s] = int(expr(ctx))
-                if abs(values[s]) > MAX_SCORE:
-                    raise TapeteError(
-                        f"{self.variant.name}: carry {name} gives seat {s} {number_text(values[s])} in deal "
-                        f"{self.ledger.deal_number}, beyond tapete's bound of {number_text(MAX_SCORE)}"
-                    )
+                values[s] = self._bounded(f"carry {name}", s, int(expr(ctx)))
         return out
+
+    def _bounded(self, rule: str, seat: int, value: int) -> int:
+        """A rule's value for a seat, refused beyond tapete's bound on scores (docs/bad-input.md)."""
+        if abs(value) > MAX_SCORE:
+            raise TapeteError(
+                f"{self.variant.name}: {rule} gives seat {seat} {number_text(value)} in deal "
+                f"{self.ledger.deal_number}, beyond tapete's bound of {number_text(MAX_SCORE)} (docs/bad-input.md)"
+            )
+        return value
 
     def _void_reason(self, state: DealState) -> str | None:
         """Why a finished deal is void (`Game.deal_void`), or None; a stall (`Game.deal_stalled`)

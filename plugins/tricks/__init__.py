@@ -11,7 +11,7 @@ from importlib import resources
 from tapete import GameRecord, hookimpl
 from tapete.hookspecs import RegisterGame
 
-from .bots import BriscolaBot, HeartsBot, OhHellBot, SpadesBot
+from .bots import BriscolaBot, HeartsBot, NaiveOhHellBot, NaiveSpadesBot, OhHellBot, SpadesBot
 from .game import Tricks
 from .layout import TrickLayout
 
@@ -20,10 +20,11 @@ from .layout import TrickLayout
 def tapete_register_games(register: RegisterGame) -> None:
     variants = resources.files("tapete_variants")
     layout = TrickLayout()
-    games = (("hearts", HeartsBot), ("briscola", BriscolaBot), ("oh-hell", OhHellBot), ("spades", SpadesBot))
-    for game, bot in games:  # one class, each game its own bot
-        register(
-            GameRecord(
-                game, Tricks, variants=variants / game, bots={"heuristic": bot}, default_bot="heuristic", layout=layout
-            )
-        )
+    games: tuple[tuple[str, dict[str, type]], ...] = (
+        ("hearts", {"heuristic": HeartsBot}),
+        ("briscola", {"heuristic": BriscolaBot}),
+        ("oh-hell", {"heuristic": OhHellBot, "naive": NaiveOhHellBot}),  # naive: the bidding's yardstick
+        ("spades", {"heuristic": SpadesBot, "naive": NaiveSpadesBot}),
+    )
+    for game, bots in games:  # one class, each game its own bots
+        register(GameRecord(game, Tricks, variants=variants / game, bots=bots, default_bot="heuristic", layout=layout))

@@ -261,3 +261,20 @@ class SpadesBot(OhHellBot):
         them = [(seat + 1) % n, (seat + 3) % n]
         left = sum(counters.get(f"bid.{s}", 0) for s in them) - sum(counters.get(f"tricks.{s}", 0) for s in them)
         return 1 if left > 0 else 0  # the contract is made: set theirs while it can still fail
+
+
+class NaiveOhHellBot(OhHellBot):
+    """The yardstick for the bidding (bench/trick_bots.py): bids an even share of the tricks, the cards dealt
+    over the players, whatever it holds, then plays as the default bot to make that bid exactly."""
+
+    @staticmethod
+    def estimate(view: View) -> float:
+        return view.counters.get("dealt", 0) / view.players
+
+
+class NaiveSpadesBot(SpadesBot):
+    """The yardstick for the bidding: bids a quarter of the tricks (3), never nil, then plays as the default bot."""
+
+    def _bid(self, view: View, legal: list[Action]) -> Action:
+        wanted = max(1, round(view.counters.get("dealt", 0) / view.players))
+        return min(legal, key=lambda a: (abs(BID_OF_WORD[a.detail] - wanted), BID_OF_WORD[a.detail]))

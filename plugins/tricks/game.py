@@ -129,6 +129,9 @@ class Tricks(Game):
         # a ban whose condition is false at load time is no ban (HE-V3 lifts the first-trick ban so)
         self.no_play = self._bans("no_play")
         self.no_lead = self._bans("no_lead")
+        # what breaking is called: spades when only spades break them (SP-4.4), else hearts (HE-3.5)
+        spades = {c for c in deck.ids if self.suit_of[c] == "♠"}
+        self.broken_suit = "spades" if self.breaks and self.breaks <= spades else "hearts"
         self.exchange_rank: str | None = rules.parsed_words("exchange")
         self.exchange_when = rules.condition("exchange")
         self.leader_rule = rules.expr("leader")
@@ -347,7 +350,7 @@ class Tricks(Game):
         if not trick and self.first_card and not state.counters.get("played", 0) and card not in self.first_card:
             return f"the first trick is led with {shown} ({' '.join(ids['lead'])})"
         if not trick and card in self.breaks and not state.counters.get("broken", 0):
-            return f"hearts are not broken yet: lead {shown} ({' '.join(ids['broken'])})"
+            return f"{self.broken_suit} are not broken yet: lead {shown} ({' '.join(ids['broken'])})"
         if not state.counters.get("played", 0):
             return f"not on the first trick: play {shown} ({' '.join(ids['ban_first'])})"
         return f"you may play {shown} now"
@@ -539,7 +542,7 @@ class Tricks(Game):
         ids = self.ids
         lines = [f"{' '.join(ids['win'])} the highest trump wins the trick, else the highest card of the suit led"]
         if self.breaks:
-            lines.append(f"{' '.join(ids['broken'])} some cards may not be led until hearts are broken")
+            lines.append(f"{' '.join(ids['broken'])} some cards may not be led until {self.broken_suit} are broken")
         if self.trump_rule == "turned" and self.draws:
             lines.append(f"{' '.join(ids['draw'])} after each trick the winner draws first, the turned card comes last")
         return [line.strip() for line in lines]
@@ -551,7 +554,8 @@ class Tricks(Game):
         if self.bidding.used:
             lines.append(self.bidding.standing(view.counters, view.players))
         if self.breaks:
-            lines.append("hearts are broken" if view.counters.get("broken") else "hearts are not broken yet")
+            said = "broken" if view.counters.get("broken") else "not broken yet"
+            lines.append(f"{self.broken_suit} are {said}")
         return lines
 
     def describe_deal(self, state: DealState) -> list[str]:
@@ -659,7 +663,7 @@ class Tricks(Game):
         if self.breaks:
             turn.append(
                 RuleText(
-                    "Playing " + self._cards_words(self.breaks) + " breaks hearts",
+                    "Playing " + self._cards_words(self.breaks) + f" breaks {self.broken_suit}",
                     covers=("breaks",),
                     ids=ids["broken"],
                 )

@@ -247,6 +247,14 @@ WORDS = (
         rulebook="hearts are broken|hearts are not broken yet",
     ),
     Quantity(
+        "spades_broken",
+        "a card that breaks spades has been played this deal (Spades' name for broken, SP-4.4)",
+        DEAL_ONLY,
+        lambda c: bool(c.state.counters.get("broken", 0)),
+        kind="truth",
+        rulebook="spades are broken|spades are not broken yet",
+    ),
+    Quantity(
         "first_trick",
         "no trick of the deal is finished yet",
         DEAL_ONLY,

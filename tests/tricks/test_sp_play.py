@@ -20,9 +20,9 @@ CLASSIC = "spades/classic"
 NORTH, EAST, SOUTH, WEST = 0, 1, 2, 3
 
 
-def side_scores(counters, bags=(0, 0, 0, 0), totals=(0, 0, 0, 0)):
-    """What the script's ``score`` and ``carry bags`` give each seat for a finished hand."""
-    deal = position(CLASSIC, dealer=SOUTH, to_move=WEST, counters=counters)
+def side_scores(counters, bags=(0, 0, 0, 0), totals=(0, 0, 0, 0), name=CLASSIC):
+    """What the script's ``score`` and ``carry bags`` give each seat for a finished hand of ``name``."""
+    deal = position(name, dealer=SOUTH, to_move=WEST, counters=counters)
     rules = deal.game.rules
     ledger = Ledger(4, list(totals))
     ledger.carried["bags"] = list(bags)

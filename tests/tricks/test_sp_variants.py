@@ -12,21 +12,13 @@ from tapete.core.ledger import Ledger
 
 from .helpers import legal_cards, position, variants
 from .test_sp_play import EAST, NORTH, SOUTH, SP_7_3, WEST
+from .test_sp_play import side_scores as sp_scores
 
 SPADES_TRUMP = {"trump": 4}
 
 
 def side_scores(name, counters, bags=(0, 0, 0, 0)):
-    deal = position(f"spades/{name}", dealer=SOUTH, to_move=WEST, counters=counters)
-    rules = deal.game.rules
-    ledger = Ledger(4)
-    ledger.carried["bags"] = list(bags)
-    ctx = Ctx(game=deal.game, state=deal.state, ledger=ledger)
-    out = []
-    for s in range(4):
-        ctx.seat = s
-        out.append((int(rules.expr("score")(ctx)), int(rules.expr("carry", "bags")(ctx))))
-    return out
+    return sp_scores(counters, bags=bags, name=f"spades/{name}")
 
 
 def ends(name, totals, number=5):
