@@ -50,7 +50,7 @@ def test_oh_7_the_worked_example_bids_plays_and_scores_as_the_rules_say():
         deal.play("bid one")
     deal.play("bid zero")
     assert deal.to_move == NORTH  # OH-5.1 the player on the dealer's left leads
-    for move in ("A♠", "5♠", "8♠", "J♠"):  # OH-7.3 everyone follows; North wins
+    for move in ("A♠", "5♠", "8♠", "J♠"):  # OH-7.3 everyone follows; North wins (OH-1.2: the ace is high)
         deal.play(f"play {move}")
     assert deal.to_move == NORTH
     deal.play("play K♦")
@@ -105,6 +105,7 @@ def hand_sizes(players):
 
 @pytest.mark.parametrize(("players", "largest"), [(3, 10), (4, 10), (5, 10), (6, 8), (7, 7)])
 def test_oh_2_2_hands_go_down_from_m_to_one_and_back_up_once(players, largest):
+    # OH-1.1 three to seven players; OH-6.3 the match ends after the last hand of the sequence
     sizes = hand_sizes(players)  # OH-2.1 M = floor(51 / n) capped at 10
     down = list(range(largest, 0, -1))
     assert sizes == down + down[::-1][1:]
@@ -112,6 +113,7 @@ def test_oh_2_2_hands_go_down_from_m_to_one_and_back_up_once(players, largest):
 
 
 def test_oh_3_3_the_turned_card_is_trumps_and_the_stock_takes_no_part_in_play():
+    # OH-3.3: the top undealt card is turned; its suit is trumps; it and the stock take no part in play
     deal = variants[CLASSIC].new_deal(4, seed=5)
     state = deal.state
     turned = state.zones["turned"]
@@ -120,3 +122,15 @@ def test_oh_3_3_the_turned_card_is_trumps_and_the_stock_takes_no_part_in_play():
     while not deal.over:
         deal.play(deal.legal_actions()[0])
     assert len(state.zones["stock"]) == 11 and state.zones["turned"] == turned  # nothing was drawn
+
+
+def test_oh_3_1_the_deal_passes_left_and_oh_6_2_the_hands_scores_add_up_to_the_totals():
+    from tapete import Match
+
+    events: list[dict] = []
+    result = Match(variants[CLASSIC], 4, 11, bots=["heuristic"] * 4).play(events.append)
+    scored = [e for e in events if e.get("type") == "score"]
+    dealers = [e["dealer"] for e in events if e.get("type") == "deal"]
+    assert len(dealers) == 19 and all(b == (a + 1) % 4 for a, b in zip(dealers, dealers[1:], strict=False))  # OH-3.1 to the left
+    sums = [sum(int(e["scores"][str(s)]) for e in scored) for s in range(4)]
+    assert sums == result.totals and len(scored) == 19  # OH-6.2 running totals from 0; OH-6.3 19 hands

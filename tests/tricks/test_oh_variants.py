@@ -76,7 +76,7 @@ def test_oh_v3_one_way_sequences_go_up_only_or_down_only():
 
 
 def test_oh_v4_the_longer_sequence_deals_the_whole_deck_to_four_and_that_hand_has_no_trumps():
-    assert sizes("longer", 3)[0] == 17 and len(sizes("longer", 4)) == 25  # M = 52 / n
+    assert sizes("longer", 3)[0] == 17 and len(sizes("longer", 4)) == 25  # OH-V4: M = 52 / n
     deal = variants["oh-hell/longer"].new_deal(4, seed=3)
     state = deal.state
     assert state.counters["dealt"] == 13 and state.counters["trump"] == 0  # OH-3.4: no card to turn
@@ -84,7 +84,7 @@ def test_oh_v4_the_longer_sequence_deals_the_whole_deck_to_four_and_that_hand_ha
 
 
 def test_oh_v5_the_hands_of_m_cards_are_played_without_trumps():
-    deal = variants["oh-hell/no-trump-ends"].new_deal(4, seed=3)
+    deal = variants["oh-hell/no-trump-ends"].new_deal(4, seed=3)  # OH-V5: the first hand has M cards
     assert deal.state.counters["dealt"] == 10 and deal.game.trump_suit(deal.state) is None
     assert not deal.state.zones.get("turned") and len(deal.state.zones["stock"]) == 12  # nothing turned
     classic = variants["oh-hell/classic"].new_deal(4, seed=3)

@@ -38,6 +38,7 @@ SP_7_3 = {"bid.3": 3, "bid.0": 4, "bid.1": 0, "bid.2": 2} | {"tricks.0": 5, "tri
 
 
 def test_sp_7_3_a_made_contract_scores_ten_a_trick_and_a_bag_an_overtrick_and_a_failed_nil_costs_100():
+    # SP-7.3, worked out by the script's score and carry
     scores = side_scores(SP_7_3)
     assert scores[NORTH] == scores[SOUTH] == (62, 2)  # SP-5.2: 8 counted against 6: 60 + 2, 2 bags
     # SP-5.1 East's nil trick counts for nothing; SP-5.2 West's 4 make 3: 31 and 1 bag; SP-5.4 the nil fails
@@ -73,10 +74,11 @@ def test_sp_7_2_no_spade_is_led_until_spades_are_broken_and_a_side_bids_its_sum(
     )
     for move in ("bid one", "bid one", "bid zero", "bid zero"):  # SP-3.1 West first, South (dealer) last
         deal.play(move)
-    assert deal.to_move == WEST and legal_cards(deal) == ["10♥"]  # SP-4.4 not broken: no spade led
+    # SP-4.1 the player on the dealer's left leads; SP-4.4 not broken: no spade led
+    assert deal.to_move == WEST and legal_cards(deal) == ["10♥"]
     with pytest.raises(IllegalAction, match=r"SP-4.4"):
         deal.play("play A♠")
-    for move in ("play 10♥", "play 3♠", "play K♥", "play 5♥"):  # SP-7.2 North trumps
+    for move in ("play 10♥", "play 3♠", "play K♥", "play 5♥"):  # SP-7.2 North trumps (SP-1.2, SP-4.3)
         deal.play(move)
     assert deal.to_move == NORTH and legal_cards(deal) == ["2♦"]
     assert deal.state.counters["broken"] == 1  # a spade played breaks spades
@@ -88,6 +90,7 @@ def test_sp_6_1_the_match_ends_at_500_with_the_bags_kept_in_the_ledger_and_the_l
     totals = result.totals
     assert max(totals) >= 500 and totals[0] == totals[2] and totals[1] == totals[3]  # SP-3.3 a side scores
     assert all(0 <= b < 10 for e in scores for b in e["carried"]["bags"])  # SP-5.5 never ten left over
+    assert scores[0]["totals"] == [int(scores[0]["scores"][str(s)]) for s in range(4)]  # SP-5.6 from 0
     assert all(max(e["totals"]) < 500 for e in scores[:-1])  # SP-6.1 checked at the end of each hand
     assert totals[result.winner] == max(totals)  # the side with the higher total (its first seat named)
 
@@ -109,3 +112,18 @@ def test_the_bags_are_saved_with_the_match_and_shown_when_it_resumes(tmp_path):
     )
     bags = [line for line in resumed.stdout.splitlines() if line.strip().startswith("bags:")]
     assert bags and "you" in bags[0], resumed.stdout[-2000:]
+
+
+def test_sp_2_the_whole_deck_is_dealt_and_sp_3_the_bids_come_after_it():
+    deal = variants[CLASSIC].new_deal(4, seed=8)
+    state = deal.state
+    assert all(len(state.zones[f"hand.{s}"]) == 13 for s in range(4)) and not state.zones.get("turned")  # SP-2.2
+    assert deal.to_move == (state.dealer + 1) % 4  # SP-2.1 clockwise; SP-3.1 the dealer's left bids first
+    # SP-3.2 0 (nil) to 13; SP-3.4 no bid before the cards: the bids open once every hand is dealt
+    assert [a.detail for a in deal.legal_actions()][:2] == ["zero", "one"] and len(deal.legal_actions()) == 14
+
+
+def test_sp_6_2_equal_totals_past_the_target_play_on():
+    game = variants[CLASSIC].new_game()
+    ledger = Ledger(4, [520, 520, 520, 520])  # SP-6.2: both sides past 500 with equal totals
+    assert not game.rules.condition("match_ends")(Ctx(game=game, ledger=ledger))

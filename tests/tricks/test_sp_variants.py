@@ -34,11 +34,11 @@ def test_sp_v2_another_target_ends_the_match():
 
 
 def test_sp_v3_without_the_bag_penalty_overtricks_score_and_are_not_counted():
-    assert side_scores("no-bags", SP_7_3, bags=(8, 0, 8, 0))[NORTH] == (62, 0)  # SP-7.4 without SP-5.5
+    assert side_scores("no-bags", SP_7_3, bags=(8, 0, 8, 0))[NORTH] == (62, 0)  # SP-V3: SP-7.4 without SP-5.5
 
 
 def test_sp_v4_the_mercy_rule_ends_the_match_at_minus_200():
-    assert ends("mercy", [-210, 100, -210, 100]) and not ends("classic", [-210, 100, -210, 100])
+    assert ends("mercy", [-210, 100, -210, 100]) and not ends("classic", [-210, 100, -210, 100])  # SP-V4
     assert not ends("mercy", [-250, -250, -250, -250])  # both at the floor, equal: play on
 
 
