@@ -131,6 +131,8 @@ def test_oh_3_1_the_deal_passes_left_and_oh_6_2_the_hands_scores_add_up_to_the_t
     result = Match(variants[CLASSIC], 4, 11, bots=["heuristic"] * 4).play(events.append)
     scored = [e for e in events if e.get("type") == "score"]
     dealers = [e["dealer"] for e in events if e.get("type") == "deal"]
-    assert len(dealers) == 19 and all(b == (a + 1) % 4 for a, b in zip(dealers, dealers[1:], strict=False))  # OH-3.1 to the left
+    assert len(dealers) == 19 and all(
+        b == (a + 1) % 4 for a, b in zip(dealers, dealers[1:], strict=False)
+    )  # OH-3.1 to the left
     sums = [sum(int(e["scores"][str(s)]) for e in scored) for s in range(4)]
     assert sums == result.totals and len(scored) == 19  # OH-6.2 running totals from 0; OH-6.3 19 hands
