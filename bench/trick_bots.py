@@ -4,9 +4,12 @@ Hearts (4 players): the heuristic bot in one seat, random in the other three, ea
 played four times with the bot in each seat in turn, so the cards' luck cancels out; a win
 shared with others (HE-5.2) counts as a win, and random's fair share is 25 %. Also the
 bot's mean penalty points per hand beside a random seat's. Briscola (2 players): each seed
-played twice, the bot once in each seat; a fair share is 50 %.
+played twice, the bot once in each seat; a fair share is 50 %. Oh Hell (4 players) as Hearts;
+Spades (two sides) with the bot's side in each seating, a fair share 50 %. ``--against naive``
+seats the naive bidder (an even share of the tricks, then the same play) instead of random:
+the margin the bidding estimate is worth.
 
-    python bench/trick_bots.py [--matches 200] [--seed-base 0] [--only hearts/classic]
+    python bench/trick_bots.py [--matches 200] [--seed-base 0] [--only hearts/classic] [--against naive]
 """
 
 from __future__ import annotations

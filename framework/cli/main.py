@@ -465,6 +465,7 @@ class _Printer:
             scores = ", ".join(f"seat {k}: {v:+d}" for k, v in event["scores"].items())
             console().print(
                 f"   deal {event['number']} scores: {scores}; totals {event['totals']}"
+                + "".join(f"; {name} {values}" for name, values in event.get("carried", {}).items())
                 + (f"; out {[i for i, o in enumerate(event['out']) if o]}" if any(event["out"]) else "")
             )
 

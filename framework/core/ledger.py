@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+CARRIED = "carried"  # a deal's public counters ``carried.NAME.SEAT``: the carried values as the deal began
+
 
 @dataclass
 class Ledger:
@@ -22,6 +24,8 @@ class Ledger:
     deal_number: int = 0
     active: list[int] = field(default_factory=list)
     seats: list[int] = field(default_factory=list)  # match seat of each seat of this view
+    # values a script carries from deal to deal besides the total (``carry bags = ...``): name -> one per seat
+    carried: dict[str, list[int]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         n = self.players
@@ -48,6 +52,7 @@ class Ledger:
             self.deal_number,
         )
         view.seats = list(seats)
+        view.carried = {name: [values[s] for s in seats] for name, values in self.carried.items()}
         return view
 
     @classmethod
@@ -63,6 +68,13 @@ class Ledger:
         )
         if not all(len(getattr(ledger, k)) == players for k in ("totals", "deals_won", "out", "reentries")):
             raise ValueError(f"ledger lists must have {players} entries")
+        carried = obj.get("carried", {})
+        if not isinstance(carried, dict):
+            raise ValueError("the ledger's carried values must be a mapping of names to lists")
+        for name, values in carried.items():
+            if not isinstance(values, list) or len(values) != players:
+                raise ValueError(f"the ledger's carried {name!r} must have {players} entries")
+            ledger.carried[str(name)] = [int(x) for x in values]
         return ledger
 
     def to_json(self) -> dict[str, Any]:
@@ -73,4 +85,4 @@ class Ledger:
             "last_scores": list(self.last_scores),
             "reentries": list(self.reentries),
             "deal_number": self.deal_number,
-        }
+        } | ({"carried": {name: list(values) for name, values in self.carried.items()}} if self.carried else {})

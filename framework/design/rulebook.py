@@ -554,6 +554,16 @@ def _scoring(b: _Builder) -> None:
             b.add("Scoring", f"After each deal you score {w.value(item.value)} (added to your total)", ids)
         else:
             b.add("Scoring", "After each deal you score (added to your total):", ids, cases=w.cases(item.value))
+    for name, carried in b.rules.each("carry"):  # values kept from deal to deal beside the total
+        if isinstance(carried, t.Statement) and carried.value is not None:
+            ids = b.cover("carry", name)
+            said = name.replace("_", " ")
+            if w.inline(carried.value):
+                text = f"You keep your {said} from deal to deal, 0 at the start; after each deal it becomes "
+                b.add("Scoring", text + w.value(carried.value), ids)
+            else:
+                text = f"You keep your {said} from deal to deal, 0 at the start; after each deal it becomes:"
+                b.add("Scoring", text, ids, cases=w.cases(carried.value))
     won = b.item("won")
     if isinstance(won, t.Statement) and won.condition is not None:
         ids = b.cover("won", "")

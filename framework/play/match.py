@@ -320,16 +320,12 @@ class Match:
         outright: list[int] = []
         for i, s in enumerate(seats):
             ctx.seat = i
-            scores[s] = int(score_expr(ctx))
-            if abs(scores[s]) > MAX_SCORE:
-                raise TapeteError(
-                    f"{self.variant.name}: the score rule gives seat {s} {number_text(scores[s])} in deal "
-                    f"{ledger.deal_number}, beyond tapete's bound of {number_text(MAX_SCORE)} (docs/bad-input.md)"
-                )
+            scores[s] = self._bounded("the score rule", s, int(score_expr(ctx)))
             if won_cond is not None and won_cond(ctx):
                 won.append(s)
             if wins_match is not None and wins_match(ctx):
                 outright.append(s)
+        carried = self._carried(ctx, seats)
         reg = self.variant.registry
         if "tapete_deal_scored" in reg.lifecycle:
             with checked_hook(reg, "tapete_deal_scored", state, scores, seats):
@@ -341,6 +337,10 @@ class Match:
                     f"{self.variant.name}: seat {s}'s total reaches {number_text(ledger.totals[s])} in deal "
                     f"{ledger.deal_number}, beyond tapete's bound of {number_text(MAX_SCORE)} (docs/bad-input.md)"
                 )
+        for name, values in carried.items():  # after the scores, which read the values the deal began with
+            ledger.carried.setdefault(name, [0] * ledger.players)
+            for s, v in values.items():
+                ledger.carried[name][s] = v
         for s in won:
             ledger.deals_won[s] += 1
         ledger.last_scores = [scores.get(s, 0) for s in range(self.players)]
@@ -354,6 +354,8 @@ class Match:
             "out": list(ledger.out),
             "lines": game.describe_deal(state),
         }
+        if ledger.carried:  # only then: the logs of a match that carries nothing are as before
+            record["carried"] = {name: list(values) for name, values in ledger.carried.items()}
         if winner is None:  # the next dealer is known before anyone sees the score
             nxt = rules.expr("next_dealer")
             ctx.seat = None  # type: ignore[assignment]
@@ -415,6 +417,27 @@ class Match:
             assert recorder is not None
             return agent.choose(recorder.view(state, seat), legal)
         return agent.decide(self.game, state, legal)
+
+    def _carried(self, ctx: Ctx, seats: list[int]) -> dict[str, dict[int, int]]:
+        """Each ``carry NAME = EXPR``'s value after this deal, per match seat, from the values it began with."""
+        out: dict[str, dict[int, int]] = {}
+        for name, _ in self.rules.each("carry"):
+            expr = self.rules.expr("carry", name)
+            assert expr is not None  # needs_value: checked at load time
+            values = out[name] = {}
+            for i, s in enumerate(seats):
+                ctx.seat = i
+                values[s] = self._bounded(f"carry {name}", s, int(expr(ctx)))
+        return out
+
+    def _bounded(self, rule: str, seat: int, value: int) -> int:
+        """A rule's value for a seat, refused beyond tapete's bound on scores (docs/bad-input.md)."""
+        if abs(value) > MAX_SCORE:
+            raise TapeteError(
+                f"{self.variant.name}: {rule} gives seat {seat} {number_text(value)} in deal "
+                f"{self.ledger.deal_number}, beyond tapete's bound of {number_text(MAX_SCORE)} (docs/bad-input.md)"
+            )
+        return value
 
     def _void_reason(self, state: DealState) -> str | None:
         """Why a finished deal is void (`Game.deal_void`), or None; a stall (`Game.deal_stalled`)

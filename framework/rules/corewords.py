@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..core.errors import ScriptError
+from .carried import CARRY
 from .vocabulary import (
     AT_DEAL_START,
     CONSTANT,
@@ -177,6 +178,7 @@ STATEMENTS: list[StatementSpec] = [
         value=MATCH_WIDE,
         needs_value=True,
     ),
+    CARRY,
     StatementSpec(
         "match_ends", "when the match is over (checked after every deal)", condition=MATCH_WIDE, needs_condition=True
     ),
@@ -257,7 +259,7 @@ QUANTITIES: list[Quantity] = [
         "deal_number",
         "1 for the first deal of the match, 2 for the next, ...",
         MATCH_WIDE,
-        lambda c: c.ledger.deal_number,
+        lambda c: max(c.ledger.deal_number, 1),  # a deal dealt outside a match (new_deal, a trial deal) is a first
         kind=NUMBER,
         rulebook="the number of deals played",
     ),

@@ -15,6 +15,7 @@ from typing import Any
 from ..core.cards import NAMED_DECKS, SUIT_NAMES, Deck
 from ..core.errors import ErrorList, LocatedError, Location, ScriptError, line_of, suggest
 from . import tree as t
+from .carried import with_carried
 from .compiler import (
     Compiled,
     Env,
@@ -175,6 +176,12 @@ def build_rules(
             errors.append(ScriptError(Location(first_path, 1, 1), f"missing statement {name!r}: {spec.doc}"))
     if ("deck", "") not in chosen:
         raise ErrorList(errors)
+
+    carried = [(first, item) for (key, first), item in chosen.items() if key == "carry" and item.words]
+    for name, item in carried:  # a carried value is a quantity of this script: it may not hide one of the game
+        if name in vocab.quantities:
+            errors.append(env.error(item.words[0].pos, f"carry {name}: {name!r} is already a word of this game"))
+    vocab = env.vocab = with_carried(vocab, [name for name, _ in carried])
 
     deck, order = _deck(chosen, env, errors)
     env.deck, env.order = deck, order

@@ -417,7 +417,7 @@ def interpret(
                 return f"  {_no_card(w, deck)}"
             cards.append(c)
         return _by_cards(tuple(cards), shown, legal, card_move)
-    if _looks_like_card(typed[0]):
+    if _looks_like_card(typed[0]) and typed[0] not in kinds | words.kinds:  # 'bid' is a move, not bi♦
         return f"  {_no_card(typed[0], deck)}"
     kind, detail = typed[0], []
     if kind == "play" and "play" not in kinds:

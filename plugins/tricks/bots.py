@@ -11,6 +11,8 @@ from collections.abc import Sequence
 
 from tapete import Action, Game, Random, View
 
+from .bidding import BID_OF_WORD
+
 
 def _winning(view: View, trick: Sequence[int]) -> int:
     """The card winning the trick so far: the highest trump, else the highest of the suit led."""
@@ -148,3 +150,131 @@ class BriscolaBot:
         if trumps and (on_table >= 10 or (late and on_table > 0)):
             return min(trumps, key=lambda a: (points[a.cards[0]], pos[a.cards[0]]))
         return min(plays, key=cheap)
+
+
+class OhHellBot:
+    """Bids its sure and likely tricks (OH-4.2), then plays to take exactly that many (OH-6.1).
+
+    The estimate counts a trump by its height (the top trumps nearly sure, a low one a
+    likely ruff), an ace of a plain suit as likely, a guarded king as an even chance; the
+    bid is the legal bid nearest to that sum (the hook may forbid it, OH-4.3). In play it
+    wins tricks, as cheaply as it can, while it still needs some, and ducks under the
+    trick's winner, shedding its highest cards, once its bid is made."""
+
+    def __init__(self, game: Game, seat: int, rng: Random):
+        self.rng = rng
+
+    def choose(self, view: View, legal: list[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        if legal[0].kind == "bid":
+            return self._bid(view, legal)
+        pos, suit_of = view.facts.pos, view.facts.suit_of
+        t = view.counters.get("trump", 0)
+        trump = view.deck.suits[t - 1] if t else None
+        need = self.need(view)
+        plays = [a for a in legal if a.kind == "play"]
+
+        def height(a: Action) -> tuple[bool, int]:
+            return (suit_of[a.cards[0]] == trump, pos[a.cards[0]])
+
+        trick = view.cards("trick")
+        if not trick:  # leading: a strong card while tricks are needed, else the lowest
+            return max(plays, key=height) if need > 0 else min(plays, key=height)
+        best = _winning(view, trick)
+        winners = [a for a in plays if _beats(view, a.cards[0], best)]
+        losers = [a for a in plays if a not in winners]
+        if need > 0 and winners:
+            last = len(trick) == view.players - 1
+            return min(winners, key=height) if last or len(winners) == 1 else max(winners, key=height)
+        if need <= 0 and losers:  # the bid is made: the highest card that still loses
+            return max(losers, key=height)
+        return min(plays, key=height)
+
+    @staticmethod
+    def need(view: View) -> int:
+        """Tricks still wanted: the bid less the tricks taken (above 0: win; else duck)."""
+        counters = view.counters
+        return counters.get(f"bid.{view.seat}", 0) - counters.get(f"tricks.{view.seat}", 0)
+
+    def _bid(self, view: View, legal: list[Action]) -> Action:
+        wanted = self.estimate(view)
+        return min(legal, key=lambda a: (abs(BID_OF_WORD[a.detail] - wanted), BID_OF_WORD[a.detail]))
+
+    @staticmethod
+    def estimate(view: View) -> float:
+        """Sure and likely tricks of the hand: trumps by height, plain aces, guarded kings (fewer with more players)."""
+        facts = view.facts
+        suit_of, pos = facts.suit_of, facts.pos
+        t = view.counters.get("trump", 0)
+        trump = view.deck.suits[t - 1] if t else None
+        top = len(view.deck.ranks) - 1
+        hand = view.hand
+        length: dict[str, int] = {}
+        for c in hand:
+            length[suit_of[c]] = length.get(suit_of[c], 0) + 1
+        crowd = 4 / max(view.players, 3)  # a plain winner survives less often round a larger table
+        total = 0.0
+        for c in hand:
+            below = top - pos[c]  # 0: an ace, 1: a king, ...
+            if suit_of[c] == trump:
+                total += (1.0, 0.8, 0.6)[below] if below < 3 else 0.35
+            elif below == 0:
+                total += 0.85 * min(1.0, crowd)
+            elif below == 1 and length[suit_of[c]] >= 2:
+                total += 0.45 * min(1.0, crowd)
+        return total
+
+
+class SpadesBot(OhHellBot):
+    """Bids its sure and likely tricks, nil with a hand that holds almost none (SP-3.2), then plays for
+    its side (SP-3.3): wins while the side's contract needs tricks, ducks as a nil bidder, covers a
+    nil partner, and once the contract is made goes on winning only to set the opponents' (SP-5.3)."""
+
+    def _bid(self, view: View, legal: list[Action]) -> Action:
+        wanted = self.estimate(view)
+        if wanted < 0.6 and not self._high_spades(view):
+            wanted = 0  # nil (SP-5.4): a hand with no likely trick and no spade that must win
+        else:
+            wanted = max(wanted, 1)
+        return min(legal, key=lambda a: (abs(BID_OF_WORD[a.detail] - wanted), BID_OF_WORD[a.detail]))
+
+    @staticmethod
+    def _high_spades(view: View) -> bool:
+        pos, suit_of = view.facts.pos, view.facts.suit_of
+        top = len(view.deck.ranks) - 1
+        return any(suit_of[c] == "♠" and pos[c] >= top - 3 for c in view.hand)
+
+    @staticmethod
+    def need(view: View) -> int:
+        counters, seat, n = view.counters, view.seat, view.players
+        mine = counters.get(f"bid.{seat}", 0)
+        partner = (seat + 2) % n
+        if not mine and f"bid.{seat}" in counters:
+            return 0  # a nil bidder ducks every trick it can
+        if not counters.get(f"bid.{partner}", 1):
+            return 1  # a nil partner: win to cover it
+        side = sum(counters.get(f"bid.{s}", 0) for s in (seat, partner))
+        taken = sum(counters.get(f"tricks.{s}", 0) for s in (seat, partner))
+        if side > taken:
+            return side - taken
+        them = [(seat + 1) % n, (seat + 3) % n]
+        left = sum(counters.get(f"bid.{s}", 0) for s in them) - sum(counters.get(f"tricks.{s}", 0) for s in them)
+        return 1 if left > 0 else 0  # the contract is made: set theirs while it can still fail
+
+
+class NaiveOhHellBot(OhHellBot):
+    """The yardstick for the bidding (bench/trick_bots.py): bids an even share of the tricks, the cards dealt
+    over the players, whatever it holds, then plays as the default bot to make that bid exactly."""
+
+    @staticmethod
+    def estimate(view: View) -> float:
+        return view.counters.get("dealt", 0) / view.players
+
+
+class NaiveSpadesBot(SpadesBot):
+    """The yardstick for the bidding: bids a quarter of the tricks (3), never nil, then plays as the default bot."""
+
+    def _bid(self, view: View, legal: list[Action]) -> Action:
+        wanted = max(1, round(view.counters.get("dealt", 0) / view.players))
+        return min(legal, key=lambda a: (abs(BID_OF_WORD[a.detail] - wanted), BID_OF_WORD[a.detail]))

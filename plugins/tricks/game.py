@@ -37,6 +37,7 @@ from tapete import (
     View,
 )
 
+from .bidding import Bidding
 from .words import WORDS
 
 # The rule ids each game's documents give the family's mechanics (cited by help, refusals, the rulebook).
@@ -62,6 +63,31 @@ IDS = {
         "broken": (),
         "draw": ("BR-3.4", "BR-3.5"),
         "exchange": ("BR-V4",),
+    },
+    "oh-hell": {
+        "deal": ("OH-2.2", "OH-3.2"),
+        "pass": (),
+        "lead": ("OH-5.1",),
+        "follow": ("OH-5.2",),
+        "ban_first": (),
+        "win": ("OH-5.3",),
+        "broken": (),
+        "draw": (),
+        "exchange": (),
+        "trump": ("OH-3.3", "OH-3.4"),
+        "bid": ("OH-4.1", "OH-4.2", "OH-4.3"),
+    },
+    "spades": {
+        "deal": ("SP-2.2",),
+        "pass": (),
+        "lead": ("SP-4.1",),
+        "follow": ("SP-4.2",),
+        "ban_first": (),
+        "win": ("SP-4.3",),
+        "broken": ("SP-4.4",),
+        "draw": (),
+        "exchange": (),
+        "bid": ("SP-3.1", "SP-3.2", "SP-3.3"),
     },
 }
 WAY_WORDS = {"left": "to the left", "right": "to the right", "across": "across", "hold": "nowhere"}
@@ -90,6 +116,8 @@ class Tricks(Game):
         self.pos = rules.order_pos
         self.hand_size = rules.expr("hand_size")
         self.trump_rule: str = rules.parsed_words("trump", default="none")
+        self.draws: bool = rules.parsed_words("draw", default="after_trick") != "none"
+        self.no_trump = rules.condition("no_trump")
         self.follow: str = rules.parsed_words("follow", default="must")
         self.pass_count = int(rules.constant("pass_count", 0) or 0)
         self.cycle: tuple[str, ...] = rules.parsed_words("pass_cycle", default=("hold",))
@@ -105,10 +133,14 @@ class Tricks(Game):
         # made once, read every move: the cards of each suit, and the one move playing each card
         self.of_suit = {s: frozenset(c for c in deck.ids if self.suit_of[c] == s) for s in deck.suits}
         self.plays = tuple(Action("play", (c,)) for c in deck.ids)
+        # what breaking is called: spades when only spades break them (SP-4.4), else hearts (HE-3.5)
+        spades = {c for c in deck.ids if self.suit_of[c] == "♠"}
+        self.broken_suit = "spades" if self.breaks and self.breaks <= spades else "hearts"
         self.exchange_rank: str | None = rules.parsed_words("exchange")
         self.exchange_when = rules.condition("exchange")
         self.leader_rule = rules.expr("leader")
         self.choices = HiddenChoices(self, "pass")
+        self.bidding = Bidding(self)
         self.tables = {name: tuple(values) for name, values in rules.tables.items()}
         self._ctx = Ctx(game=self)
 
@@ -139,7 +171,11 @@ class Tricks(Game):
         size = int(self.hand_size(ctx)) if self.hand_size is not None else len(cards) // n
         self.deal_round_robin(state, cards, size, self.next_seat(state, state.dealer))
         counters = state.counters
-        if self.trump_rule == "turned":  # BR-2.2: the next card is turned; it is the stock's last card
+        if self.bidding.used:
+            counters["dealt"] = size  # what ``bid_max`` and the bots read: the tricks of the deal
+        if self.trump_rule == "turned" and (not cards or self._untrumped(state)):  # OH-3.4, OH-V5: no trumps
+            counters["trump"] = 0
+        elif self.trump_rule == "turned":  # BR-2.2, OH-3.3: the next card is turned; it is the stock's last card
             turned = cards.pop()
             state.zones["turned"] = [turned]
             counters["trump"] = 1 + self.deck.suits.index(self.suit_of[turned])
@@ -160,6 +196,15 @@ class Tricks(Game):
         counters["pass_to"] = self._steps(way, n)
         if counters["pass_to"]:
             self.choices.begin(state, self.next_seat(state, state.dealer), self.pass_count)
+        elif self.bidding.used:
+            self.bidding.begin(state)
+
+    def _untrumped(self, state: DealState) -> bool:
+        """The ``no_trump`` rule for the deal just dealt (OH-V5: the hands of M cards have no trumps)."""
+        if self.no_trump is None:
+            return False
+        with self._ctx.bound(state) as ctx:
+            return bool(self.no_trump(ctx))
 
     @staticmethod
     def _steps(way: str, players: int) -> int:
@@ -255,6 +300,8 @@ class Tricks(Game):
     def legal_actions(self, state: DealState) -> list[Action]:
         if self.choices.active(state):
             return self.choices.actions(state)
+        if self.bidding.active(state):
+            return self.bidding.actions(state)
         seat = state.to_move
         plays = self.plays
         actions = [plays[c] for c in self.playable(state, seat)]
@@ -267,6 +314,8 @@ class Tricks(Game):
     def move_kinds(self) -> list[MoveKind]:
         """A card played (HE-3.2, BR-3.2), a card passed (HE-2.3), the 7 of trumps exchanged (BR-V4)."""
         kinds = [MoveKind("play", cards=self.deck.ids)]
+        if self.bidding.used:
+            kinds += self.bidding.move_kinds()
         if self.pass_count and any(w != "hold" for w in self.cycle):
             kinds.append(MoveKind("pass", cards=self.deck.ids))
         if self.exchange_rank is not None:
@@ -282,6 +331,8 @@ class Tricks(Game):
             if why is not None:
                 return f"{why}: you choose {self.pass_count} cards to pass ({' '.join(self.ids['pass'])})"
             return None
+        if self.bidding.active(state):
+            return self.bidding.refusal(state, action)
         seat = state.to_move
         hand = state.zones[f"hand.{seat}"]
         if action.kind == "exchange":
@@ -311,7 +362,7 @@ class Tricks(Game):
         if not trick and self.first_card and not state.counters.get("played", 0) and card not in self.first_card:
             return f"the first trick is led with {shown} ({' '.join(ids['lead'])})"
         if not trick and card in self.breaks and not state.counters.get("broken", 0):
-            return f"hearts are not broken yet: lead {shown} ({' '.join(ids['broken'])})"
+            return f"{self.broken_suit} are not broken yet: lead {shown} ({' '.join(ids['broken'])})"
         if not state.counters.get("played", 0):
             return f"not on the first trick: play {shown} ({' '.join(ids['ban_first'])})"
         return f"you may play {shown} now"
@@ -325,6 +376,8 @@ class Tricks(Game):
                 self._lead_now(state)
                 return [{"say": f"the cards are passed {self.pass_way(state)}"}]
             return []
+        if action.kind == "bid":
+            return self.bidding.apply(state, action)
         seat = state.to_move
         zones, counters = state.zones, state.counters
         if action.kind == "exchange":  # BR-V4: the 7 of trumps for the turned card
@@ -377,7 +430,7 @@ class Tricks(Game):
     def _draw(self, state: DealState, winner: int) -> None:
         """BR-3.4: while the stock lasts, the winner draws first, then the others in order; the turned card last."""
         stock = state.zones.get("stock")
-        if stock is None:
+        if stock is None or not self.draws:  # OH-3.3: under ``draw none`` the stock takes no part in play
             return
         turned = state.zones.get("turned", [])
         if not stock and not turned:
@@ -484,6 +537,8 @@ class Tricks(Game):
                     ids["pass"],
                 )
             )
+        if self.bidding.used:
+            out += self.bidding.moves_help()
         if self.exchange_rank is not None:
             out.append(
                 MoveHelp(
@@ -499,8 +554,8 @@ class Tricks(Game):
         ids = self.ids
         lines = [f"{' '.join(ids['win'])} the highest trump wins the trick, else the highest card of the suit led"]
         if self.breaks:
-            lines.append(f"{' '.join(ids['broken'])} some cards may not be led until hearts are broken")
-        if self.trump_rule == "turned":
+            lines.append(f"{' '.join(ids['broken'])} some cards may not be led until {self.broken_suit} are broken")
+        if self.trump_rule == "turned" and self.draws:
             lines.append(f"{' '.join(ids['draw'])} after each trick the winner draws first, the turned card comes last")
         return [line.strip() for line in lines]
 
@@ -508,13 +563,18 @@ class Tricks(Game):
         """Tricks taken so far, and whether hearts are broken, from the seat's view."""
         taken = ", ".join(f"seat {s}: {view.counters.get(f'tricks.{s}', 0)}" for s in range(view.players))
         lines = [f"tricks taken: {taken}"]
+        if self.bidding.used:
+            lines.append(self.bidding.standing(view.counters, view.players))
         if self.breaks:
-            lines.append("hearts are broken" if view.counters.get("broken") else "hearts are not broken yet")
+            said = "broken" if view.counters.get("broken") else "not broken yet"
+            lines.append(f"{self.broken_suit} are {said}")
         return lines
 
     def describe_deal(self, state: DealState) -> list[str]:
         tricks = ", ".join(f"seat {s}: {state.counters.get(f'tricks.{s}', 0)}" for s in range(state.players))
         lines = [f"tricks: {tricks}"]
+        if self.bidding.used:
+            lines.append(self.bidding.standing(state.counters, state.players))
         for name, values in self.tables.items():
             got = ", ".join(
                 f"seat {s}: {sum(values[c] for c in state.zones.get(f'taken.{s}', ()))}" for s in range(state.players)
@@ -539,7 +599,18 @@ class Tricks(Game):
                     covers=("remove",),
                 )
             )
-        if self.trump_rule == "turned":
+        if self.trump_rule == "turned" and not self.draws:
+            deal.append(
+                RuleText(
+                    "The dealer turns the next card face up: its suit is trumps for the deal; it and the rest of the "
+                    "stock take no part in play. When no card is left to turn, the deal has no trumps",
+                    covers=("trump", "draw"),
+                    ids=ids.get("trump", ids["deal"]),
+                )
+            )
+        if rules.has("no_trump"):
+            deal.append(RuleText("The deal has no trumps, and no card is turned, when {no_trump.condition}"))
+        if self.trump_rule == "turned" and self.draws:
             deal.append(
                 RuleText(
                     "The next card is turned face up under the stock: its suit is trumps for the whole deal, and it "
@@ -548,7 +619,7 @@ class Tricks(Game):
                     ids=ids["deal"],
                 )
             )
-        turn: list[RuleText] = []
+        turn: list[RuleText] = self.bidding.rulebook() if self.bidding.used else []
         if self.pass_count:
             ways = ", then ".join(WAY_WORDS[w] for w in self.cycle)
             turn.append(
@@ -604,7 +675,7 @@ class Tricks(Game):
         if self.breaks:
             turn.append(
                 RuleText(
-                    "Playing " + self._cards_words(self.breaks) + " breaks hearts",
+                    "Playing " + self._cards_words(self.breaks) + f" breaks {self.broken_suit}",
                     covers=("breaks",),
                     ids=ids["broken"],
                 )
@@ -636,7 +707,7 @@ class Tricks(Game):
                 ids=ids["win"],
             )
         ]
-        if rules.has("hand_size"):
+        if rules.has("hand_size") and self.draws:
             trick.append(
                 RuleText(
                     "After each trick, while the stock lasts, the winner draws first, then the others in turn; "

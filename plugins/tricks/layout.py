@@ -3,7 +3,8 @@
 Read from the seat's view only: the trick's cards are face up, the seat that led it is
 the public counter ``lead`` (the others follow in the direction of play), and the last
 finished trick is told from the seat's history. During the pass the hand carries the
-prompt ("choose 3 cards to pass to the left") and the cards already chosen.
+prompt ("choose 3 cards to pass to the left") and the cards already chosen; during the bids,
+the bids it may make (OH-4.3's hook leaves one out), and every seat's bid stays by it in play.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from collections.abc import Sequence
 
 from tapete import Action, Event, Layout, Row, View
 from tapete.layout import Token, cards_words, count_words, seat_name
+
+from .bidding import BID_OF_WORD, PHASE
 
 WAYS = {1: "to the left", -1: "to the right"}
 
@@ -93,11 +96,27 @@ def last_trick(view: View) -> list[Token]:
     return [*out, f"(taken by {seat_name(view, taker)})"]
 
 
+def bid_words(view: View) -> str:
+    """Each seat's bid and the tricks it has taken ("seat 0 bid 3, took 2"), a dash before it has bid."""
+    counters = view.counters
+    said = []
+    for s in range(view.players):
+        bid = counters.get(f"bid.{s}")
+        said.append(
+            f"{seat_name(view, s)} " + ("-" if bid is None else f"bid {bid}, took {counters.get(f'tricks.{s}', 0)}")
+        )
+    return ", ".join(said)
+
+
 class TrickLayout(Layout):
     seat_rows = ("trick", "last trick", "tricks taken", "other hands")  # the web draws these at the seats
 
     def seat_facts(self, view: View, seat: int) -> list[str]:
-        return [*super().seat_facts(view, seat), count_words(view.counters.get(f"tricks.{seat}", 0), "trick")]
+        facts = [*super().seat_facts(view, seat), count_words(view.counters.get(f"tricks.{seat}", 0), "trick")]
+        bid = view.counters.get(f"bid.{seat}")
+        if bid is not None:  # OH-4.2: every bid is announced; it stays by the seat through the play
+            facts.append(f"bid {bid}")
+        return facts
 
     def seat_played(self, view: View, seat: int) -> tuple[Token, ...]:
         """Its card of the trick in play (the seat that led it is the counter ``lead``, the others follow);
@@ -120,6 +139,8 @@ class TrickLayout(Layout):
         taken = ", ".join(f"{seat_name(view, s)} {view.counters.get(f'tricks.{s}', 0)}" for s in range(view.players))
         rows.append(Row("tricks taken", note=taken))
         facts = view.facts
+        if PHASE in view.counters:  # a game with a round of bids (the counter is there from the deal on)
+            rows.append(Row("bids", note=bid_words(view)))
         if facts.breaks:
             rows.append(Row("hearts", note="broken" if view.counters.get("broken") else "not broken yet"))
         turned = view.cards("turned")
@@ -128,6 +149,8 @@ class TrickLayout(Layout):
             suit = view.deck.suits[trump - 1]
             drawn = " (the turned card is drawn)" if facts.trump_rule == "turned" and not turned else ""
             rows.append(Row("trump", tuple(turned), note=f"{suit} are trumps{drawn}"))
+        elif facts.trump_rule == "turned":  # OH-3.4: no card was left to turn
+            rows.append(Row("trump", note="no trumps this deal"))
         if "stock" in view.counts:
             rows.append(Row("stock", note=cards_words(view.count("stock") + view.count("turned"))))
         if view.cards("removed"):
@@ -142,6 +165,12 @@ class TrickLayout(Layout):
             left = view.facts.pass_count - len(chosen)
             way = pass_words(view)
             rows.append(Row("to pass", tuple(chosen), note=f"choose {cards_words(left)} to pass {way}"))
+        if legal and legal[0].kind == "bid":
+            allowed = ", ".join(str(BID_OF_WORD[a.detail]) for a in legal)
+            made = view.counters.get("bids", 0)
+            rows.append(
+                Row("to bid", note=f"bid {allowed} tricks of {view.counters.get('dealt', 0)}; bids so far {made}")
+            )
         return rows
 
     def event(self, view: View, event: Event) -> list[Token]:

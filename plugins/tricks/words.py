@@ -28,6 +28,8 @@ from tapete import (
     card_set,
 )
 
+from .bidding import WORDS as BID_WORDS
+
 if TYPE_CHECKING:
     from .game import Tricks
 
@@ -38,6 +40,7 @@ PASS_WAYS = ("left", "right", "across", "hold")
 # no trumps; the suit of the card turned up under the stock (Briscola); the suit of the last card dealt,
 # the dealer's (Whist)
 TRUMP_RULES = ("none", "turned", "last")
+DRAWS = ("after_trick", "none")  # the winner then the others draw from the stock (Briscola); it lies dead (Oh Hell)
 
 
 def _check_follow(item: Statement, env: Env) -> str:
@@ -60,6 +63,14 @@ def _check_trump(item: Statement, env: Env) -> str:
     raise env.error(
         word.pos, f"trump is none, turned, last or a suit of this deck ({' '.join(deck.suits)}), not {word}"
     )
+
+
+def _check_draw(item: Statement, env: Env) -> str:
+    """``draw none``: the stock left after the deal takes no part in play (OH-3.3); ``draw after_trick`` (BR-3.4)."""
+    mode = str(item.words[0].value)
+    if mode not in DRAWS:
+        raise env.error(item.words[0].pos, f"draw is one of {', '.join(DRAWS)}, not {mode!r}")
+    return mode
 
 
 def _check_cycle(item: Statement, env: Env) -> tuple[str, ...]:
@@ -171,6 +182,22 @@ WORDS = (
         check=_check_follow,
         default="follow must",
     ),
+    StatementSpec(
+        "draw",
+        "what becomes of the cards left after the deal: after_trick (the winner, then the others, draw one each "
+        "after every trick) or none (they lie dead, the turned card face up)",
+        words=(1, 1),
+        check=_check_draw,
+        default="draw after_trick",
+    ),
+    StatementSpec(
+        "no_trump",
+        "a deal played without trumps while the condition holds, read once the cards are dealt; no card is "
+        "turned (no_trump when dealt == 10)",
+        condition=DEAL_ONLY,
+        needs_condition=True,
+    ),
+    *BID_WORDS,
     StatementSpec("pass_count", "cards each player passes before play", value=CONSTANT, needs_value=True),
     StatementSpec(
         "pass_cycle",
@@ -218,6 +245,14 @@ WORDS = (
         lambda c: bool(c.state.counters.get("broken", 0)),
         kind="truth",
         rulebook="hearts are broken|hearts are not broken yet",
+    ),
+    Quantity(
+        "spades_broken",
+        "a card that breaks spades has been played this deal (Spades' name for broken, SP-4.4)",
+        DEAL_ONLY,
+        lambda c: bool(c.state.counters.get("broken", 0)),
+        kind="truth",
+        rulebook="spades are broken|spades are not broken yet",
     ),
     Quantity(
         "first_trick",

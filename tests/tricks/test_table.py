@@ -77,3 +77,45 @@ def test_a_person_passes_and_plays_hearts_at_the_terminal(tmp_path):
     assert "choose 3 cards to pass to the left" in out and "choose 1 card to pass to the left" in out
     assert "the cards are passed to the left" in out and "trick:" in out and "hearts:" in out
     assert "seat 0>" in out and list(tmp_path.glob("*.tapete-save.json"))
+
+
+def test_the_oh_hell_table_shows_each_seats_bid_and_tricks_and_the_bids_left_to_make():
+    # OH-4.2: every bid is announced; OH-4.3: the dealer's prompt leaves out the hook's bid
+    deal = position(
+        "oh-hell/classic",
+        dealer=WEST,
+        to_move=NORTH,
+        counters={"bidding": 1, "bids": 0, "bids_made": 0, "dealt": 2, "trump": 3},
+        hand0=["A♠", "2♥"],
+        hand1=["5♠", "9♣"],
+        hand2=["8♠", "Q♥"],
+        hand3=["J♠", "4♣"],
+        turned=["7♥"],
+    )
+    for move in ("bid one", "bid zero", "bid zero"):
+        deal.play(move)
+    table, view = rows(deal, WEST)
+    assert table["to bid"].note == "bid 0, 2 tricks of 2; bids so far 1"
+    # the seats are the helpers' (South 0, West 1, North 2, East 3): North bid first, West deals
+    assert table["bids"].note == "seat 0 bid 0, took 0, you -, seat 2 bid 1, took 0, seat 3 bid 0, took 0"
+    assert table["trump"].note == "♥ are trumps"
+    layout = variants["oh-hell/classic"].record.layout
+    assert "bid 1" in layout.seat_facts(view, NORTH)  # the web table writes it by the seat
+    assert web_row(view, table["bids"])["note"] == table["bids"].note
+
+
+def test_a_person_bids_and_plays_oh_hell_at_the_terminal(tmp_path):
+    # OH-4.1: the bots on the person's right bid first; the person bids by number, then plays
+    run = subprocess.run(
+        [sys.executable, "-m", "tapete", "play", "oh-hell/classic", "--bots", "human,heuristic", "--players", "4"]
+        + ["--seed", "3"],
+        input="bid two\n1\nquit\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+    )
+    out = run.stdout
+    assert "to bid:       bid 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 tricks of 10; bids so far 5" in out
+    assert "you: bid two - bids 2" in out and "you bid 2, took 0" in out and "trump:" in out
+    assert "winner draws" not in out and list(tmp_path.glob("*.tapete-save.json"))
