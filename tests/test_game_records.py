@@ -82,7 +82,7 @@ def test_a_record_carries_its_games_pieces_and_the_bots_every_game_gets():
     assert gin.variants == (Path(load_variant("gin/standard").spec.path).parent,)
     assert {"heuristic", "random", "ismcts", "human"} <= set(gin.bot_names())
     assert type(gin.layout).__name__ == "ChinchonLayout"
-    with pytest.raises(TapeteError, match="no bot 'greedy' for gin; known: heuristic, human, ismcts, random"):
+    with pytest.raises(TapeteError, match="no bot 'greedy' for gin; known: heuristic, human, ismcts, policy, random"):
         gin.bot("greedy")
     with pytest.raises(TapeteError, match="subclass of tapete.Game"):
         GameRecord("odd", object)  # type: ignore[arg-type]

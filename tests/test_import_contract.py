@@ -22,7 +22,7 @@ import pytest
 FRAMEWORK = Path(__file__).resolve().parent.parent / "framework"
 
 CONTRACT = {"game", "view", "bots", "layout", "hookspecs", "formats"}
-FRONT_ENDS = {"search", "table", "simulation", "design", "web", "gamelog", "pettingzoo", "rl", "testing"}
+FRONT_ENDS = {"search", "table", "simulation", "design", "web", "gamelog", "pettingzoo", "rl", "policy", "testing"}
 FLOORS = {
     "core": 0,
     "rules": 1,
@@ -39,6 +39,7 @@ ALLOWED_SIDEWAYS = {
     ("table", "gamelog"),  # the terminal table writes the match log as it plays
     ("testing", "gamelog"),  # check_replay replays a log
     ("rl", "pettingzoo"),  # the single-agent environment is built on the AEC environment's public API
+    ("policy", "pettingzoo"),  # a trained policy reads its seat through the layout it was trained on
 }
 
 
