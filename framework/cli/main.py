@@ -486,7 +486,11 @@ def serve(
         "127.0.0.1", "--host", what="--host", help="the address to listen on (beyond this machine: a warning)"
     ),
     port: int = params.count_option(8000, "--port", low=1, high=65535, help="the port to listen on (1-65535)"),
-    db: Path = params.database_option(Path("tapete-tables.db"), "--db", help="the SQLite file that keeps every table"),
+    db: Path = params.database_option(
+        Path("tapete-tables.db"),
+        "--db",
+        help="the SQLite file that keeps every table, or a postgresql:// URL (several servers sharing one database)",
+    ),
     max_tables: int = params.limit_option("tables", 2000, "--max-tables", help="tables in play at once, in all"),
     max_tables_per_client: int = params.limit_option(
         "tables_per_client", 20, "--max-tables-per-client", help="tables in play opened from one address"

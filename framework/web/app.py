@@ -66,7 +66,7 @@ from .asgi import Guard, guarded_http, guarded_ws, is_loopback
 from .botpool import BotLate, BotPool
 from .fairness import commitment, match_record
 from .guards import Bucket, Limits, cap_budget, client_key
-from .store import Store, StoreFailed, TableStore
+from .store import StoreFailed, TableStore, is_database_url, open_store, shown_url
 from .tables import (
     BY_CLOCK,
     BY_LATE,
@@ -1111,7 +1111,7 @@ def make_app(
     if timers:
         timed = Timers()
         timed.install()
-    store = Store(db, durable=durable)
+    store = open_store(db, durable=durable)
     hub = Hub(store, registry, rules_text, limits, seeds)
 
     def page(name: str) -> Callable[[Request], Awaitable[Response]]:
@@ -1257,7 +1257,8 @@ def serve(
     )
     shown = f"[{host}]" if ":" in host else host
     if not quiet:
-        print(f"tapete serve: the lobby is at http://{shown}:{port}/ (tables in {db}; Ctrl-C stops)", flush=True)
+        where = shown_url(str(db)) if is_database_url(db) else db
+        print(f"tapete serve: the lobby is at http://{shown}:{port}/ (tables in {where}; Ctrl-C stops)", flush=True)
         if not loopback:
             print(
                 f"warning: listening on {host}, beyond this machine: anyone who can reach it can open tables; "

@@ -30,6 +30,8 @@ from websockets.asyncio.client import ClientConnection, connect
 from tapete.web.app import make_app, uvicorn_options
 from tapete.web.guards import Limits
 
+from .pgcluster import Cluster, ClusterUnavailable, start_cluster
+
 WAIT = 30.0  # seconds any single wait for the server may take before the test fails
 # The tests' clients move as fast as the server answers and open many tables from one address:
 # the tests of the limits set their own, the others play under these.
@@ -45,7 +47,7 @@ def free_port() -> int:
 class ThreadServer:
     """``tapete serve`` in a thread: start, stop, and the hub for looking inside."""
 
-    def __init__(self, db: Path, limits: Limits | None = None):
+    def __init__(self, db: Path | str, limits: Limits | None = None):
         self.db = db
         self.port = free_port()
         self.seeds: list[str] = []  # the seeds of the next tables opened (`create`'s seed=), else drawn
@@ -94,6 +96,59 @@ def server(tmp_path: Path) -> Iterator[ThreadServer]:
         yield srv
     finally:
         srv.stop()
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[Cluster]:
+    """One throwaway PostgreSQL server for the run (`tests.web.pgcluster`), or the test is skipped saying why."""
+    try:
+        cluster = start_cluster()
+    except ClusterUnavailable as exc:
+        pytest.skip(f"no PostgreSQL server to test against: {exc}")
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+# The two stores behind the server: the SQLite file, and PostgreSQL (its runs of the heavy tests are slow).
+STORES = ["sqlite", "postgres"]
+STORES_HEAVY = ["sqlite", pytest.param("postgres", marks=pytest.mark.slow)]
+
+
+@pytest.fixture
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
+    """A new, empty store for one test: an SQLite file, or a PostgreSQL database (``params`` by `STORES`)."""
+    kind = getattr(request, "param", "sqlite")
+    if kind == "postgres":
+        cluster: Cluster = request.getfixturevalue("pg_cluster")
+        return cluster.database()
+    return tmp_path / "store.db"  # not `server`'s file: a test may use both
+
+
+@pytest.fixture
+def any_server(database: Path | str) -> Iterator[ThreadServer]:
+    """`server` over the store of `database` (parametrise ``database`` indirectly to choose)."""
+    srv = ThreadServer(database).start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+def stored_rows(db: Path | str, sql: str) -> list[tuple[Any, ...]]:
+    """Rows of the store's tables as they are committed, read from outside the server (either store);
+    a statement that returns none (a test preparing a database) returns []."""
+    if isinstance(db, str):
+        import psycopg
+
+        with psycopg.connect(db, autocommit=True) as conn:
+            cur = conn.execute(sql)
+            return [tuple(r) for r in cur.fetchall()] if cur.description else []
+    import sqlite3
+
+    with sqlite3.connect(db) as con:
+        return list(con.execute(sql))
 
 
 def post(url: str, body: Any, content_type: str = "application/json") -> tuple[int, Any]:
@@ -230,7 +285,7 @@ class ProcessServer:
 
     With ``seeds``, the first tables opened get those seeds (through the Python API)."""
 
-    def __init__(self, db: Path, port: int | None = None, seeds: list[str] | None = None):
+    def __init__(self, db: Path | str, port: int | None = None, seeds: list[str] | None = None):
         self.db, self.port = db, port or free_port()
         self.seeds = seeds
         self.proc: Any = None
