@@ -526,6 +526,12 @@ def serve(
     message_rate: float = params.limit_option(
         "message_rate", 20.0, "--message-rate", help="messages a second one page may send"
     ),
+    lease: float = params.limit_option(
+        "lease_seconds",
+        10.0,
+        "--lease",
+        help="seconds after this server dies before another one on the same database takes its tables over",
+    ),
     allow_origin: list[str] = params.word_option(
         None,
         "--allow-origin",
@@ -556,6 +562,7 @@ def serve(
             header_timeout=header_timeout,
             idle_timeout=idle_timeout,
             message_rate=message_rate,
+            lease_seconds=lease,
             allow_origins=tuple(allow_origin or ()),
         ).checked()
     except ValueError as exc:

@@ -35,6 +35,7 @@ import json
 import logging
 import math
 import secrets
+import socket
 import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -185,9 +186,14 @@ class Hub:
         rules_text: RulesText | None = None,
         limits: Limits | None = None,
         seeds: Callable[[], str] | None = None,
+        holder: str = "",
     ):
         """``seeds`` draws each new table's secret seed (default `new_seed`): the Python API's way to
-        replay a table in a test; the web API never takes a seed (tapete.web.fairness)."""
+        replay a table in a test; the web API never takes a seed (tapete.web.fairness).
+
+        ``holder`` names this server process in the tables' leases (`tapete.web.store.Store.hold`):
+        ``tapete serve`` uses its host and port, so the same server started again at the same
+        address takes its own tables back at once, while another one waits for their leases to run out."""
         self.store = store
         self.registry = registry or default_registry()
         self.rules_text: RulesText = rules_text or describe  # the rulebook the command line hands over
@@ -199,6 +205,9 @@ class Hub:
         self.broken: dict[str, Json] = {}  # table -> why it cannot be loaded (shown in the lobby)
         self.buckets: dict[str, Bucket] = {}  # client -> its table openings (--create-rate)
         self._sweeper: asyncio.Task[None] | None = None
+        self.holder = holder or secrets.token_hex(8)
+        self.elsewhere: set[str] = set()  # tables a page asked for whose lease another server process holds
+        self._leaser: asyncio.Task[None] | None = None
         self._variants: dict[tuple[str, tuple[tuple[str, str], ...]], Variant] = {}
         self._catalogue: list[Json] | None = None
         self._catalogue_lock = threading.Lock()
@@ -303,6 +312,7 @@ class Hub:
         tokens[SPECTATOR] = new_token()
         table = LiveTable(table_id, config, variant)
         await self.store.create(table_id, config, variant.digest, tokens, client)
+        self.store.hold(table_id, self.holder, self.limits.lease_seconds)  # a new id: nobody else holds it
         self.clients[table_id] = client
         self._open(table)
         created = Created(table_id, {s: t for s, t in tokens.items() if s != SPECTATOR}, tokens[SPECTATOR])
@@ -437,6 +447,10 @@ class Hub:
         """The live table, loaded from the store (its steps replayed) the first time it is asked for."""
         room = self.rooms.get(table_id)
         if room is None:
+            if not self.store.hold(table_id, self.holder, self.limits.lease_seconds):
+                self.elsewhere.add(table_id)  # another server process plays it (until its lease runs out)
+                return None
+            self.elsewhere.discard(table_id)
             table = self.restore(table_id)
             if table is None:
                 return None
@@ -488,6 +502,34 @@ class Hub:
         for table_id in self.store.table_ids(unfinished_only=True):
             self.room(table_id)
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+        self._leaser = asyncio.get_running_loop().create_task(self._lease())
+
+    async def _lease(self) -> None:
+        """Three times a lease: renew this process's leases, let go of a table another process took over
+        (this one stalled past its lease), and take over the tables of a process that died (their
+        leases ran out), so their bots play on and their pages find them here."""
+        every = self.limits.lease_seconds / 3
+        while True:
+            await asyncio.sleep(every)
+            try:
+                held = await self.store.renew(self.holder, self.limits.lease_seconds)
+                for table_id in [t for t in self.rooms if t not in held]:
+                    await self._lost(table_id)
+                for table_id in self.store.expired():
+                    if table_id not in self.rooms:
+                        self.room(table_id)
+            except Exception as exc:  # the database is away for a moment: the next round tries again
+                log.warning("leases not renewed: %s", exc)
+
+    async def _lost(self, table_id: str) -> None:
+        """Another server process holds the table now: stop playing it here and send its pages there."""
+        room = self.rooms.pop(table_id, None)
+        if room is None:
+            return
+        if room.driver is not None:
+            room.driver.cancel()
+        for conn in list(room.conns):
+            await _close(conn.ws, "elsewhere", "this table moved to another server process: reconnecting")
 
     async def _sweep(self) -> None:
         """Now and then: close the tables nobody has had open for ``expire_hours`` (their records are kept)."""
@@ -537,6 +579,9 @@ class Hub:
     async def stop(self) -> None:
         if self._sweeper is not None:
             self._sweeper.cancel()
+        if self._leaser is not None:
+            self._leaser.cancel()
+        self.store.release(self.holder)  # a server stopped cleanly: another may take its tables at once
         for room in self.rooms.values():
             if room.driver is not None:
                 room.driver.cancel()
@@ -796,6 +841,10 @@ class Hub:
         room = self.room(found[0]) if found else None
         if found is not None and found[0] in self.broken:
             await _close(ws, "broken", f"this table cannot be opened: {self.broken[found[0]]['reason']}")
+            return None
+        if found is not None and room is None and found[0] in self.elsewhere:
+            # Its server process is alive or died less than a lease ago: the page tries again shortly.
+            await _close(ws, "elsewhere", "this table is played by another server process just now: reconnecting")
             return None
         if found is None or room is None:
             await _close(ws, "bad-token", "this link opens no seat: ask the table's host for your link")
@@ -1095,6 +1144,7 @@ def make_app(
     seeds: Callable[[], str] | None = None,
     loopback: bool = True,
     timers: bool = False,
+    holder: str = "",
 ) -> Starlette:
     """The Starlette application of ``tapete serve`` over the database file ``db``;
     ``rules_text`` writes a variant's rules page, ``limits`` are the server's (`Limits`),
@@ -1105,14 +1155,14 @@ def make_app(
     ``own_process``: the server is the whole process (``tapete serve``), so it may set the
     process's garbage collector (`tune_gc`); a server embedded elsewhere (the tests') leaves it.
     ``timers``: time the parts of every move (`tapete.web.timing`), read at ``/api/debug/timers``;
-    off, nothing is timed and the route does not exist."""
+    off, nothing is timed and the route does not exist. ``holder`` names the process in the tables' leases (`Hub`)."""
     limits = limits or Limits()
     timed: Timers | None = None
     if timers:
         timed = Timers()
         timed.install()
     store = open_store(db, durable=durable)
-    hub = Hub(store, registry, rules_text, limits, seeds)
+    hub = Hub(store, registry, rules_text, limits, seeds, holder)
 
     def page(name: str) -> Callable[[Request], Awaitable[Response]]:
         async def handler(request: Request) -> Response:
@@ -1253,7 +1303,13 @@ def serve(
     limits = (limits or Limits()).checked()
     loopback = is_loopback(host)
     app = make_app(
-        db, rules_text=rules_text, own_process=True, limits=limits, loopback=loopback, timers=timing.wanted()
+        db,
+        rules_text=rules_text,
+        own_process=True,
+        limits=limits,
+        loopback=loopback,
+        timers=timing.wanted(),
+        holder=f"{socket.gethostname()}:{port}",
     )
     shown = f"[{host}]" if ":" in host else host
     if not quiet:

@@ -150,5 +150,8 @@ class PgStore(Store):
         with psycopg.connect(self.path, autocommit=True, connect_timeout=CONNECT_TIMEOUT) as conn:
             return list(conn.execute(_sql(sql), params).fetchall())
 
+    def _hold_transaction(self, statements: list[Sql]) -> None:
+        self._transaction(self.reader, statements)
+
     def _close_reader(self) -> None:
         self.reader.close()

@@ -81,12 +81,20 @@ CREATE TABLE IF NOT EXISTS chat (
     at REAL NOT NULL,
     PRIMARY KEY (table_id, n)
 );
+CREATE TABLE IF NOT EXISTS leases (
+    table_id TEXT PRIMARY KEY REFERENCES tables(id),
+    holder TEXT NOT NULL,          -- the server process that plays the table (its address, or a random name)
+    until REAL NOT NULL            -- wall-clock time the lease ends unless renewed; then another may take it
+);
 """
-CHAT_TABLE = SCHEMA[SCHEMA.index("CREATE TABLE IF NOT EXISTS chat") :].rstrip().rstrip(";")
+CHAT_TABLE = SCHEMA[SCHEMA.index("CREATE TABLE IF NOT EXISTS chat") : SCHEMA.index("CREATE TABLE IF NOT EXISTS leases")]
+CHAT_TABLE = CHAT_TABLE.rstrip().rstrip(";")
+LEASES_TABLE = SCHEMA[SCHEMA.index("CREATE TABLE IF NOT EXISTS leases") :].rstrip().rstrip(";")
 
 
 UPGRADES = {  # schema version -> the statements that bring a database of that version to the next
     1: ["ALTER TABLE tables ADD COLUMN client TEXT", "ALTER TABLE tables ADD COLUMN closed TEXT", CHAT_TABLE],
+    2: [LEASES_TABLE],
 }
 
 
@@ -138,6 +146,10 @@ class TableStore(Protocol):
     def table_ids(self, unfinished_only: bool = False) -> list[str]: ...
     def load(self, table_id: str) -> StoredTable | None: ...
     def steps(self, table_id: str) -> list[dict[str, Any]]: ...
+    def hold(self, table_id: str, holder: str, seconds: float) -> bool: ...
+    async def renew(self, holder: str, seconds: float) -> set[str]: ...
+    def release(self, holder: str) -> None: ...
+    def expired(self) -> list[str]: ...
 
 
 QUICK_COMMIT = 0.002  # seconds: a commit on the loop that took longer sends the next ones to the writer thread
@@ -384,6 +396,46 @@ class Store:
         """The server closed the table (nobody came back to it): it is kept, finished, with the reason."""
         self.submit([("UPDATE tables SET finished = 1, closed = ? WHERE id = ?", [(why, table_id)])], wait=False)
 
+    # -- leases: each table played by one server process at a time ------------------------------
+    def hold(self, table_id: str, holder: str, seconds: float) -> bool:
+        """Take or keep ``table_id``'s lease for ``holder`` (free, expired, or its own); False if held elsewhere.
+
+        Asked when a table is loaded or opened, before it is played; synchronous, since the
+        answer decides what the page is told. Its own short transaction (not the group commit's),
+        on a connection that waits for the file a moment if another process is writing."""
+        now = time.time()
+        statements: list[Sql] = [(HOLD, [(table_id, holder, now + seconds, now)])]
+        try:
+            self._hold_transaction(statements)
+            rows = self._rows("SELECT holder FROM leases WHERE table_id = ?", (table_id,))
+        except self.errors:
+            return False
+        return bool(rows) and rows[0][0] == holder
+
+    def _hold_transaction(self, statements: list[Sql]) -> None:
+        if getattr(self, "_hold_db", None) is None:
+            self._hold_db = _connect(self.path, self.durable, timeout=5.0)
+        _transaction(self._hold_db, statements)
+
+    async def renew(self, holder: str, seconds: float) -> set[str]:
+        """Extend every lease ``holder`` holds; the tables it still holds (not one taken over meanwhile)."""
+        future = self.submit([("UPDATE leases SET until = ? WHERE holder = ?", [(time.time() + seconds, holder)])])
+        assert future is not None
+        await future
+        return {str(r[0]) for r in self._rows("SELECT table_id FROM leases WHERE holder = ?", (holder,))}
+
+    def release(self, holder: str) -> None:
+        """Give up ``holder``'s leases (a server stopping cleanly): another may take its tables over at once."""
+        self.submit([("DELETE FROM leases WHERE holder = ?", [(holder,)])], wait=False)
+
+    def expired(self) -> list[str]:
+        """Unfinished tables whose lease has run out: their server died (or stopped renewing), another may take them."""
+        sql = (
+            "SELECT l.table_id FROM leases l JOIN tables t ON t.id = l.table_id"
+            " WHERE l.until < ? AND t.finished = 0 ORDER BY l.until"
+        )
+        return [str(r[0]) for r in self._rows(sql, (time.time(),))]
+
     def close(self) -> None:
         """Write what is queued, stop the writer thread, close the file."""
         self.flush()
@@ -392,6 +444,9 @@ class Store:
             self._writer.join()
             self._writer = None
         self._close_reader()
+        hold_db = getattr(self, "_hold_db", None)
+        if hold_db is not None:
+            hold_db.close()
 
     # -- reading ------------------------------------------------------------------------------
     def seat_of(self, token: str) -> tuple[str, int] | None:
@@ -456,6 +511,10 @@ def shown_url(url: str) -> str:
     return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
 
 
+HOLD = (  # the lease is taken when free or expired, kept when already ours; else left as it is
+    "INSERT INTO leases (table_id, holder, until) VALUES (?, ?, ?) ON CONFLICT (table_id) DO UPDATE"
+    " SET holder = excluded.holder, until = excluded.until WHERE leases.holder = excluded.holder OR leases.until < ?"
+)
 INSERT_STEP = "INSERT INTO steps (table_id, seq, kind, seat, move, by, rng, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 
 

@@ -218,6 +218,27 @@ class Client:
         client.seat = welcome["seat"]
         return client
 
+    @classmethod
+    async def reopen(cls, ws_url: str, tok: str) -> tuple[Client, list[str]]:
+        """Connect as the page does after its connection closed: again and again while the server says the
+        table is played elsewhere (another server process holds its lease); the client, and the refusals' codes."""
+        refusals: list[str] = []
+        deadline = time.monotonic() + WAIT
+        while True:
+            ws = await connect(ws_url, open_timeout=WAIT, max_size=None)
+            await ws.send(json.dumps({"type": "hello", "token": tok}))
+            first = json.loads(await asyncio.wait_for(ws.recv(), WAIT))
+            if first["type"] == "welcome":
+                client = cls(ws, first["seat"])
+                client.raw.append(first)
+                client.received.append(first)
+                return client, refusals
+            await ws.close()
+            assert first["type"] == "error" and first["code"] == "elsewhere", first
+            refusals.append(first["code"])
+            assert time.monotonic() < deadline, "the table was never served here"
+            await asyncio.sleep(0.1)
+
     async def recv(self) -> dict[str, Any]:
         msg = json.loads(await asyncio.wait_for(self.ws.recv(), WAIT))
         self.raw.append(msg)
@@ -275,7 +296,12 @@ import uvicorn
 from tapete.web.app import make_app, uvicorn_options
 from tapete.web.guards import Limits
 seeds = sys.argv[3:]
-app = make_app(sys.argv[1], own_process=True, seeds=lambda: seeds.pop(0) if seeds else secrets.token_hex(16))
+app = make_app(
+    sys.argv[1],
+    own_process=True,
+    seeds=lambda: seeds.pop(0) if seeds else secrets.token_hex(16),
+    holder=f"127.0.0.1:{sys.argv[2]}",  # as tapete serve names itself: started again, it holds its tables at once
+)
 uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), **uvicorn_options(Limits()))
 """
 
@@ -285,9 +311,12 @@ class ProcessServer:
 
     With ``seeds``, the first tables opened get those seeds (through the Python API)."""
 
-    def __init__(self, db: Path | str, port: int | None = None, seeds: list[str] | None = None):
+    def __init__(
+        self, db: Path | str, port: int | None = None, seeds: list[str] | None = None, options: tuple[str, ...] = ()
+    ):
         self.db, self.port = db, port or free_port()
         self.seeds = seeds
+        self.options = options  # more options of tapete serve (not with ``seeds``)
         self.proc: Any = None
 
     @property
@@ -302,7 +331,7 @@ class ProcessServer:
         import subprocess
         import sys
 
-        cmd = [sys.executable, "-m", "tapete", "serve", "--port", str(self.port), "--db", str(self.db)]
+        cmd = [sys.executable, "-m", "tapete", "serve", "--port", str(self.port), "--db", str(self.db), *self.options]
         if self.seeds:
             cmd = [sys.executable, "-c", SEEDED, str(self.db), str(self.port), *self.seeds]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
