@@ -526,6 +526,7 @@ def serve(
     message_rate: float = params.limit_option(
         "message_rate", 20.0, "--message-rate", help="messages a second one page may send"
     ),
+    workers: int | None = params.workers_option(),
     lease: float = params.limit_option(
         "lease_seconds",
         10.0,
@@ -567,7 +568,9 @@ def serve(
         ).checked()
     except ValueError as exc:
         raise TapeteError(str(exc)) from None
-    run_server(host, port, db, rules_text=_rulebook_lines, limits=limits)
+    from ..web.front import default_workers
+
+    run_server(host, port, db, rules_text=_rulebook_lines, limits=limits, workers=workers or default_workers())
 
 
 # tapete's own plugin attaches `simulate`, `tournament` and `new` through the commands hook, called here

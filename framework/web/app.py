@@ -67,6 +67,7 @@ from .asgi import Guard, guarded_http, guarded_ws, is_loopback
 from .botpool import BotLate, BotPool
 from .fairness import commitment, match_record
 from .guards import Bucket, Limits, cap_budget, client_key
+from .routing import new_table_id
 from .store import StoreFailed, TableStore, is_database_url, open_store, shown_url
 from .tables import (
     BY_CLOCK,
@@ -187,13 +188,18 @@ class Hub:
         limits: Limits | None = None,
         seeds: Callable[[], str] | None = None,
         holder: str = "",
+        worker: tuple[int, int] = (0, 1),
+        shared: bool = False,
     ):
         """``seeds`` draws each new table's secret seed (default `new_seed`): the Python API's way to
         replay a table in a test; the web API never takes a seed (tapete.web.fairness).
 
         ``holder`` names this server process in the tables' leases (`tapete.web.store.Store.hold`):
         ``tapete serve`` uses its host and port, so the same server started again at the same
-        address takes its own tables back at once, while another one waits for their leases to run out."""
+        address takes its own tables back at once, while another one waits for their leases to run out.
+        ``worker`` is (this process, of how many) under ``tapete serve --workers`` (`tapete.web.routing`);
+        ``shared``: other processes play tables of the same database, so the tables in play, in all
+        and per address, are counted in the database rather than among this process's own."""
         self.store = store
         self.registry = registry or default_registry()
         self.rules_text: RulesText = rules_text or describe  # the rulebook the command line hands over
@@ -206,6 +212,8 @@ class Hub:
         self.buckets: dict[str, Bucket] = {}  # client -> its table openings (--create-rate)
         self._sweeper: asyncio.Task[None] | None = None
         self.holder = holder or secrets.token_hex(8)
+        self.worker = worker
+        self.shared = shared
         self.elsewhere: set[str] = set()  # tables a page asked for whose lease another server process holds
         self._leaser: asyncio.Task[None] | None = None
         self._variants: dict[tuple[str, tuple[tuple[str, str], ...]], Variant] = {}
@@ -299,17 +307,19 @@ class Hub:
         """A new table of ``config``, within the limits on tables in play (in all, and ``client``'s)."""
         lim = self.limits
         live = [t for t, r in self.rooms.items() if r.table.phase in (PLAY, DEAL_OVER)]
-        if len(live) >= lim.tables:
-            raise TooMany(f"the server already holds {len(live)} tables in play; try again later")
-        mine = sum(1 for t in live if self.clients.get(t) == client)
+        in_play, mine = len(live), sum(1 for t in live if self.clients.get(t) == client)
+        if self.shared:  # every process's tables count: the database holds them all
+            in_play, mine = self.store.in_play(client)
+        if in_play >= lim.tables:
+            raise TooMany(f"the server already holds {in_play} tables in play; try again later")
         if mine >= lim.tables_per_client:
             raise TooMany(
                 f"{mine} tables opened from this address are in play (at most {lim.tables_per_client}): "
                 "finish one, or wait until one is closed"
             )
-        table_id = secrets.token_hex(8)
-        tokens = {s: new_token() for s, plan in enumerate(config.seats) if plan.person}
-        tokens[SPECTATOR] = new_token()
+        table_id = new_table_id(*self.worker)
+        tokens = {s: f"{table_id}.{new_token()}" for s, plan in enumerate(config.seats) if plan.person}
+        tokens[SPECTATOR] = f"{table_id}.{new_token()}"  # a link names its table: a proxy routes by it (routing)
         table = LiveTable(table_id, config, variant)
         await self.store.create(table_id, config, variant.digest, tokens, client)
         self.store.hold(table_id, self.holder, self.limits.lease_seconds)  # a new id: nobody else holds it
@@ -560,6 +570,8 @@ class Hub:
     def lobby(self) -> Json:
         """What the lobby shows of the tables: how many are in play, and those that cannot be loaded, with why."""
         live = sum(1 for r in self.rooms.values() if r.table.phase in (PLAY, DEAL_OVER))
+        if self.shared:
+            live = self.store.in_play("")[0]
         return {"in_play": live, "limit": self.limits.tables, "broken": list(self.broken.values())}
 
     async def record(self, table_id: str) -> str | None:
@@ -1145,6 +1157,8 @@ def make_app(
     loopback: bool = True,
     timers: bool = False,
     holder: str = "",
+    worker: tuple[int, int] = (0, 1),
+    shared: bool = False,
 ) -> Starlette:
     """The Starlette application of ``tapete serve`` over the database file ``db``;
     ``rules_text`` writes a variant's rules page, ``limits`` are the server's (`Limits`),
@@ -1155,14 +1169,17 @@ def make_app(
     ``own_process``: the server is the whole process (``tapete serve``), so it may set the
     process's garbage collector (`tune_gc`); a server embedded elsewhere (the tests') leaves it.
     ``timers``: time the parts of every move (`tapete.web.timing`), read at ``/api/debug/timers``;
-    off, nothing is timed and the route does not exist. ``holder`` names the process in the tables' leases (`Hub`)."""
+    off, nothing is timed and the route does not exist. ``holder`` names the process in the
+    tables' leases (`Hub`), ``worker`` its place among ``tapete serve --workers``; ``shared``
+    (always, on PostgreSQL): other processes play tables of the same database, so the limits
+    on tables in play count them all (`Hub`)."""
     limits = limits or Limits()
     timed: Timers | None = None
     if timers:
         timed = Timers()
         timed.install()
     store = open_store(db, durable=durable)
-    hub = Hub(store, registry, rules_text, limits, seeds, holder)
+    hub = Hub(store, registry, rules_text, limits, seeds, holder, worker, shared or is_database_url(db))
 
     def page(name: str) -> Callable[[Request], Awaitable[Response]]:
         async def handler(request: Request) -> Response:
@@ -1294,14 +1311,32 @@ def serve(
     quiet: bool = False,
     rules_text: RulesText | None = None,
     limits: Limits | None = None,
+    workers: int = 1,
 ) -> None:
     """Run the server until interrupted (``tapete serve``); ``rules_text`` writes a variant's rules page.
 
-    Every option is checked, and the database too, before the server starts listening."""
+    Every option is checked, and the database too, before the server starts listening.
+    ``workers`` above 1: that many server processes behind a front that routes by table
+    (`tapete.web.front`), the database judged here first, once."""
     import uvicorn
 
     limits = (limits or Limits()).checked()
     loopback = is_loopback(host)
+    if workers > 1:
+        from . import front
+
+        open_store(db).close()  # judged (and made or upgraded) before any process starts
+        front.run(
+            host,
+            port,
+            workers,
+            db,
+            limits,
+            loopback,
+            rules_text,
+            ready=lambda: _announce(host, port, db, quiet, loopback, workers),
+        )
+        return
     app = make_app(
         db,
         rules_text=rules_text,
@@ -1311,14 +1346,22 @@ def serve(
         timers=timing.wanted(),
         holder=f"{socket.gethostname()}:{port}",
     )
+    _announce(host, port, db, quiet, loopback, 1)
+    uvicorn.run(app, host=host, port=port, **uvicorn_options(limits))
+
+
+def _announce(host: str, port: int, db: Path | str, quiet: bool, loopback: bool, workers: int) -> None:
     shown = f"[{host}]" if ":" in host else host
+    processes = f"; {workers} server processes" if workers > 1 else ""
     if not quiet:
         where = shown_url(str(db)) if is_database_url(db) else db
-        print(f"tapete serve: the lobby is at http://{shown}:{port}/ (tables in {where}; Ctrl-C stops)", flush=True)
+        print(
+            f"tapete serve: the lobby is at http://{shown}:{port}/ (tables in {where}{processes}; Ctrl-C stops)",
+            flush=True,
+        )
         if not loopback:
             print(
                 f"warning: listening on {host}, beyond this machine: anyone who can reach it can open tables; "
                 "the seat links are the only keys, and the connection is not encrypted (see docs/web.md)",
                 flush=True,
             )
-    uvicorn.run(app, host=host, port=port, **uvicorn_options(limits))

@@ -26,9 +26,11 @@ pytest.importorskip("websockets")
 
 import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from tapete.web.app import make_app, uvicorn_options
 from tapete.web.guards import Limits
+from tapete.web.routing import table_of_token
 
 from .pgcluster import Cluster, ClusterUnavailable, start_cluster
 
@@ -196,6 +198,12 @@ def token(link: str) -> str:
     return link.split("#", 1)[1]
 
 
+def routed(ws_url: str, tok: str) -> str:
+    """The socket's address as the page opens it, naming the link's table for a front to route by (routing)."""
+    table = table_of_token(tok)
+    return f"{ws_url}?table={table}" if table else ws_url
+
+
 class Client:
     """One page's connection: every message it received, in order, and helpers to wait for some.
 
@@ -211,7 +219,7 @@ class Client:
 
     @classmethod
     async def open(cls, ws_url: str, tok: str) -> Client:
-        ws = await connect(ws_url, open_timeout=WAIT, max_size=None)
+        ws = await connect(routed(ws_url, tok), open_timeout=WAIT, max_size=None)
         await ws.send(json.dumps({"type": "hello", "token": tok}))
         client = cls(ws, -2)
         welcome = await client.next_of("welcome")
@@ -221,13 +229,20 @@ class Client:
     @classmethod
     async def reopen(cls, ws_url: str, tok: str) -> tuple[Client, list[str]]:
         """Connect as the page does after its connection closed: again and again while the server says the
-        table is played elsewhere (another server process holds its lease); the client, and the refusals' codes."""
+        table is played elsewhere (another server process holds its lease), or the connection fails (the process
+        reached was dying); the client, and the refusals (codes, or the failures' names)."""
         refusals: list[str] = []
         deadline = time.monotonic() + WAIT
         while True:
-            ws = await connect(ws_url, open_timeout=WAIT, max_size=None)
-            await ws.send(json.dumps({"type": "hello", "token": tok}))
-            first = json.loads(await asyncio.wait_for(ws.recv(), WAIT))
+            assert time.monotonic() < deadline, f"the table was never served here (refused: {refusals})"
+            try:
+                ws = await connect(routed(ws_url, tok), open_timeout=WAIT, max_size=None)
+                await ws.send(json.dumps({"type": "hello", "token": tok}))
+                first = json.loads(await asyncio.wait_for(ws.recv(), WAIT))
+            except (OSError, InvalidHandshake, ConnectionClosed) as exc:  # a process dying as it was reached
+                refusals.append(type(exc).__name__)
+                await asyncio.sleep(0.1)
+                continue
             if first["type"] == "welcome":
                 client = cls(ws, first["seat"])
                 client.raw.append(first)
@@ -236,7 +251,6 @@ class Client:
             await ws.close()
             assert first["type"] == "error" and first["code"] == "elsewhere", first
             refusals.append(first["code"])
-            assert time.monotonic() < deadline, "the table was never served here"
             await asyncio.sleep(0.1)
 
     async def recv(self) -> dict[str, Any]:
@@ -316,7 +330,7 @@ class ProcessServer:
     ):
         self.db, self.port = db, port or free_port()
         self.seeds = seeds
-        self.options = options  # more options of tapete serve (not with ``seeds``)
+        self.options = options  # more options of tapete serve (not with ``seeds``); one process unless --workers
         self.proc: Any = None
 
     @property
@@ -331,7 +345,8 @@ class ProcessServer:
         import subprocess
         import sys
 
-        cmd = [sys.executable, "-m", "tapete", "serve", "--port", str(self.port), "--db", str(self.db), *self.options]
+        options = self.options if "--workers" in self.options else ("--workers", "1", *self.options)
+        cmd = [sys.executable, "-m", "tapete", "serve", "--port", str(self.port), "--db", str(self.db), *options]
         if self.seeds:
             cmd = [sys.executable, "-c", SEEDED, str(self.db), str(self.port), *self.seeds]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)

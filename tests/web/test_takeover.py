@@ -64,7 +64,7 @@ def test_a_killed_servers_tables_are_taken_over_with_nothing_acknowledged_lost(d
         shown, refusals, end = asyncio.run(after_kill())
     finally:
         second.stop()
-    assert set(refusals) <= {"elsewhere"}
+    assert "elsewhere" in refusals or shown["seq"] > len(stored)  # refused until the lease ran out (unless adopted)
     assert shown["seq"] >= len(stored)  # the table as stored, or further on (its bots played on)
     assert end["phase"] == "match-over"
     final = stored_rows(database, "SELECT seq FROM steps ORDER BY seq")
