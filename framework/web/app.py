@@ -459,6 +459,7 @@ class Hub:
         if room is None:
             if not self.store.hold(table_id, self.holder, self.limits.lease_seconds):
                 self.elsewhere.add(table_id)  # another server process plays it (until its lease runs out)
+                self.store.want(table_id, self.holder)  # it hands the table over if no page of it is open there
                 return None
             self.elsewhere.discard(table_id)
             table = self.restore(table_id)
@@ -516,8 +517,9 @@ class Hub:
 
     async def _lease(self) -> None:
         """Three times a lease: renew this process's leases, let go of a table another process took over
-        (this one stalled past its lease), and take over the tables of a process that died (their
-        leases ran out), so their bots play on and their pages find them here."""
+        (this one stalled past its lease) or asked for while no page of it is open here (a proxy sends
+        its pages there), and take over the tables of a process that died (their leases ran out), so
+        their bots play on and their pages find them here."""
         every = self.limits.lease_seconds / 3
         while True:
             await asyncio.sleep(every)
@@ -525,6 +527,11 @@ class Hub:
                 held = await self.store.renew(self.holder, self.limits.lease_seconds)
                 for table_id in [t for t in self.rooms if t not in held]:
                     await self._lost(table_id)
+                for table_id in self.store.wanted(self.holder):  # its pages reach another process (a proxy's choice)
+                    room = self.rooms.get(table_id)
+                    if room is None or not room.conns:
+                        await self._lost(table_id)
+                        self.store.give_up(table_id, self.holder)
                 for table_id in self.store.expired():
                     if table_id not in self.rooms:
                         self.room(table_id)

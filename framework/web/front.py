@@ -12,9 +12,10 @@ between machines (docs/web.md, "Deployment"), so one machine and several behave 
 - A request naming a table goes to its owner; one naming none (the lobby, the pages)
   to the next process in turn; a new table's form by the client's address, so one
   client's tables and openings are counted by one process (the per-address limits).
-- The client's address travels in ``X-Forwarded-For`` (any such header sent by the
-  client is dropped first); the processes listen on loopback ports and believe only
-  the front's header.
+- The client's address travels in ``X-Forwarded-For``: a header the client sent is
+  dropped, unless the client is a proxy on this machine (nginx before the front: its
+  header names the client, as uvicorn believes it from loopback); the processes listen on
+  loopback ports and believe the front's header.
 - A plain HTTP request is sent with ``Connection: close``: each request is routed on its
   own (the next one on a kept-alive connection may name another table).
 - A process that does not answer (it died) is skipped for the next one: its tables are
@@ -46,6 +47,7 @@ log = logging.getLogger("tapete.web")
 
 MAX_HEAD = 64 * 1024  # bytes of a request's head (uvicorn's own limit is lower; beyond it the front closes)
 CHUNK = 64 * 1024
+TRUSTED = ("127.0.0.1", "::1")  # peers whose X-Forwarded-For is believed (uvicorn's default, forwarded_allow_ips)
 DROPPED = (b"x-forwarded-for", b"connection", b"forwarded")  # headers the front writes itself (or drops)
 
 
@@ -93,6 +95,11 @@ class Front:
         except ValueError:
             writer.close()
             return
+        if client in TRUSTED:  # a reverse proxy on this machine (nginx) names the client, as uvicorn believes it
+            for h in lines[1:]:
+                name, _, value = h.partition(b":")
+                if name.strip().lower() == b"x-forwarded-for" and value.strip():
+                    client = value.decode("latin-1").split(",")[-1].strip()
         headers = [h for h in lines[1:] if h.split(b":", 1)[0].strip().lower() not in DROPPED]
         upgrade = any(h.split(b":", 1)[0].strip().lower() == b"upgrade" for h in headers)
         headers.append(b"Connection: Upgrade" if upgrade else b"Connection: close")

@@ -84,7 +84,8 @@ CREATE TABLE IF NOT EXISTS chat (
 CREATE TABLE IF NOT EXISTS leases (
     table_id TEXT PRIMARY KEY REFERENCES tables(id),
     holder TEXT NOT NULL,          -- the server process that plays the table (its address, or a random name)
-    until REAL NOT NULL            -- wall-clock time the lease ends unless renewed; then another may take it
+    until REAL NOT NULL,           -- wall-clock time the lease ends unless renewed; then another may take it
+    wanted TEXT                    -- another process a page of the table reached (it asks for the table), or NULL
 );
 """
 CHAT_TABLE = SCHEMA[SCHEMA.index("CREATE TABLE IF NOT EXISTS chat") : SCHEMA.index("CREATE TABLE IF NOT EXISTS leases")]
@@ -150,6 +151,9 @@ class TableStore(Protocol):
     def in_play(self, client: str) -> tuple[int, int]: ...
     async def renew(self, holder: str, seconds: float) -> set[str]: ...
     def release(self, holder: str) -> None: ...
+    def want(self, table_id: str, by: str) -> None: ...
+    def wanted(self, holder: str) -> list[str]: ...
+    def give_up(self, table_id: str, holder: str) -> None: ...
     def expired(self) -> list[str]: ...
 
 
@@ -429,6 +433,21 @@ class Store:
         """Give up ``holder``'s leases (a server stopping cleanly): another may take its tables over at once."""
         self.submit([("DELETE FROM leases WHERE holder = ?", [(holder,)])], wait=False)
 
+    def want(self, table_id: str, by: str) -> None:
+        """A page of ``table_id`` reached process ``by``, not its holder (a proxy sent it there): ask for it."""
+        with contextlib.suppress(*self.errors):
+            self._hold_transaction([("UPDATE leases SET wanted = ? WHERE table_id = ?", [(by, table_id)])])
+
+    def wanted(self, holder: str) -> list[str]:
+        """Tables ``holder`` holds that another process asked for."""
+        rows = self._rows("SELECT table_id FROM leases WHERE holder = ? AND wanted IS NOT NULL", (holder,))
+        return [str(r[0]) for r in rows]
+
+    def give_up(self, table_id: str, holder: str) -> None:
+        """Let go of one table (no page of it is open here): the process that asked takes it at its next try."""
+        with contextlib.suppress(*self.errors):
+            self._hold_transaction([("DELETE FROM leases WHERE table_id = ? AND holder = ?", [(table_id, holder)])])
+
     def in_play(self, client: str) -> tuple[int, int]:
         """Tables in play in the whole database, and those ``client`` opened (every process's, for the limits)."""
         rows = self._rows(
@@ -521,7 +540,9 @@ def shown_url(url: str) -> str:
 
 HOLD = (  # the lease is taken when free or expired, kept when already ours; else left as it is
     "INSERT INTO leases (table_id, holder, until) VALUES (?, ?, ?) ON CONFLICT (table_id) DO UPDATE"
-    " SET holder = excluded.holder, until = excluded.until WHERE leases.holder = excluded.holder OR leases.until < ?"
+    " SET holder = excluded.holder, until = excluded.until,"
+    " wanted = CASE WHEN leases.holder = excluded.holder THEN leases.wanted END"  # a new holder: nobody asks yet
+    " WHERE leases.holder = excluded.holder OR leases.until < ?"
 )
 INSERT_STEP = "INSERT INTO steps (table_id, seq, kind, seat, move, by, rng, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 

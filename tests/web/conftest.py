@@ -218,8 +218,8 @@ class Client:
         self.state: dict[str, Any] | None = None
 
     @classmethod
-    async def open(cls, ws_url: str, tok: str) -> Client:
-        ws = await connect(routed(ws_url, tok), open_timeout=WAIT, max_size=None)
+    async def open(cls, ws_url: str, tok: str, ssl: Any = None) -> Client:
+        ws = await connect(routed(ws_url, tok), open_timeout=WAIT, max_size=None, ssl=ssl)
         await ws.send(json.dumps({"type": "hello", "token": tok}))
         client = cls(ws, -2)
         welcome = await client.next_of("welcome")
@@ -227,7 +227,7 @@ class Client:
         return client
 
     @classmethod
-    async def reopen(cls, ws_url: str, tok: str) -> tuple[Client, list[str]]:
+    async def reopen(cls, ws_url: str, tok: str, ssl: Any = None) -> tuple[Client, list[str]]:
         """Connect as the page does after its connection closed: again and again while the server says the
         table is played elsewhere (another server process holds its lease), or the connection fails (the process
         reached was dying); the client, and the refusals (codes, or the failures' names)."""
@@ -236,7 +236,7 @@ class Client:
         while True:
             assert time.monotonic() < deadline, f"the table was never served here (refused: {refusals})"
             try:
-                ws = await connect(routed(ws_url, tok), open_timeout=WAIT, max_size=None)
+                ws = await connect(routed(ws_url, tok), open_timeout=WAIT, max_size=None, ssl=ssl)
                 await ws.send(json.dumps({"type": "hello", "token": tok}))
                 first = json.loads(await asyncio.wait_for(ws.recv(), WAIT))
             except (OSError, InvalidHandshake, ConnectionClosed) as exc:  # a process dying as it was reached
