@@ -1344,17 +1344,31 @@ def serve(
             ready=lambda: _announce(host, port, db, quiet, loopback, workers),
         )
         return
-    app = make_app(
+    app = process_app(db, rules_text, limits, loopback, f"{socket.gethostname()}:{port}")
+    _announce(host, port, db, quiet, loopback, 1)
+    uvicorn.run(app, host=host, port=port, **uvicorn_options(limits))
+
+
+def process_app(
+    db: Path | str,
+    rules_text: RulesText | None,
+    limits: Limits,
+    loopback: bool,
+    holder: str,
+    worker: tuple[int, int] = (0, 1),
+) -> Starlette:
+    """The application of one ``tapete serve`` process (alone, or one of ``--workers``: then ``shared``)."""
+    return make_app(
         db,
         rules_text=rules_text,
         own_process=True,
         limits=limits,
         loopback=loopback,
         timers=timing.wanted(),
-        holder=f"{socket.gethostname()}:{port}",
+        holder=holder,
+        worker=worker,
+        shared=worker[1] > 1,
     )
-    _announce(host, port, db, quiet, loopback, 1)
-    uvicorn.run(app, host=host, port=port, **uvicorn_options(limits))
 
 
 def _announce(host: str, port: int, db: Path | str, quiet: bool, loopback: bool, workers: int) -> None:

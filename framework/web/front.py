@@ -154,20 +154,9 @@ def _worker(
     """One server process: the application of `tapete.web.app.make_app`, on a loopback port, behind the front."""
     import uvicorn
 
-    from . import timing
-    from .app import make_app, uvicorn_options
+    from .app import process_app, uvicorn_options
 
-    app = make_app(
-        db,
-        rules_text=rules_text,
-        own_process=True,
-        limits=limits,
-        loopback=loopback,
-        timers=timing.wanted(),
-        holder=f"{holder}/{index}",
-        worker=(index, workers),
-        shared=True,
-    )
+    app = process_app(db, rules_text, limits, loopback, f"{holder}/{index}", (index, workers))
     options = uvicorn_options(limits) | {"proxy_headers": True, "forwarded_allow_ips": "127.0.0.1"}
     threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
     uvicorn.run(app, host="127.0.0.1", port=port, **options)

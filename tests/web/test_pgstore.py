@@ -1,7 +1,7 @@
 """The PostgreSQL store keeps what the SQLite file keeps, and says no the same way.
 
-The same writes land the same way (one transaction for a turn of the loop, a bad one
-failing alone, a table restored from its steps); a database that restarts under a
+The same writes land the same way (tests/web/test_store.py runs its store tests on both
+stores, as test_resume.py, test_leaks.py and test_takeover.py do); a database that restarts under a
 running server breaks its connections, and the server opens them again: a move sent
 while it was down is refused as not stored, never acknowledged, and the next one plays.
 A database the server cannot use is refused before it starts, in one sentence that
@@ -17,51 +17,12 @@ from typing import Any
 
 import pytest
 
-from tapete.web.store import StoreFailed, open_store
-from tapete.web.tables import SeatPlan, Step, TableConfig
+from tapete.web.tables import SeatPlan, TableConfig
 
 from .conftest import Client, ThreadServer, create, free_port, stored_rows, token
 from .pgcluster import Cluster
 
 CONFIG = TableConfig("fantan/pagat", {}, 3, "seed", [SeatPlan(), SeatPlan("random"), SeatPlan("random")])
-
-
-def test_writes_of_one_turn_share_a_transaction_and_a_bad_one_fails_alone(pg_cluster: Cluster) -> None:
-    url = pg_cluster.database()
-
-    async def run() -> list[Any]:
-        store = open_store(url)
-        try:
-            before = store.batches
-            await asyncio.gather(store.create("t1", CONFIG, "d", {0: "a"}), store.create("t2", CONFIG, "d", {0: "b"}))
-            assert store.batches == before + 1  # both tables in one transaction
-            step = Step(0, "move", 0, "play 7♥", "person")
-            results = await asyncio.gather(
-                store.append("t1", step),
-                store.append("t1", Step(0, "move", 0, "play 7♠", "person")),  # the same position twice
-                store.append("t2", step),
-                return_exceptions=True,
-            )
-            store.mark_finished("t2")
-            return results
-        finally:
-            store.close()
-
-    results = asyncio.run(run())
-    assert results[0] is None and results[2] is None
-    assert isinstance(results[1], StoreFailed) and "duplicate key" in str(results[1])  # refused, and said why
-    rows = stored_rows(url, "SELECT table_id, seq, move FROM steps ORDER BY table_id, seq")
-    assert rows == [("t1", 0, "play 7♥"), ("t2", 0, "play 7♥")]
-    assert stored_rows(url, "SELECT id FROM tables WHERE finished = 1") == [("t2",)]
-    # Opened again (a server restarted on the same database), the tables, tokens and steps are there.
-    store = open_store(url)
-    try:
-        loaded = store.load("t1")
-        assert loaded is not None and loaded.config == CONFIG and [s.move for s in loaded.steps] == ["play 7♥"]
-        assert store.seat_of("a") == ("t1", 0) and store.seat_of("nobody's") is None
-        assert store.table_ids(unfinished_only=True) == ["t1"]
-    finally:
-        store.close()
 
 
 def test_a_database_restarted_under_the_server_refuses_one_move_and_plays_the_next(pg_cluster: Cluster) -> None:
