@@ -67,7 +67,7 @@ from .asgi import Guard, guarded_http, guarded_ws, is_loopback
 from .botpool import BotLate, BotPool
 from .fairness import commitment, match_record
 from .guards import Bucket, Limits, cap_budget, client_key
-from .routing import new_table_id
+from .routing import new_table_id, owner
 from .store import StoreFailed, TableStore, is_database_url, open_store, shown_url
 from .tables import (
     BY_CLOCK,
@@ -509,9 +509,13 @@ class Hub:
         return table
 
     async def start(self) -> None:
-        """Open every table that was in play when the server stopped; their bots play on."""
+        """Open every table that was in play when the server stopped; their bots play on.
+
+        One of ``--workers`` opens only its own (`tapete.web.routing.owner`): the others open theirs."""
+        index, workers = self.worker
         for table_id in self.store.table_ids(unfinished_only=True):
-            self.room(table_id)
+            if owner(table_id, workers) == index:
+                self.room(table_id)
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
         self._leaser = asyncio.get_running_loop().create_task(self._lease())
 
