@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import http.client
 import json
 import os
 import random
@@ -50,6 +51,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -77,6 +79,30 @@ def cpu_seconds(pid: int) -> float:
     """User plus system CPU time of process ``pid`` and all its threads so far."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / TICK  # utime, stime (fields 14 and 15 of stat)
+
+
+def server_pids(pid: int) -> list[int]:
+    """The server: ``tapete serve``'s process and, under ``--workers``, its server processes (its children)."""
+    found = [pid]
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry))
+    return found
+
+
+def tree_cpu_seconds(pids: list[int]) -> float:
+    total = 0.0
+    for pid in pids:
+        try:
+            total += cpu_seconds(pid)
+        except OSError:
+            pass
+    return total
 
 
 def waited_for_core(pid: int) -> float:
@@ -114,6 +140,21 @@ def quantile(sorted_values: list[float], q: float) -> float:
     return statistics.quantiles(sorted_values, n=100, method="inclusive")[round(q * 100) - 1]
 
 
+def post_from(url: str, body: Any, source: str) -> Any:
+    """POST from the loopback address ``source``: the tables come from several clients, as a front shares them out."""
+    parts = urllib.parse.urlsplit(url)
+    conn = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=TIMEOUT, source_address=(source, 0))
+    try:
+        conn.request("POST", parts.path, json.dumps(body), {"Content-Type": "application/json"})
+        resp = conn.getresponse()
+        return json.loads(resp.read())
+    finally:
+        conn.close()
+
+
+SOURCES = [f"127.0.0.{i}" for i in range(1, 9)]  # the clients' addresses (Linux routes all of 127/8 to loopback)
+
+
 class Load:
     def __init__(self, args: argparse.Namespace, base: str, tables: int):
         self.args, self.base, self.tables = args, base, tables
@@ -145,7 +186,9 @@ class Load:
         rng = random.Random(k)
         n = 0
         while not self.stop:
-            made = await asyncio.to_thread(post, self.base + "/api/tables", self.form(k * 1000 + n))
+            made = await asyncio.to_thread(
+                post_from, self.base + "/api/tables", self.form(k), SOURCES[k % len(SOURCES)]
+            )
             n += 1
             watchers = [asyncio.create_task(self.spectator(made["spectator"])) for _ in range(self.args.spectators)]
             try:
@@ -156,8 +199,10 @@ class Load:
             self.tables_done += 1
 
     async def hello(self, link: str) -> Any:
-        ws = await connect(self.ws, open_timeout=TIMEOUT, max_size=None)
-        await ws.send(json.dumps({"type": "hello", "token": link.split("#", 1)[1]}))
+        token = link.split("#", 1)[1]
+        route = f"?table={token.split('.', 1)[0]}" if "." in token else ""  # as the page opens it
+        ws = await connect(self.ws + route, open_timeout=TIMEOUT, max_size=None)
+        await ws.send(json.dumps({"type": "hello", "token": token}))
         return ws
 
     async def spectator(self, link: str) -> None:
@@ -240,41 +285,59 @@ def merged(state: dict[str, Any], change: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def stored_steps(db: Path) -> int:
+def stored_steps(db: Path | str) -> int:
+    if isinstance(db, str):
+        import psycopg
+
+        with psycopg.connect(db, autocommit=True) as conn:
+            row = conn.execute("SELECT COUNT(*) FROM steps").fetchone()
+            return int(row[0]) if row else 0
     import sqlite3
 
     with sqlite3.connect(db) as con:
         return int(con.execute("SELECT COUNT(*) FROM steps").fetchone()[0])
 
 
-async def measure(args: argparse.Namespace, tables: int, base: str, pid: int, db: Path) -> dict[str, Any]:
+async def measure(
+    args: argparse.Namespace, tables: int, base: str, front: int, db: Path | str, workers: int, store: str
+) -> dict[str, Any]:
     load = Load(args, base, tables)
-    before = rss_kib(pid)
+    pids = server_pids(front)
+
+    def rss() -> int:
+        return sum(rss_kib(p) for p in pids)
+
+    def waited() -> float:
+        return sum(waited_for_core(p) for p in pids)
+
+    pid = front
+    before = rss()
     started = time.perf_counter()
     tasks = [asyncio.create_task(load.table(k)) for k in range(tables)]
     tasks.append(asyncio.create_task(load.lag()))
-    await asyncio.wait_for(load.all_open.wait(), TIMEOUT * 10)
+    await asyncio.wait_for(load.all_open.wait(), max(TIMEOUT * 10, tables * 0.9))  # a busy machine opens slowly
     opened_in = time.perf_counter() - started
     await asyncio.sleep(args.warmup)
-    open_rss = rss_kib(pid)
+    open_rss = rss()
     load.measuring = True
     loads: list[float] = []
     if args.breakdown:
         await asyncio.to_thread(timers, base, True)
     steps0, t0 = stored_steps(db), time.perf_counter()
-    server0, client0, machine0 = cpu_seconds(pid), time.process_time(), machine_jiffies()
-    waited0 = waited_for_core(pid)
+    server0, client0, machine0 = tree_cpu_seconds(pids), time.process_time(), machine_jiffies()
+    waited0 = waited()
     end = t0 + args.seconds
     while (left := end - time.perf_counter()) > 0:
         loads.append(os.getloadavg()[0])
         await asyncio.sleep(min(1.0, left))
     steps1, t1 = stored_steps(db), time.perf_counter()
-    server1, client1, machine1 = cpu_seconds(pid), time.process_time(), machine_jiffies()
-    waited1 = waited_for_core(pid)
+    server1, client1, machine1 = tree_cpu_seconds(pids), time.process_time(), machine_jiffies()
+    waited1 = waited()
     loads.append(os.getloadavg()[0])
     parts = await asyncio.to_thread(timers, base, False) if args.breakdown else None
     load.measuring = False
-    peak = rss_kib(pid)
+    peak = rss()
+    del pid
     load.stop = True
     for t in tasks:
         t.cancel()
@@ -286,6 +349,8 @@ async def measure(args: argparse.Namespace, tables: int, base: str, pid: int, db
     rtts, acks, lags = sorted(load.rtts), sorted(load.acks), sorted(load.lags)
     out = {
         "tables": tables,
+        "workers": workers,
+        "store": store,
         "variant": args.variant,
         "players": args.players,
         "bots": args.bot,
@@ -351,12 +416,33 @@ def breakdown(parts: dict[str, Any], server_cpu: float, moves: int) -> dict[str,
     }
 
 
-def one_run(args: argparse.Namespace, tables: int) -> dict[str, Any]:
-    """A fresh server process and database, ``tables`` tables, one measurement."""
+def fresh_database(admin: str, n: int) -> str:
+    """A new, empty PostgreSQL database on the server of ``admin`` (a URL whose user may create databases)."""
+    import psycopg
+
+    name = f"tapete_bench_{os.getpid()}_{n}"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {name}")
+        conn.execute(f"CREATE DATABASE {name}")
+    parts = urllib.parse.urlsplit(admin)
+    return urllib.parse.urlunsplit(parts._replace(path="/" + name))
+
+
+RUNS = iter(range(1_000_000))
+
+
+def one_run(args: argparse.Namespace, tables: int, workers: int = 1, store: str = "sqlite") -> dict[str, Any]:
+    """A fresh server (``workers`` processes) and database, ``tables`` tables, one measurement."""
     with tempfile.TemporaryDirectory() as tmp:
-        db = Path(tmp) / "load.db"
+        db: Path | str = Path(tmp) / "load.db"
+        if store == "postgres":
+            if not args.postgres:
+                raise SystemExit(
+                    "--store postgres needs --postgres URL (a server where this user may create databases)"
+                )
+            db = fresh_database(args.postgres, next(RUNS))
         port = free_port()
-        cmd = [sys.executable, "-m", "tapete", "serve", "--port", str(port), "--db", str(db)]
+        cmd = [sys.executable, "-m", "tapete", "serve", "--port", str(port), "--db", str(db), "--workers", str(workers)]
         cmd += ["--max-tables-per-client", "100000", "--create-rate", "100000"]  # every table opens from here
         env = {**os.environ, "TAPETE_WEB_TIMERS": "1"} if args.breakdown else None  # tapete.web.timing
         server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
@@ -371,7 +457,7 @@ def one_run(args: argparse.Namespace, tables: int) -> dict[str, Any]:
                     if time.monotonic() > deadline or server.poll() is not None:
                         raise SystemExit("the server did not start") from None
                     time.sleep(0.05)
-            return asyncio.run(measure(args, tables, base, server.pid, db))
+            return asyncio.run(measure(args, tables, base, server.pid, db, workers, store))
         finally:
             server.terminate()
             try:
@@ -402,7 +488,9 @@ MEDIANS = (
 
 
 def summary(runs: list[dict[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {"tables": runs[0]["tables"], "runs": len(runs)}
+    first = runs[0]
+    out: dict[str, Any] = {"tables": first["tables"], "workers": first["workers"], "store": first["store"]}
+    out["runs"] = len(runs)
     for key in MEDIANS:
         values = [r[key] for r in runs if r.get(key) is not None]
         out[key] = round(statistics.median(values), 3) if values else None
@@ -410,16 +498,39 @@ def summary(runs: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
+def scaling(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each size and store's moves/s with more workers over one worker's: the scaling ratio.
+
+    Meaningful where one process is saturated (its core share near 1, its p99 far above the goal):
+    below that, the paced load plays the same moves whatever the server, and the ratio is about 1."""
+    out = []
+    for r in rows:
+        one = next((o for o in rows if (o["tables"], o["store"], o["workers"]) == (r["tables"], r["store"], 1)), None)
+        if one is not None and r["workers"] > 1 and one["moves_per_s"]:
+            out.append(
+                {
+                    "tables": r["tables"],
+                    "store": r["store"],
+                    "workers": r["workers"],
+                    "moves_per_s_ratio": round(r["moves_per_s"] / one["moves_per_s"], 2),
+                    "rtt_p99_ms": [one["rtt_p99_ms"], r["rtt_p99_ms"]],
+                }
+            )
+    return out
+
+
 def markdown(rows: list[dict[str, Any]]) -> str:
     lines = [
-        "| tables | runs | load average | others' cores | server waited for a core | moves/s | server CPU per move "
-        "| server core share | p50 round trip | p99 round trip (each run) | client lag p99 | memory per table |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| tables | workers | store | runs | load average | others' cores | server waited for a core | moves/s "
+        "| server CPU per move | server core share | p50 round trip | p99 round trip (each run) | client lag p99 "
+        "| memory per table |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         each = ", ".join(f"{x:g}" for x in r["rtt_p99_ms_each_run"])
         lines.append(
-            f"| {r['tables']} | {r['runs']} | {r['load_avg_median']:g} | {r['other_busy_cores']:g} "
+            f"| {r['tables']} | {r['workers']} | {r['store']} | {r['runs']} "
+            f"| {r['load_avg_median']:g} | {r['other_busy_cores']:g} "
             f"| {r['server_waited_for_core_ms_per_s']:g} ms/s "
             f"| {r['moves_per_s']:g} | {r['server_cpu_ms_per_move']:g} ms | {r['server_core_share']:.0%} "
             f"| {r['rtt_p50_ms']:g} ms | **{r['rtt_p99_ms']:g} ms** ({each}) | {r['client_lag_p99_ms']:g} ms "
@@ -449,19 +560,29 @@ def main() -> int:
         help="time the server's parts of a move (parse, apply, store, views, sending, bots, gc, loop lag)",
     )
     p.add_argument("--markdown", action="store_true", help="also print the medians as a markdown table (stderr)")
+    p.add_argument(
+        "--workers", default="1", help="server processes (tapete serve --workers); a list (1,2) measures each"
+    )
+    p.add_argument("--store", default="sqlite", help="sqlite or postgres; a list (sqlite,postgres) measures each")
+    p.add_argument(
+        "--postgres", default="", help="for --store postgres: a URL of a server where this user may create databases"
+    )
     args = p.parse_args()
     sizes = [int(x) for x in str(args.tables).split(",") if x.strip()]
+    counts = [int(x) for x in str(args.workers).split(",") if x.strip()]
+    stores = [x.strip() for x in str(args.store).split(",") if x.strip()]
+    combos = [(n, w, st) for n in sizes for st in stores for w in counts]
     runs: list[dict[str, Any]] = []
     for _ in range(args.runs):
-        for n in sizes:
-            runs.append(one_run(args, n))
+        for n, w, st in combos:
+            runs.append(one_run(args, n, w, st))
             print(json.dumps(runs[-1]), file=sys.stderr, flush=True)
     if len(runs) == 1:
         result: dict[str, Any] = runs[0]
         rows = [summary(runs)]
     else:
-        rows = [summary([r for r in runs if r["tables"] == n]) for n in sizes]
-        result = {"medians": rows, "runs": runs}
+        rows = [summary([r for r in runs if (r["tables"], r["workers"], r["store"]) == c]) for c in combos]
+        result = {"medians": rows, "runs": runs, "scaling": scaling(rows)}
     print(json.dumps(result, indent=1))
     if args.markdown:
         print(markdown(rows), file=sys.stderr)

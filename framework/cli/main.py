@@ -487,7 +487,11 @@ def serve(
         "127.0.0.1", "--host", what="--host", help="the address to listen on (beyond this machine: a warning)"
     ),
     port: int = params.count_option(8000, "--port", low=1, high=65535, help="the port to listen on (1-65535)"),
-    db: Path = params.database_option(Path("tapete-tables.db"), "--db", help="the SQLite file that keeps every table"),
+    db: Path = params.database_option(
+        Path("tapete-tables.db"),
+        "--db",
+        help="the SQLite file that keeps every table, or a postgresql:// URL (several servers sharing one database)",
+    ),
     max_tables: int = params.limit_option("tables", 2000, "--max-tables", help="tables in play at once, in all"),
     max_tables_per_client: int = params.limit_option(
         "tables_per_client", 20, "--max-tables-per-client", help="tables in play opened from one address"
@@ -523,6 +527,13 @@ def serve(
     message_rate: float = params.limit_option(
         "message_rate", 20.0, "--message-rate", help="messages a second one page may send"
     ),
+    workers: int | None = params.workers_option(),
+    lease: float = params.limit_option(
+        "lease_seconds",
+        10.0,
+        "--lease",
+        help="seconds after this server dies before another one on the same database takes its tables over",
+    ),
     allow_origin: list[str] = params.word_option(
         None,
         "--allow-origin",
@@ -553,11 +564,14 @@ def serve(
             header_timeout=header_timeout,
             idle_timeout=idle_timeout,
             message_rate=message_rate,
+            lease_seconds=lease,
             allow_origins=tuple(allow_origin or ()),
         ).checked()
     except ValueError as exc:
         raise TapeteError(str(exc)) from None
-    run_server(host, port, db, rules_text=_rulebook_lines, limits=limits)
+    from ..web.front import default_workers
+
+    run_server(host, port, db, rules_text=_rulebook_lines, limits=limits, workers=workers or default_workers())
 
 
 # tapete's own plugin attaches `simulate`, `tournament` and `new` through the commands hook, called here

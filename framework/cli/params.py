@@ -234,7 +234,7 @@ def database_option(default: Path, *names: str, help: str) -> Any:
     """The table database: a path here; `tapete.web.dbfile.check_database` judges the file itself
     (tapete's own, an empty one or a new one; a folder, a FIFO, a foreign SQLite file refused
     unwritten) before the server starts, where the web extra is known to be installed."""
-    reader = Reader("database", lambda v: inputs.path(v, names[0]), names[0])
+    reader = Reader("database", lambda v: inputs.database(v, names[0]), names[0])
     return typer.Option(default, *names, parser=reader, help=help)
 
 

@@ -131,7 +131,10 @@ KINDS = {
     "word": "short printable text (`word`)",
     "input_path": "a file to read (`input_path`, then `tapete.core.limits.read_file`)",
     "output_path": "a file to write (`output_path`)",
-    "database": "the file `tapete serve` keeps its tables in, judged before the server starts (`tapete.web.dbfile`)",
+    "database": (
+        "the file `tapete serve` keeps its tables in, or a postgresql:// URL, judged before the server starts "
+        "(`tapete.web.dbfile`, `tapete.web.pgstore`)"
+    ),
     "variant": "a variant: a registered name or a YAML path, or a loaded Variant (`tapete.play.loading`)",
     "action": "a move: an Action or its text, checked by `Deal.play` (`tapete.play.deal.malformed`)",
     "snapshot": "a deal's snapshot, checked whole (`tapete.play.deal.state_from_snapshot`)",
@@ -279,6 +282,19 @@ def _path_text(value: Any, what: str) -> Path:
 
 def path(value: Any, what: str) -> Path:
     """A path as typed: text of at most `MAX_PATH_TEXT` characters without NUL (what it names is not looked at)."""
+    return _path_text(value, what)
+
+
+DATABASE_URLS = ("postgresql://", "postgres://")
+
+
+def database(value: Any, what: str) -> Path | str:
+    """``tapete serve``'s store: a ``postgresql://`` URL, kept as text (the server connects before it starts),
+    else a path as typed (the file is judged by `tapete.web.dbfile` before the server starts)."""
+    if isinstance(value, str) and value.startswith(DATABASE_URLS):
+        if len(value) > MAX_PATH_TEXT or "\x00" in value or any(c.isspace() for c in value):
+            raise InputError(f"{what}: {value[:60]!r} is not a database URL (too long, or holding NUL or spaces)")
+        return value
     return _path_text(value, what)
 
 

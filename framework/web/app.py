@@ -35,6 +35,7 @@ import json
 import logging
 import math
 import secrets
+import socket
 import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -66,7 +67,8 @@ from .asgi import Guard, guarded_http, guarded_ws, is_loopback
 from .botpool import BotLate, BotPool
 from .fairness import commitment, match_record
 from .guards import Bucket, Limits, cap_budget, client_key
-from .store import Store, StoreFailed, TableStore
+from .routing import new_table_id, owner
+from .store import StoreFailed, TableStore, is_database_url, open_store, shown_url
 from .tables import (
     BY_CLOCK,
     BY_LATE,
@@ -185,9 +187,19 @@ class Hub:
         rules_text: RulesText | None = None,
         limits: Limits | None = None,
         seeds: Callable[[], str] | None = None,
+        holder: str = "",
+        worker: tuple[int, int] = (0, 1),
+        shared: bool = False,
     ):
         """``seeds`` draws each new table's secret seed (default `new_seed`): the Python API's way to
-        replay a table in a test; the web API never takes a seed (tapete.web.fairness)."""
+        replay a table in a test; the web API never takes a seed (tapete.web.fairness).
+
+        ``holder`` names this server process in the tables' leases (`tapete.web.store.Store.hold`):
+        ``tapete serve`` uses its host and port, so the same server started again at the same
+        address takes its own tables back at once, while another one waits for their leases to run out.
+        ``worker`` is (this process, of how many) under ``tapete serve --workers`` (`tapete.web.routing`);
+        ``shared``: other processes play tables of the same database, so the tables in play, in all
+        and per address, are counted in the database rather than among this process's own."""
         self.store = store
         self.registry = registry or default_registry()
         self.rules_text: RulesText = rules_text or describe  # the rulebook the command line hands over
@@ -199,6 +211,11 @@ class Hub:
         self.broken: dict[str, Json] = {}  # table -> why it cannot be loaded (shown in the lobby)
         self.buckets: dict[str, Bucket] = {}  # client -> its table openings (--create-rate)
         self._sweeper: asyncio.Task[None] | None = None
+        self.holder = holder or secrets.token_hex(8)
+        self.worker = worker
+        self.shared = shared
+        self.elsewhere: set[str] = set()  # tables a page asked for whose lease another server process holds
+        self._leaser: asyncio.Task[None] | None = None
         self._variants: dict[tuple[str, tuple[tuple[str, str], ...]], Variant] = {}
         self._catalogue: list[Json] | None = None
         self._catalogue_lock = threading.Lock()
@@ -290,19 +307,22 @@ class Hub:
         """A new table of ``config``, within the limits on tables in play (in all, and ``client``'s)."""
         lim = self.limits
         live = [t for t, r in self.rooms.items() if r.table.phase in (PLAY, DEAL_OVER)]
-        if len(live) >= lim.tables:
-            raise TooMany(f"the server already holds {len(live)} tables in play; try again later")
-        mine = sum(1 for t in live if self.clients.get(t) == client)
+        in_play, mine = len(live), sum(1 for t in live if self.clients.get(t) == client)
+        if self.shared:  # every process's tables count: the database holds them all
+            in_play, mine = self.store.in_play(client)
+        if in_play >= lim.tables:
+            raise TooMany(f"the server already holds {in_play} tables in play; try again later")
         if mine >= lim.tables_per_client:
             raise TooMany(
                 f"{mine} tables opened from this address are in play (at most {lim.tables_per_client}): "
                 "finish one, or wait until one is closed"
             )
-        table_id = secrets.token_hex(8)
-        tokens = {s: new_token() for s, plan in enumerate(config.seats) if plan.person}
-        tokens[SPECTATOR] = new_token()
+        table_id = new_table_id(*self.worker)
+        tokens = {s: f"{table_id}.{new_token()}" for s, plan in enumerate(config.seats) if plan.person}
+        tokens[SPECTATOR] = f"{table_id}.{new_token()}"  # a link names its table: a proxy routes by it (routing)
         table = LiveTable(table_id, config, variant)
         await self.store.create(table_id, config, variant.digest, tokens, client)
+        self.store.hold(table_id, self.holder, self.limits.lease_seconds)  # a new id: nobody else holds it
         self.clients[table_id] = client
         self._open(table)
         created = Created(table_id, {s: t for s, t in tokens.items() if s != SPECTATOR}, tokens[SPECTATOR])
@@ -440,6 +460,11 @@ class Hub:
         """The live table, loaded from the store (its steps replayed) the first time it is asked for."""
         room = self.rooms.get(table_id)
         if room is None:
+            if not self.store.hold(table_id, self.holder, self.limits.lease_seconds):
+                self.elsewhere.add(table_id)  # another server process plays it (until its lease runs out)
+                self.store.want(table_id, self.holder)  # it hands the table over if no page of it is open there
+                return None
+            self.elsewhere.discard(table_id)
             table = self.restore(table_id)
             if table is None:
                 return None
@@ -487,10 +512,48 @@ class Hub:
         return table
 
     async def start(self) -> None:
-        """Open every table that was in play when the server stopped; their bots play on."""
+        """Open every table that was in play when the server stopped; their bots play on.
+
+        One of ``--workers`` opens only its own (`tapete.web.routing.owner`): the others open theirs."""
+        index, workers = self.worker
         for table_id in self.store.table_ids(unfinished_only=True):
-            self.room(table_id)
+            if owner(table_id, workers) == index:
+                self.room(table_id)
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+        self._leaser = asyncio.get_running_loop().create_task(self._lease())
+
+    async def _lease(self) -> None:
+        """Three times a lease: renew this process's leases, let go of a table another process took over
+        (this one stalled past its lease) or asked for while no page of it is open here (a proxy sends
+        its pages there), and take over the tables of a process that died (their leases ran out), so
+        their bots play on and their pages find them here."""
+        every = self.limits.lease_seconds / 3
+        while True:
+            await asyncio.sleep(every)
+            try:
+                held = await self.store.renew(self.holder, self.limits.lease_seconds)
+                for table_id in [t for t in self.rooms if t not in held]:
+                    await self._lost(table_id)
+                for table_id in self.store.wanted(self.holder):  # its pages reach another process (a proxy's choice)
+                    room = self.rooms.get(table_id)
+                    if room is None or not room.conns:
+                        await self._lost(table_id)
+                        self.store.give_up(table_id, self.holder)
+                for table_id in self.store.expired():
+                    if table_id not in self.rooms:
+                        self.room(table_id)
+            except Exception as exc:  # the database is away for a moment: the next round tries again
+                log.warning("leases not renewed: %s", exc)
+
+    async def _lost(self, table_id: str) -> None:
+        """Another server process holds the table now: stop playing it here and send its pages there."""
+        room = self.rooms.pop(table_id, None)
+        if room is None:
+            return
+        if room.driver is not None:
+            room.driver.cancel()
+        for conn in list(room.conns):
+            await _close(conn.ws, "elsewhere", "this table moved to another server process: reconnecting")
 
     async def _sweep(self) -> None:
         """Now and then: close the tables nobody has had open for ``expire_hours`` (their records are kept)."""
@@ -521,6 +584,8 @@ class Hub:
     def lobby(self) -> Json:
         """What the lobby shows of the tables: how many are in play, and those that cannot be loaded, with why."""
         live = sum(1 for r in self.rooms.values() if r.table.phase in (PLAY, DEAL_OVER))
+        if self.shared:
+            live = self.store.in_play("")[0]
         return {"in_play": live, "limit": self.limits.tables, "broken": list(self.broken.values())}
 
     async def record(self, table_id: str) -> str | None:
@@ -540,6 +605,9 @@ class Hub:
     async def stop(self) -> None:
         if self._sweeper is not None:
             self._sweeper.cancel()
+        if self._leaser is not None:
+            self._leaser.cancel()
+        self.store.release(self.holder)  # a server stopped cleanly: another may take its tables at once
         for room in self.rooms.values():
             if room.driver is not None:
                 room.driver.cancel()
@@ -799,6 +867,10 @@ class Hub:
         room = self.room(found[0]) if found else None
         if found is not None and found[0] in self.broken:
             await _close(ws, "broken", f"this table cannot be opened: {self.broken[found[0]]['reason']}")
+            return None
+        if found is not None and room is None and found[0] in self.elsewhere:
+            # Its server process is alive or died less than a lease ago: the page tries again shortly.
+            await _close(ws, "elsewhere", "this table is played by another server process just now: reconnecting")
             return None
         if found is None or room is None:
             await _close(ws, "bad-token", "this link opens no seat: ask the table's host for your link")
@@ -1098,6 +1170,9 @@ def make_app(
     seeds: Callable[[], str] | None = None,
     loopback: bool = True,
     timers: bool = False,
+    holder: str = "",
+    worker: tuple[int, int] = (0, 1),
+    shared: bool = False,
 ) -> Starlette:
     """The Starlette application of ``tapete serve`` over the database file ``db``;
     ``rules_text`` writes a variant's rules page, ``limits`` are the server's (`Limits`),
@@ -1108,14 +1183,17 @@ def make_app(
     ``own_process``: the server is the whole process (``tapete serve``), so it may set the
     process's garbage collector (`tune_gc`); a server embedded elsewhere (the tests') leaves it.
     ``timers``: time the parts of every move (`tapete.web.timing`), read at ``/api/debug/timers``;
-    off, nothing is timed and the route does not exist."""
+    off, nothing is timed and the route does not exist. ``holder`` names the process in the
+    tables' leases (`Hub`), ``worker`` its place among ``tapete serve --workers``; ``shared``
+    (always, on PostgreSQL): other processes play tables of the same database, so the limits
+    on tables in play count them all (`Hub`)."""
     limits = limits or Limits()
     timed: Timers | None = None
     if timers:
         timed = Timers()
         timed.install()
-    store = Store(db, durable=durable)
-    hub = Hub(store, registry, rules_text, limits, seeds)
+    store = open_store(db, durable=durable)
+    hub = Hub(store, registry, rules_text, limits, seeds, holder, worker, shared or is_database_url(db))
 
     def page(name: str) -> Callable[[Request], Awaitable[Response]]:
         async def handler(request: Request) -> Response:
@@ -1247,24 +1325,71 @@ def serve(
     quiet: bool = False,
     rules_text: RulesText | None = None,
     limits: Limits | None = None,
+    workers: int = 1,
 ) -> None:
     """Run the server until interrupted (``tapete serve``); ``rules_text`` writes a variant's rules page.
 
-    Every option is checked, and the database too, before the server starts listening."""
+    Every option is checked, and the database too, before the server starts listening.
+    ``workers`` above 1: that many server processes behind a front that routes by table
+    (`tapete.web.front`), the database judged here first, once."""
     import uvicorn
 
     limits = (limits or Limits()).checked()
     loopback = is_loopback(host)
-    app = make_app(
-        db, rules_text=rules_text, own_process=True, limits=limits, loopback=loopback, timers=timing.wanted()
+    if workers > 1:
+        from . import front
+
+        open_store(db).close()  # judged (and made or upgraded) before any process starts
+        front.run(
+            host,
+            port,
+            workers,
+            db,
+            limits,
+            loopback,
+            rules_text,
+            ready=lambda: _announce(host, port, db, quiet, loopback, workers),
+        )
+        return
+    app = process_app(db, rules_text, limits, loopback, f"{socket.gethostname()}:{port}")
+    _announce(host, port, db, quiet, loopback, 1)
+    uvicorn.run(app, host=host, port=port, **uvicorn_options(limits))
+
+
+def process_app(
+    db: Path | str,
+    rules_text: RulesText | None,
+    limits: Limits,
+    loopback: bool,
+    holder: str,
+    worker: tuple[int, int] = (0, 1),
+) -> Starlette:
+    """The application of one ``tapete serve`` process (alone, or one of ``--workers``: then ``shared``)."""
+    return make_app(
+        db,
+        rules_text=rules_text,
+        own_process=True,
+        limits=limits,
+        loopback=loopback,
+        timers=timing.wanted(),
+        holder=holder,
+        worker=worker,
+        shared=worker[1] > 1,
     )
+
+
+def _announce(host: str, port: int, db: Path | str, quiet: bool, loopback: bool, workers: int) -> None:
     shown = f"[{host}]" if ":" in host else host
+    processes = f"; {workers} server processes" if workers > 1 else ""
     if not quiet:
-        print(f"tapete serve: the lobby is at http://{shown}:{port}/ (tables in {db}; Ctrl-C stops)", flush=True)
+        where = shown_url(str(db)) if is_database_url(db) else db
+        print(
+            f"tapete serve: the lobby is at http://{shown}:{port}/ (tables in {where}{processes}; Ctrl-C stops)",
+            flush=True,
+        )
         if not loopback:
             print(
                 f"warning: listening on {host}, beyond this machine: anyone who can reach it can open tables; "
                 "the seat links are the only keys, and the connection is not encrypted (see docs/web.md)",
                 flush=True,
             )
-    uvicorn.run(app, host=host, port=port, **uvicorn_options(limits))

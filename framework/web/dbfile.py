@@ -23,7 +23,7 @@ from ..core.errors import TapeteError, display_path
 from ..core.limits import not_a_file
 
 APPLICATION_ID = 0x54617065  # "Tape": SQLite's application_id of a tapete tables database
-SCHEMA_VERSION = 2  # 1: the unmarked tables, tokens and steps; 2: a table's client and its closing reason
+SCHEMA_VERSION = 3  # 1: the unmarked tables, tokens and steps; 2: a table's client and its closing reason; 3: leases
 LEGACY_TABLES = frozenset({"tables", "tokens", "steps"})
 SQLITE_MAGIC = b"SQLite format 3\x00"
 

@@ -34,6 +34,7 @@ class Limits:
     header_timeout: float = 10.0  # seconds a connection has to send its request's headers (--header-timeout)
     idle_timeout: float = 30.0  # seconds a connection may stay silent: between requests, inside a body (--idle-timeout)
     message_rate: float = 20.0  # messages a second one page may send, in bursts of twice as many (--message-rate)
+    lease_seconds: float = 10.0  # a table's lease: another server takes it over this long after this one died (--lease)
     allow_origins: tuple[str, ...] = ()  # origins besides the server's own that may use it (--allow-origin)
 
     def checked(self) -> Limits:
@@ -61,6 +62,7 @@ OPTION = {
     "header_timeout": "header-timeout",
     "idle_timeout": "idle-timeout",
     "message_rate": "message-rate",
+    "lease_seconds": "lease",
 }
 BOUNDS: dict[str, tuple[Any, Any]] = {
     "tables": (1, 1_000_000),
@@ -74,6 +76,7 @@ BOUNDS: dict[str, tuple[Any, Any]] = {
     "header_timeout": (0.1, 3600.0),
     "idle_timeout": (0.1, 3600.0),
     "message_rate": (0.1, 100_000.0),
+    "lease_seconds": (0.5, 3600.0),
 }
 
 

@@ -40,8 +40,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
+from urllib.parse import urlsplit, urlunsplit
 
 from ..core.errors import TapeteError
+from ..core.inputs import DATABASE_URLS
 from .dbfile import APPLICATION_ID, SCHEMA_VERSION, check_database
 from .tables import Step, TableConfig
 
@@ -79,12 +81,21 @@ CREATE TABLE IF NOT EXISTS chat (
     at REAL NOT NULL,
     PRIMARY KEY (table_id, n)
 );
+CREATE TABLE IF NOT EXISTS leases (
+    table_id TEXT PRIMARY KEY REFERENCES tables(id),
+    holder TEXT NOT NULL,          -- the server process that plays the table (its address, or a random name)
+    until REAL NOT NULL,           -- wall-clock time the lease ends unless renewed; then another may take it
+    wanted TEXT                    -- another process a page of the table reached (it asks for the table), or NULL
+);
 """
-CHAT_TABLE = SCHEMA[SCHEMA.index("CREATE TABLE IF NOT EXISTS chat") :].rstrip().rstrip(";")
+CHAT_TABLE = SCHEMA[SCHEMA.index("CREATE TABLE IF NOT EXISTS chat") : SCHEMA.index("CREATE TABLE IF NOT EXISTS leases")]
+CHAT_TABLE = CHAT_TABLE.rstrip().rstrip(";")
+LEASES_TABLE = SCHEMA[SCHEMA.index("CREATE TABLE IF NOT EXISTS leases") :].rstrip().rstrip(";")
 
 
 UPGRADES = {  # schema version -> the statements that bring a database of that version to the next
     1: ["ALTER TABLE tables ADD COLUMN client TEXT", "ALTER TABLE tables ADD COLUMN closed TEXT", CHAT_TABLE],
+    2: [LEASES_TABLE],
 }
 
 
@@ -136,6 +147,14 @@ class TableStore(Protocol):
     def table_ids(self, unfinished_only: bool = False) -> list[str]: ...
     def load(self, table_id: str) -> StoredTable | None: ...
     def steps(self, table_id: str) -> list[dict[str, Any]]: ...
+    def hold(self, table_id: str, holder: str, seconds: float) -> bool: ...
+    def in_play(self, client: str) -> tuple[int, int]: ...
+    async def renew(self, holder: str, seconds: float) -> set[str]: ...
+    def release(self, holder: str) -> None: ...
+    def want(self, table_id: str, by: str) -> None: ...
+    def wanted(self, holder: str) -> list[str]: ...
+    def give_up(self, table_id: str, holder: str) -> None: ...
+    def expired(self) -> list[str]: ...
 
 
 QUICK_COMMIT = 0.002  # seconds: a commit on the loop that took longer sends the next ones to the writer thread
@@ -144,17 +163,19 @@ CHECKPOINT: list[Write] = []  # the writer thread's job of checkpointing the log
 
 
 class Store:
-    """Tables, link tokens and steps in one SQLite file (see the module docstring)."""
+    """Tables, link tokens and steps in one SQLite file (see the module docstring).
+
+    The group commit (`submit`, `flush`, the writer thread) is shared with
+    `tapete.web.pgstore.PgStore`, which overrides the hooks below it: where the writer
+    connects, how one transaction runs, how rows are read, and which errors mean "not stored"."""
+
+    errors: tuple[type[BaseException], ...] = (sqlite3.Error,)  # a write that failed for these was not stored
+    loop_commits = True  # quick commits may run on the loop (SQLite's WAL append); a networked store never does
 
     def __init__(self, path: Path | str, durable: bool = False):
         self.path = str(path)
         self.durable = durable
-        version = check_database(path)  # before the first write: a file that is not tapete's stays as it was
-        # The loop's connection, used on the loop only: reads and the quick commits; it never
-        # waits for the file's lock and never checkpoints.
-        self.db = _connect(self.path, durable, timeout=0.0)
-        self._mark(version)
-        self.db.execute("PRAGMA wal_autocheckpoint=0")
+        self._open()
         self._pending: list[Write] = []
         self._loop: asyncio.AbstractEventLoop | None = None
         self._flush_due = False
@@ -165,6 +186,15 @@ class Store:
         self.batches = 0  # transactions committed
         self.writes = 0  # writes they held
         self.on_loop = 0  # transactions committed on the loop
+
+    def _open(self) -> None:
+        """Judge the file, then open the loop's connection and make or upgrade tapete's tables in it."""
+        version = check_database(self.path)  # before the first write: a file that is not tapete's stays as it was
+        # The loop's connection, used on the loop only: reads and the quick commits; it never
+        # waits for the file's lock and never checkpoints.
+        self.db = _connect(self.path, self.durable, timeout=0.0)
+        self._mark(version)
+        self.db.execute("PRAGMA wal_autocheckpoint=0")
 
     def _mark(self, version: int) -> None:
         """Make the tables of a new database, or bring an older one to this version, and mark it tapete's."""
@@ -211,7 +241,7 @@ class Store:
         if not self._pending:
             return
         batch, self._pending = self._pending, []
-        if self.quick and not self._in_writer and self._commit_here(batch):
+        if self.quick and self.loop_commits and not self._in_writer and self._commit_here(batch):
             _resolve(batch)
             return
         self._in_writer += 1
@@ -235,7 +265,7 @@ class Store:
         return True
 
     def _write_loop(self) -> None:
-        db = _connect(self.path, self.durable)
+        db = self._writer_connection()
         try:
             while True:
                 job = self._jobs.get()
@@ -259,20 +289,40 @@ class Store:
                 if batch:
                     started = time.perf_counter()
                     self._commit(db, batch)
-                    quick = not self.durable and time.perf_counter() - started < QUICK_COMMIT
+                    quick = self.loop_commits and not self.durable and time.perf_counter() - started < QUICK_COMMIT
                     if self._loop is not None and not self._loop.is_closed():
                         with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
                             self._loop.call_soon_threadsafe(self._answered, batch, jobs, quick)
                 if checkpoint:
-                    with contextlib.suppress(sqlite3.Error):
+                    with contextlib.suppress(*self.errors):
                         db.execute("PRAGMA wal_checkpoint(PASSIVE)")
         finally:
             db.close()
 
-    def _commit(self, db: sqlite3.Connection, batch: list[Write]) -> None:
+    # -- the hooks another store overrides ---------------------------------------------------------
+    def _writer_connection(self) -> Any:
+        """The writer thread's own connection (it waits for the file's lock; the loop's never does)."""
+        return _connect(self.path, self.durable)
+
+    def _transaction(self, db: Any, statements: list[Sql]) -> None:
+        _transaction(db, statements)
+
+    def _rows(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+        """A read on the loop's connection (in WAL mode it never waits for a writer)."""
+        return list(self.db.execute(sql, params).fetchall())
+
+    def _rows_apart(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+        """A read through a connection of its own, from any thread: what is committed, never a write in progress."""
+        with contextlib.closing(sqlite3.connect(self.path, timeout=30.0)) as db:
+            return list(db.execute(sql, params).fetchall())
+
+    def _close_reader(self) -> None:
+        self.db.close()
+
+    def _commit(self, db: Any, batch: list[Write]) -> None:
         """One transaction for the whole batch; if it fails, each write alone, so that one bad write fails alone."""
         try:
-            _transaction(db, [sql for w in batch for sql in w.statements])
+            self._transaction(db, [sql for w in batch for sql in w.statements])
             self.batches += 1
             self.writes += len(batch)
             return
@@ -280,7 +330,7 @@ class Store:
             pass
         for w in batch:
             try:
-                _transaction(db, w.statements)
+                self._transaction(db, w.statements)
                 self.batches += 1
                 self.writes += 1
             except Exception as exc:  # the write's own caller is told; the writer thread goes on
@@ -319,7 +369,7 @@ class Store:
         assert future is not None
         try:
             await future
-        except sqlite3.Error as exc:
+        except self.errors as exc:
             raise StoreFailed(f"the server could not store it ({exc})") from None
 
     def mark_finished(self, table_id: str) -> None:
@@ -339,19 +389,79 @@ class Store:
         assert future is not None
         try:
             await future
-        except sqlite3.Error as exc:
+        except self.errors as exc:
             raise StoreFailed(f"the server could not store it ({exc})") from None
 
     def chat(self, table_id: str, last: int) -> list[dict[str, Any]]:
         """The table's last ``last`` chat lines, oldest first."""
-        rows = self.db.execute(
-            "SELECT n, seat, text FROM chat WHERE table_id = ? ORDER BY n DESC LIMIT ?", (table_id, last)
-        ).fetchall()
+        rows = self._rows("SELECT n, seat, text FROM chat WHERE table_id = ? ORDER BY n DESC LIMIT ?", (table_id, last))
         return [{"n": int(n), "seat": int(seat), "text": str(text)} for n, seat, text in reversed(rows)]
 
     def close_table(self, table_id: str, why: str) -> None:
         """The server closed the table (nobody came back to it): it is kept, finished, with the reason."""
         self.submit([("UPDATE tables SET finished = 1, closed = ? WHERE id = ?", [(why, table_id)])], wait=False)
+
+    # -- leases: each table played by one server process at a time ------------------------------
+    def hold(self, table_id: str, holder: str, seconds: float) -> bool:
+        """Take or keep ``table_id``'s lease for ``holder`` (free, expired, or its own); False if held elsewhere.
+
+        Asked when a table is loaded or opened, before it is played; synchronous, since the
+        answer decides what the page is told. Its own short transaction (not the group commit's),
+        on a connection that waits for the file a moment if another process is writing."""
+        now = time.time()
+        statements: list[Sql] = [(HOLD, [(table_id, holder, now + seconds, now)])]
+        try:
+            self._hold_transaction(statements)
+            rows = self._rows("SELECT holder FROM leases WHERE table_id = ?", (table_id,))
+        except self.errors:
+            return False
+        return bool(rows) and rows[0][0] == holder
+
+    def _hold_transaction(self, statements: list[Sql]) -> None:
+        if getattr(self, "_hold_db", None) is None:
+            self._hold_db = _connect(self.path, self.durable, timeout=5.0)
+        _transaction(self._hold_db, statements)
+
+    async def renew(self, holder: str, seconds: float) -> set[str]:
+        """Extend every lease ``holder`` holds; the tables it still holds (not one taken over meanwhile)."""
+        future = self.submit([("UPDATE leases SET until = ? WHERE holder = ?", [(time.time() + seconds, holder)])])
+        assert future is not None
+        await future
+        return {str(r[0]) for r in self._rows("SELECT table_id FROM leases WHERE holder = ?", (holder,))}
+
+    def release(self, holder: str) -> None:
+        """Give up ``holder``'s leases (a server stopping cleanly): another may take its tables over at once."""
+        self.submit([("DELETE FROM leases WHERE holder = ?", [(holder,)])], wait=False)
+
+    def want(self, table_id: str, by: str) -> None:
+        """A page of ``table_id`` reached process ``by``, not its holder (a proxy sent it there): ask for it."""
+        with contextlib.suppress(*self.errors):
+            self._hold_transaction([("UPDATE leases SET wanted = ? WHERE table_id = ?", [(by, table_id)])])
+
+    def wanted(self, holder: str) -> list[str]:
+        """Tables ``holder`` holds that another process asked for."""
+        rows = self._rows("SELECT table_id FROM leases WHERE holder = ? AND wanted IS NOT NULL", (holder,))
+        return [str(r[0]) for r in rows]
+
+    def give_up(self, table_id: str, holder: str) -> None:
+        """Let go of one table (no page of it is open here): the process that asked takes it at its next try."""
+        with contextlib.suppress(*self.errors):
+            self._hold_transaction([("DELETE FROM leases WHERE table_id = ? AND holder = ?", [(table_id, holder)])])
+
+    def in_play(self, client: str) -> tuple[int, int]:
+        """Tables in play in the whole database, and those ``client`` opened (every process's, for the limits)."""
+        rows = self._rows(
+            "SELECT COUNT(*), SUM(CASE WHEN client = ? THEN 1 ELSE 0 END) FROM tables WHERE finished = 0", (client,)
+        )
+        return int(rows[0][0]), int(rows[0][1] or 0)
+
+    def expired(self) -> list[str]:
+        """Unfinished tables whose lease has run out: their server died (or stopped renewing), another may take them."""
+        sql = (
+            "SELECT l.table_id FROM leases l JOIN tables t ON t.id = l.table_id"
+            " WHERE l.until < ? AND t.finished = 0 ORDER BY l.until"
+        )
+        return [str(r[0]) for r in self._rows(sql, (time.time(),))]
 
     def close(self) -> None:
         """Write what is queued, stop the writer thread, close the file."""
@@ -360,27 +470,29 @@ class Store:
             self._jobs.put(None)
             self._writer.join()
             self._writer = None
-        self.db.close()
+        self._close_reader()
+        hold_db = getattr(self, "_hold_db", None)
+        if hold_db is not None:
+            hold_db.close()
 
     # -- reading ------------------------------------------------------------------------------
     def seat_of(self, token: str) -> tuple[str, int] | None:
         """(table, seat) a link token opens, or None."""
-        row = self.db.execute("SELECT table_id, seat FROM tokens WHERE hash = ?", (token_hash(token),)).fetchone()
-        return (str(row[0]), int(row[1])) if row else None
+        rows = self._rows("SELECT table_id, seat FROM tokens WHERE hash = ?", (token_hash(token),))
+        return (str(rows[0][0]), int(rows[0][1])) if rows else None
 
     def table_ids(self, unfinished_only: bool = False) -> list[str]:
         sql = "SELECT id FROM tables" + (" WHERE finished = 0" if unfinished_only else "") + " ORDER BY created"
-        return [str(r[0]) for r in self.db.execute(sql)]
+        return [str(r[0]) for r in self._rows(sql, ())]
 
     def load(self, table_id: str) -> StoredTable | None:
-        row = self.db.execute(
-            "SELECT config, digest, finished, client, closed FROM tables WHERE id = ?", (table_id,)
-        ).fetchone()
-        if row is None:
+        found = self._rows("SELECT config, digest, finished, client, closed FROM tables WHERE id = ?", (table_id,))
+        if not found:
             return None
+        row = found[0]
         steps = [
             Step(int(seq), str(kind), int(seat), str(move), str(by), None if rng is None else json.loads(rng))
-            for seq, kind, seat, move, by, rng in self.db.execute(
+            for seq, kind, seat, move, by, rng in self._rows(
                 "SELECT seq, kind, seat, move, by, rng FROM steps WHERE table_id = ? ORDER BY seq", (table_id,)
             )
         ]
@@ -391,13 +503,47 @@ class Store:
         """The stored steps as plain rows (for tools and tests that check a table from outside, from any thread).
 
         Read through a connection of its own: what is committed, never a write in progress."""
-        with contextlib.closing(sqlite3.connect(self.path, timeout=30.0)) as db:
-            rows = db.execute(
-                "SELECT seq, kind, seat, move, by FROM steps WHERE table_id = ? ORDER BY seq", (table_id,)
-            ).fetchall()
+        rows = self._rows_apart(
+            "SELECT seq, kind, seat, move, by FROM steps WHERE table_id = ? ORDER BY seq", (table_id,)
+        )
         return [{"seq": r[0], "kind": r[1], "seat": r[2], "move": r[3], "by": r[4]} for r in rows]
 
 
+def open_store(db: Path | str, durable: bool = False) -> Store:
+    """The store ``--db`` names: a ``postgresql://`` URL (`tapete.web.pgstore`, the postgres extra), else a file."""
+    if is_database_url(db):
+        try:
+            from .pgstore import PgStore
+        except ImportError as exc:
+            raise TapeteError(
+                f"a PostgreSQL --db needs the postgres extra ({exc.name or exc} is missing): "
+                "pip install 'tapete[postgres]'"
+            ) from None
+        return PgStore(str(db), durable=durable)
+    return Store(db, durable=durable)
+
+
+def is_database_url(db: Path | str) -> bool:
+    return isinstance(db, str) and db.startswith(DATABASE_URLS)
+
+
+def shown_url(url: str) -> str:
+    """A database URL without its password (for messages and logs)."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = f"{parts.username}@{parts.hostname or ''}" if parts.username else parts.hostname or ""
+    if parts.port:
+        netloc += f":{parts.port}"
+    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+
+
+HOLD = (  # the lease is taken when free or expired, kept when already ours; else left as it is
+    "INSERT INTO leases (table_id, holder, until) VALUES (?, ?, ?) ON CONFLICT (table_id) DO UPDATE"
+    " SET holder = excluded.holder, until = excluded.until,"
+    " wanted = CASE WHEN leases.holder = excluded.holder THEN leases.wanted END"  # a new holder: nobody asks yet
+    " WHERE leases.holder = excluded.holder OR leases.until < ?"
+)
 INSERT_STEP = "INSERT INTO steps (table_id, seq, kind, seat, move, by, rng, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 
 

@@ -26,9 +26,13 @@ pytest.importorskip("websockets")
 
 import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from tapete.web.app import make_app, uvicorn_options
 from tapete.web.guards import Limits
+from tapete.web.routing import table_of_token
+
+from .pgcluster import Cluster, ClusterUnavailable, start_cluster
 
 WAIT = 30.0  # seconds any single wait for the server may take before the test fails
 # The tests' clients move as fast as the server answers and open many tables from one address:
@@ -45,7 +49,7 @@ def free_port() -> int:
 class ThreadServer:
     """``tapete serve`` in a thread: start, stop, and the hub for looking inside."""
 
-    def __init__(self, db: Path, limits: Limits | None = None):
+    def __init__(self, db: Path | str, limits: Limits | None = None):
         self.db = db
         self.port = free_port()
         self.seeds: list[str] = []  # the seeds of the next tables opened (`create`'s seed=), else drawn
@@ -96,6 +100,59 @@ def server(tmp_path: Path) -> Iterator[ThreadServer]:
         srv.stop()
 
 
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[Cluster]:
+    """One throwaway PostgreSQL server for the run (`tests.web.pgcluster`), or the test is skipped saying why."""
+    try:
+        cluster = start_cluster()
+    except ClusterUnavailable as exc:
+        pytest.skip(f"no PostgreSQL server to test against: {exc}")
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+# The two stores behind the server: the SQLite file, and PostgreSQL (its runs of the heavy tests are slow).
+STORES = ["sqlite", "postgres"]
+STORES_HEAVY = ["sqlite", pytest.param("postgres", marks=pytest.mark.slow)]
+
+
+@pytest.fixture
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
+    """A new, empty store for one test: an SQLite file, or a PostgreSQL database (``params`` by `STORES`)."""
+    kind = getattr(request, "param", "sqlite")
+    if kind == "postgres":
+        cluster: Cluster = request.getfixturevalue("pg_cluster")
+        return cluster.database()
+    return tmp_path / "store.db"  # not `server`'s file: a test may use both
+
+
+@pytest.fixture
+def any_server(database: Path | str) -> Iterator[ThreadServer]:
+    """`server` over the store of `database` (parametrise ``database`` indirectly to choose)."""
+    srv = ThreadServer(database).start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+def stored_rows(db: Path | str, sql: str) -> list[tuple[Any, ...]]:
+    """Rows of the store's tables as they are committed, read from outside the server (either store);
+    a statement that returns none (a test preparing a database) returns []."""
+    if isinstance(db, str):
+        import psycopg
+
+        with psycopg.connect(db, autocommit=True) as conn:
+            cur = conn.execute(sql)
+            return [tuple(r) for r in cur.fetchall()] if cur.description else []
+    import sqlite3
+
+    with sqlite3.connect(db) as con:
+        return list(con.execute(sql))
+
+
 def post(url: str, body: Any, content_type: str = "application/json") -> tuple[int, Any]:
     data = body if isinstance(body, bytes) else json.dumps(body).encode()
     req = urllib.request.Request(url, data=data, headers={"Content-Type": content_type}, method="POST")
@@ -141,6 +198,12 @@ def token(link: str) -> str:
     return link.split("#", 1)[1]
 
 
+def routed(ws_url: str, tok: str) -> str:
+    """The socket's address as the page opens it, naming the link's table for a front to route by (routing)."""
+    table = table_of_token(tok)
+    return f"{ws_url}?table={table}" if table else ws_url
+
+
 class Client:
     """One page's connection: every message it received, in order, and helpers to wait for some.
 
@@ -155,13 +218,40 @@ class Client:
         self.state: dict[str, Any] | None = None
 
     @classmethod
-    async def open(cls, ws_url: str, tok: str) -> Client:
-        ws = await connect(ws_url, open_timeout=WAIT, max_size=None)
+    async def open(cls, ws_url: str, tok: str, ssl: Any = None) -> Client:
+        ws = await connect(routed(ws_url, tok), open_timeout=WAIT, max_size=None, ssl=ssl)
         await ws.send(json.dumps({"type": "hello", "token": tok}))
         client = cls(ws, -2)
         welcome = await client.next_of("welcome")
         client.seat = welcome["seat"]
         return client
+
+    @classmethod
+    async def reopen(cls, ws_url: str, tok: str, ssl: Any = None) -> tuple[Client, list[str]]:
+        """Connect as the page does after its connection closed: again and again while the server says the
+        table is played elsewhere (another server process holds its lease), or the connection fails (the process
+        reached was dying); the client, and the refusals (codes, or the failures' names)."""
+        refusals: list[str] = []
+        deadline = time.monotonic() + WAIT
+        while True:
+            assert time.monotonic() < deadline, f"the table was never served here (refused: {refusals})"
+            try:
+                ws = await connect(routed(ws_url, tok), open_timeout=WAIT, max_size=None, ssl=ssl)
+                await ws.send(json.dumps({"type": "hello", "token": tok}))
+                first = json.loads(await asyncio.wait_for(ws.recv(), WAIT))
+            except (OSError, InvalidHandshake, ConnectionClosed) as exc:  # a process dying as it was reached
+                refusals.append(type(exc).__name__)
+                await asyncio.sleep(0.1)
+                continue
+            if first["type"] == "welcome":
+                client = cls(ws, first["seat"])
+                client.raw.append(first)
+                client.received.append(first)
+                return client, refusals
+            await ws.close()
+            assert first["type"] == "error" and first["code"] == "elsewhere", first
+            refusals.append(first["code"])
+            await asyncio.sleep(0.1)
 
     async def recv(self) -> dict[str, Any]:
         msg = json.loads(await asyncio.wait_for(self.ws.recv(), WAIT))
@@ -220,7 +310,12 @@ import uvicorn
 from tapete.web.app import make_app, uvicorn_options
 from tapete.web.guards import Limits
 seeds = sys.argv[3:]
-app = make_app(sys.argv[1], own_process=True, seeds=lambda: seeds.pop(0) if seeds else secrets.token_hex(16))
+app = make_app(
+    sys.argv[1],
+    own_process=True,
+    seeds=lambda: seeds.pop(0) if seeds else secrets.token_hex(16),
+    holder=f"127.0.0.1:{sys.argv[2]}",  # as tapete serve names itself: started again, it holds its tables at once
+)
 uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), **uvicorn_options(Limits()))
 """
 
@@ -230,9 +325,12 @@ class ProcessServer:
 
     With ``seeds``, the first tables opened get those seeds (through the Python API)."""
 
-    def __init__(self, db: Path, port: int | None = None, seeds: list[str] | None = None):
+    def __init__(
+        self, db: Path | str, port: int | None = None, seeds: list[str] | None = None, options: tuple[str, ...] = ()
+    ):
         self.db, self.port = db, port or free_port()
         self.seeds = seeds
+        self.options = options  # more options of tapete serve (not with ``seeds``); one process unless --workers
         self.proc: Any = None
 
     @property
@@ -247,7 +345,8 @@ class ProcessServer:
         import subprocess
         import sys
 
-        cmd = [sys.executable, "-m", "tapete", "serve", "--port", str(self.port), "--db", str(self.db)]
+        options = self.options if "--workers" in self.options else ("--workers", "1", *self.options)
+        cmd = [sys.executable, "-m", "tapete", "serve", "--port", str(self.port), "--db", str(self.db), *options]
         if self.seeds:
             cmd = [sys.executable, "-c", SEEDED, str(self.db), str(self.port), *self.seeds]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)

@@ -24,7 +24,7 @@ import pytest
 from tapete import Action
 from tapete.testing import variant_params
 
-from .conftest import Client, ThreadServer, create, token
+from .conftest import STORES_HEAVY, Client, ThreadServer, create, token
 from .replaying import SPECTATOR, Replayed, card_pattern, reads_the_same, strings
 
 # Options that keep a match short (a few deals) where a variant declares them.
@@ -172,8 +172,10 @@ def check_log(srv: ThreadServer, made: dict[str, Any], log: Log, probes: Probes)
     return counts
 
 
+@pytest.mark.parametrize("database", STORES_HEAVY, indirect=True)
 @pytest.mark.parametrize("name", variant_params())
-def test_no_message_names_a_card_its_seat_cannot_see(name: str, server: ThreadServer) -> None:
+def test_no_message_names_a_card_its_seat_cannot_see(name: str, any_server: ThreadServer) -> None:
+    server = any_server
     made, log, probes = asyncio.run(play_match(server, name, seed=sum(map(ord, name))))
     counts = check_log(server, made, log, probes)
     assert counts["reveals"] > 0  # the deal's end, every card shown, was checked too

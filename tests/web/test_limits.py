@@ -3,7 +3,8 @@
 Tables per address and in all, openings per minute, the expiry of abandoned tables, a bot's
 time per move and the bots' shared pool with its deadline, request bodies, slow headers and
 idle connections, and one page's messages a second. Every server is real, on loopback
-sockets; a second client address is 127.0.0.2 (Linux routes all of 127/8 to loopback).
+sockets; a second client address is 127.0.0.2 or 4 (Linux routes all of 127/8 to loopback). The limits
+in all and per address are checked on one process and on two behind ``tapete serve --workers``'s front.
 """
 
 from __future__ import annotations
@@ -21,21 +22,35 @@ from typing import Any
 
 import pytest
 
-from tapete.web.guards import Limits
+from tapete.web.guards import OPTION, Limits
 
-from .conftest import FAST, WAIT, Client, ThreadServer, create, get, token
+from .conftest import FAST, WAIT, Client, ProcessServer, ThreadServer, create, get, token
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
 @contextlib.contextmanager
-def limited(tmp_path: Path, **limits: Any) -> Iterator[ThreadServer]:
+def limited(tmp_path: Path, processes: int = 0, **limits: Any) -> Iterator[Any]:
+    """A server under ``limits``: in a thread of the test (``processes=0``), or ``tapete serve --workers N``,
+    N processes behind the front, where a limit in all must count every process's tables."""
     base = {k: getattr(FAST, k) for k in ("message_rate", "creates_per_minute", "tables_per_client")}
-    srv = ThreadServer(tmp_path / "tables.db", Limits(**{**base, **limits})).start()
+    chosen = {**base, **limits}
+    srv: Any
+    if processes:
+        options = [f"--{OPTION[k]}={v:g}" for k, v in chosen.items()]
+        srv = ProcessServer(tmp_path / "tables.db", options=("--workers", str(processes), *options)).start()
+    else:
+        srv = ThreadServer(tmp_path / "tables.db", Limits(**chosen)).start()
     try:
         yield srv
     finally:
         srv.stop()
+
+
+# The processes a limit in all is checked over: one, and two behind the front (slower to start: slow).
+PROCESSES = [0, pytest.param(2, marks=pytest.mark.slow)]
+# A second client address whose new tables the front sends to the other of two processes than 127.0.0.1's.
+OTHER = "127.0.0.4"
 
 
 def open_from(srv: ThreadServer, source: str, variant: str = "fantan/pagat") -> tuple[int, dict[str, Any]]:
@@ -64,25 +79,27 @@ async def a_move_is_acknowledged(srv: ThreadServer, made: dict[str, Any]) -> Non
             await p.close()
 
 
-def test_tables_per_address_and_in_all(tmp_path: Path) -> None:
-    with limited(tmp_path, tables=3, tables_per_client=2) as srv:
-        first = create(srv, "chinchon/fournier", ["person", "person"])
+@pytest.mark.parametrize("processes", PROCESSES)
+def test_tables_per_address_and_in_all(tmp_path: Path, processes: int) -> None:
+    with limited(tmp_path, processes, tables=3, tables_per_client=2) as srv:
+        first = create(srv.url, "chinchon/fournier", ["person", "person"])
         assert open_from(srv, "127.0.0.1")[0] == 200
         status, reply = open_from(srv, "127.0.0.1")
         assert status == 429 and "this address are in play (at most 2)" in reply["errors"][""]
-        assert open_from(srv, "127.0.0.2")[0] == 200  # another address may still open one
-        status, reply = open_from(srv, "127.0.0.2")
+        assert open_from(srv, OTHER)[0] == 200  # another address may still open one (in the other process)
+        status, reply = open_from(srv, OTHER)
         assert status == 429 and "already holds 3 tables in play" in reply["errors"][""]
         asyncio.run(a_move_is_acknowledged(srv, first))
 
 
-def test_openings_per_minute_from_one_address(tmp_path: Path) -> None:
-    with limited(tmp_path, creates_per_minute=3) as srv:
-        first = create(srv, "chinchon/fournier", ["person", "person"])
+@pytest.mark.parametrize("processes", PROCESSES)
+def test_openings_per_minute_from_one_address(tmp_path: Path, processes: int) -> None:
+    with limited(tmp_path, processes, creates_per_minute=3) as srv:
+        first = create(srv.url, "chinchon/fournier", ["person", "person"])
         assert [open_from(srv, "127.0.0.1")[0] for _ in range(2)] == [200, 200]
         status, reply = open_from(srv, "127.0.0.1")
         assert status == 429 and "at most 3 a minute from one address" in reply["errors"][""]
-        assert open_from(srv, "127.0.0.2")[0] == 200  # counted per address
+        assert open_from(srv, OTHER)[0] == 200  # counted per address
         asyncio.run(a_move_is_acknowledged(srv, first))
 
 

@@ -39,6 +39,18 @@ def test_ten_tables_of_bots_and_people_play_over_sockets_and_the_time_of_a_move_
     assert parts["server_lag_ms"]["max"] >= parts["server_lag_ms"]["p99"] >= parts["server_lag_ms"]["p50"] >= 0
 
 
+@pytest.mark.slow  # two load runs side by side: one server process, then two behind the front
+def test_the_load_runs_on_one_and_two_server_processes_side_by_side() -> None:
+    args = ["--tables", "10", "--workers", "1,2", "--seconds", "3", "--warmup", "1", "--pace", "0.05", "--think", "0.1"]
+    run = subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, timeout=180)
+    assert run.returncode == 0, run.stderr
+    result = json.loads(run.stdout)
+    assert [(r["workers"], r["store"]) for r in result["medians"]] == [(1, "sqlite"), (2, "sqlite")]
+    assert all(r["moves_per_s"] > 0 and r["person_moves_measured"] > 0 for r in result["medians"])
+    assert all(r["refusals"] == 0 for r in result["runs"])
+    assert result["scaling"][0]["workers"] == 2 and result["scaling"][0]["moves_per_s_ratio"] > 0
+
+
 def test_a_server_not_asked_to_time_itself_has_no_timers(server: ThreadServer) -> None:
     from tapete.web import app
 

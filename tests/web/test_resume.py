@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import asyncio
 import random
-import sqlite3
 from pathlib import Path
 from typing import Any
 
-from .conftest import Client, ProcessServer, ThreadServer, create, token
+import pytest
+
+from .conftest import STORES_HEAVY, Client, ProcessServer, ThreadServer, create, stored_rows, token
 
 SEED = "resume"
 FORM: dict[str, Any] = {"options": {"bust": "30"}}
@@ -56,16 +57,16 @@ async def play(client: Client, stop_after: int | None = None, first: dict[str, A
             await client.send({"type": "move", "seq": msg["seq"], "move": choose(msg)["text"]})
 
 
-def stored_steps(db: Path) -> list[tuple[Any, ...]]:
-    with sqlite3.connect(db) as con:
-        return list(con.execute("SELECT seq, kind, seat, move, by FROM steps ORDER BY seq"))
+def stored_steps(db: Path | str) -> list[tuple[Any, ...]]:
+    return stored_rows(db, "SELECT seq, kind, seat, move, by FROM steps ORDER BY seq")
 
 
 def without_presence(msg: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in msg.items() if k not in PRESENCE}
 
 
-def test_kill_9_mid_match_loses_nothing(tmp_path: Path, server: ThreadServer) -> None:
+@pytest.mark.parametrize("database", STORES_HEAVY, indirect=True)
+def test_kill_9_mid_match_loses_nothing(database: Path | str, server: ThreadServer) -> None:
     # The match as it goes without a kill.
     made = create(server, "chinchon/fournier", SEATS, seed=SEED, **FORM)
 
@@ -81,7 +82,7 @@ def test_kill_9_mid_match_loses_nothing(tmp_path: Path, server: ThreadServer) ->
     assert final["phase"] == "match-over" and len(control) > 40
 
     # The same match on a server killed with SIGKILL after the 20th acknowledged step.
-    db = tmp_path / "killed.db"
+    db = database
     srv = ProcessServer(db, seeds=[SEED]).start()
     try:
         killed = create(srv.url, "chinchon/fournier", SEATS, **FORM)

@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
-from tapete.web.store import Store, StoreFailed
+from tapete.web.store import StoreFailed, open_store
 from tapete.web.tables import SeatPlan, Step, TableConfig
 
-from .conftest import Client, ThreadServer, create, token
+from .conftest import STORES, Client, ThreadServer, create, stored_rows, token
 
 
 def stored_moves(db: Path) -> list[tuple[Any, ...]]:
@@ -73,12 +73,12 @@ def test_a_slow_disk_delays_the_move_being_written_and_nothing_else(server: Thre
     asyncio.run(run())
 
 
-def test_writes_of_one_turn_share_a_transaction_and_a_bad_one_fails_alone(tmp_path: Path) -> None:
-    db = tmp_path / "tables.db"
+@pytest.mark.parametrize("database", STORES, indirect=True)
+def test_writes_of_one_turn_share_a_transaction_and_a_bad_one_fails_alone(database: Path | str) -> None:
     config = TableConfig("fantan/pagat", {}, 3, "seed", [SeatPlan(), SeatPlan("random"), SeatPlan("random")])
 
     async def run() -> list[Any]:
-        store = Store(db)
+        store = open_store(database)
         try:
             before = store.batches
             await asyncio.gather(store.create("t1", config, "d", {0: "a"}), store.create("t2", config, "d", {0: "b"}))
@@ -97,10 +97,22 @@ def test_writes_of_one_turn_share_a_transaction_and_a_bad_one_fails_alone(tmp_pa
 
     results = asyncio.run(run())
     assert results[0] is None and results[2] is None
-    assert isinstance(results[1], StoreFailed) and "UNIQUE" in str(results[1])  # refused, and said why
-    assert stored_moves(db) == [("t1", 0, "play 7♥"), ("t2", 0, "play 7♥")]
-    with sqlite3.connect(db) as con:
-        assert list(con.execute("SELECT id FROM tables WHERE finished = 1")) == [("t2",)]
+    assert isinstance(results[1], StoreFailed)  # refused, and said why (each database in its words)
+    assert "UNIQUE" in str(results[1]) or "duplicate key" in str(results[1])
+    assert stored_rows(database, "SELECT table_id, seq, move FROM steps ORDER BY table_id, seq") == [
+        ("t1", 0, "play 7♥"),
+        ("t2", 0, "play 7♥"),
+    ]
+    assert stored_rows(database, "SELECT id FROM tables WHERE finished = 1") == [("t2",)]
+    # Opened again (a server started again on the same database), the tables, tokens and steps are there.
+    store = open_store(database)
+    try:
+        loaded = store.load("t1")
+        assert loaded is not None and loaded.config == config and [s.move for s in loaded.steps] == ["play 7♥"]
+        assert store.seat_of("a") == ("t1", 0) and store.seat_of("nobody's") is None
+        assert store.table_ids(unfinished_only=True) == ["t1"]
+    finally:
+        store.close()
 
 
 def test_a_page_closed_while_its_move_is_written_still_has_the_move_played(server: ThreadServer) -> None:

@@ -145,7 +145,10 @@ function connect() {
     return;
   }
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  ws = new WebSocket(`${proto}//${location.host}/ws`);
+  // The link's token begins with its table's id: a front or proxy sends the page to the process that plays it.
+  const dot = token.indexOf(".");
+  const route = dot > 0 ? `?table=${encodeURIComponent(token.slice(0, dot))}` : "";
+  ws = new WebSocket(`${proto}//${location.host}/ws${route}`);
   setStatus("connecting");
   ws.onopen = () => {
     retry = 0;

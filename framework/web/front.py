@@ -1,0 +1,235 @@
+"""``tapete serve --workers N``: N server processes behind one front that routes by table.
+
+Why a front and not N processes sharing the port (``SO_REUSEPORT``): the kernel hands a
+new connection to any process, but a page's connection must reach the process that
+plays its table (its state, its bots, its other pages live there), and a WebSocket
+cannot be handed to another process once the kernel has chosen. The front reads only
+the head of each request (the table is in it: `tapete.web.routing`), connects to the
+process that owns the table, and from then on copies bytes both ways without reading
+them: a move costs the front two copies, not a parse. It is what a reverse proxy does
+between machines (docs/web.md, "Deployment"), so one machine and several behave alike.
+
+- A request naming a table goes to its owner; one naming none (the lobby, the pages)
+  to the next process in turn; a new table's form by the client's address, so one
+  client's tables and openings are counted by one process (the per-address limits).
+- The client's address travels in ``X-Forwarded-For``: a header the client sent is
+  dropped, unless the client is a proxy on this machine (nginx before the front: its
+  header names the client, as uvicorn believes it from loopback); the processes listen on
+  loopback ports and believe the front's header.
+- A plain HTTP request is sent with ``Connection: close``: each request is routed on its
+  own (the next one on a kept-alive connection may name another table).
+- A process that does not answer (it died) is skipped for the next one: its tables are
+  taken over there once their leases run out (`tapete.web.store.Store.hold`), and the
+  page's reconnections land there meanwhile and are asked to try again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import multiprocessing
+import os
+import signal
+import socket
+import threading
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import TapeteError
+from .guards import Limits
+from .routing import owner, table_of_target
+
+log = logging.getLogger("tapete.web")
+
+MAX_HEAD = 64 * 1024  # bytes of a request's head (uvicorn's own limit is lower; beyond it the front closes)
+CHUNK = 64 * 1024
+TRUSTED = ("127.0.0.1", "::1")  # peers whose X-Forwarded-For is believed (uvicorn's default, forwarded_allow_ips)
+DROPPED = (b"x-forwarded-for", b"connection", b"forwarded")  # headers the front writes itself (or drops)
+
+
+def default_workers() -> int:
+    """The number of cores this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def free_loopback_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Front:
+    """The routing front over the processes listening on ``ports`` (process i on ports[i])."""
+
+    def __init__(self, ports: Sequence[int], header_timeout: float):
+        self.ports = list(ports)
+        self.header_timeout = header_timeout
+        self._turn = itertools.cycle(range(len(self.ports)))
+
+    def choose(self, method: str, target: str, client: str) -> int:
+        table = table_of_target(target)
+        if table:
+            return owner(table, len(self.ports))
+        if method == "POST" and target.split("?")[0] == "/api/tables":
+            return owner(client, len(self.ports))
+        return next(self._turn)
+
+    async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        peer = writer.get_extra_info("peername")
+        client = str(peer[0]) if peer else ""
+        try:
+            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), self.header_timeout)
+        except (asyncio.TimeoutError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, OSError):
+            writer.close()
+            return
+        lines = head[:-4].split(b"\r\n")
+        try:
+            method, target, _ = lines[0].decode("latin-1").split(" ", 2)
+        except ValueError:
+            writer.close()
+            return
+        if client in TRUSTED:  # a reverse proxy on this machine (nginx) names the client, as uvicorn believes it
+            for h in lines[1:]:
+                name, _, value = h.partition(b":")
+                if name.strip().lower() == b"x-forwarded-for" and value.strip():
+                    client = value.decode("latin-1").split(",")[-1].strip()
+        headers = [h for h in lines[1:] if h.split(b":", 1)[0].strip().lower() not in DROPPED]
+        upgrade = any(h.split(b":", 1)[0].strip().lower() == b"upgrade" for h in headers)
+        headers.append(b"Connection: Upgrade" if upgrade else b"Connection: close")
+        headers.append(b"X-Forwarded-For: " + client.encode("latin-1"))
+        out = b"\r\n".join([lines[0], *headers]) + b"\r\n\r\n"
+        first = self.choose(method, target, client)
+        upstream = await self._connect(first)
+        if upstream is None:
+            writer.write(b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            with contextlib.suppress(Exception):
+                await writer.drain()
+            writer.close()
+            return
+        up_reader, up_writer = upstream
+        up_writer.write(out)
+        await asyncio.gather(_copy(reader, up_writer), _copy(up_reader, writer))
+
+    async def _connect(self, first: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter] | None:
+        """The connection to process ``first``, or to the next one that answers if it does not."""
+        n = len(self.ports)
+        for i in range(n):
+            with contextlib.suppress(OSError):
+                return await asyncio.open_connection("127.0.0.1", self.ports[(first + i) % n])
+        return None
+
+
+async def _copy(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
+    try:
+        while True:
+            data = await src.read(CHUNK)
+            if not data:
+                break
+            dst.write(data)
+            await dst.drain()
+    except (OSError, asyncio.IncompleteReadError):
+        pass
+    finally:
+        with contextlib.suppress(Exception):
+            dst.close()
+
+
+def _worker(
+    index: int,
+    workers: int,
+    port: int,
+    db: Path | str,
+    limits: Limits,
+    loopback: bool,
+    holder: str,
+    rules_text: Callable[..., Any] | None,
+) -> None:
+    """One server process: the application of `tapete.web.app.make_app`, on a loopback port, behind the front."""
+    import uvicorn
+
+    from .app import process_app, uvicorn_options
+
+    app = process_app(db, rules_text, limits, loopback, f"{holder}/{index}", (index, workers))
+    options = uvicorn_options(limits) | {"proxy_headers": True, "forwarded_allow_ips": "127.0.0.1"}
+    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
+    uvicorn.run(app, host="127.0.0.1", port=port, **options)
+
+
+def _exit_with_parent(parent: int) -> None:
+    """A process whose front was killed (kill -9: no clean-up ran there) ends too, within a second."""
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(0)
+
+
+def _wait_ready(ports: Sequence[int], procs: Sequence[Any], seconds: float = 120.0) -> None:
+    """Until every process accepts connections (the front opens its port only then); a process that died is an error."""
+    deadline = time.monotonic() + seconds
+    for port, proc in zip(ports, procs, strict=True):
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if not proc.is_alive():
+                    raise TapeteError(f"tapete serve: server process {proc.name} stopped as it started") from None
+                if time.monotonic() > deadline:
+                    raise TapeteError(f"tapete serve: server process {proc.name} did not start") from None
+                time.sleep(0.05)
+
+
+def run(
+    host: str,
+    port: int,
+    workers: int,
+    db: Path | str,
+    limits: Limits,
+    loopback: bool,
+    rules_text: Callable[..., Any] | None,
+    ready: Callable[[], None] | None = None,
+) -> None:
+    """Start ``workers`` server processes and the front before them; until interrupted (then all stop).
+
+    ``ready`` is called once every process is up, before the front listens."""
+    ctx = multiprocessing.get_context("spawn")  # a fresh interpreter each: no event loop or thread inherited
+    ports = [free_loopback_port() for _ in range(workers)]
+    holder = f"{socket.gethostname()}:{port}"
+    procs = [
+        ctx.Process(
+            target=_worker,
+            args=(i, workers, ports[i], db, limits, loopback, holder, rules_text),
+            name=f"tapete-serve-{i}",
+            daemon=True,
+        )
+        for i in range(workers)
+    ]
+    front = Front(ports, limits.header_timeout)
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        stop = asyncio.Event()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        server = await asyncio.start_server(front.handle, host, port, limit=MAX_HEAD)
+        async with server:
+            await stop.wait()
+
+    try:
+        for p in procs:
+            p.start()
+        _wait_ready(ports, procs)
+        if ready is not None:
+            ready()
+        asyncio.run(main())
+    finally:
+        for p in procs:
+            p.terminate()
+        for p in procs:
+            p.join(10)

@@ -1,0 +1,145 @@
+"""``tapete serve --workers 2``: two server processes behind the front, each table in exactly one.
+
+New tables from two addresses land in the two processes (the front sends a form by its
+address, and a process draws ids of its own, `tapete.web.routing`); a table's person and
+its spectator reach the same process (the spectator is shown the person's move); the
+lobby counts every process's tables whichever process answers it. Killed with SIGKILL,
+one process's table is taken over by the other once its lease has run out, and the
+person's page, reconnecting through the front, carries on with every acknowledged move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import http.client
+import json
+import os
+import signal
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tapete.web.routing import owner
+
+from .conftest import WAIT, Client, ProcessServer, get, stored_rows, token
+from .test_limits import OTHER
+from .test_resume import FORM, SEATS, play
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+@pytest.fixture
+def two(tmp_path: Path) -> Iterator[ProcessServer]:
+    options = ("--workers", "2", "--lease", "1", "--max-tables-per-client", "1000", "--create-rate", "1000")
+    srv = ProcessServer(tmp_path / "tables.db", options=options).start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+def open_from(srv: ProcessServer, source: str, seats: list[str]) -> dict[str, Any]:
+    """A table opened from the address ``source``: ``seats`` are "person" or a bot."""
+    body = {
+        "variant": "chinchon/fournier",
+        "players": len(seats),
+        "seats": [{"kind": "person"} if s == "person" else {"kind": "bot", "bot": s} for s in seats],
+        "pace": 0,
+        **FORM,
+    }
+    conn = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=WAIT, source_address=(source, 0))
+    try:
+        conn.request("POST", "/api/tables", json.dumps(body), {"Content-Type": "application/json"})
+        resp = conn.getresponse()
+        assert resp.status == 200
+        return dict(json.loads(resp.read()))
+    finally:
+        conn.close()
+
+
+def test_each_table_lives_in_one_process_and_every_link_and_the_lobby_reach_it(two: ProcessServer) -> None:
+    a = open_from(two, "127.0.0.1", ["person", "person"])
+    b = open_from(two, OTHER, ["person", "person"])
+    assert {owner(a["table"], 2), owner(b["table"], 2)} == {0, 1}  # one table in each process
+    lobbies = [json.loads(get(two.url + "/api/tables")[1]) for _ in range(4)]  # the front takes turns
+    assert [lobby["in_play"] for lobby in lobbies] == [2, 2, 2, 2]
+
+    async def run(made: dict[str, Any]) -> None:
+        pages = [await Client.open(two.ws_url, token(s["link"])) for s in made["seats"]]
+        watcher = await Client.open(two.ws_url, token(made["spectator"]))
+        try:
+            states = [await p.next_of("state") for p in pages]
+            i, st = next((i, st) for i, st in enumerate(states) if st["moves"])
+            await pages[i].send({"type": "move", "seq": st["seq"], "move": st["moves"][0]["text"]})
+            assert (await pages[i].next_of("ack"))["seq"] == st["seq"]
+            assert (await watcher.state_after(st["seq"]))["seq"] == st["seq"] + 1  # the same process showed it
+        finally:
+            for c in (*pages, watcher):
+                await c.close()
+
+    for made in (a, b):
+        asyncio.run(run(made))
+
+
+def workers_of(front: int) -> list[int]:
+    """The front's server processes, in the order they were started (process 0 first)."""
+    found: list[tuple[int, int]] = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        if int(fields[1]) == front and b"spawn_main" in cmdline:
+            found.append((int(fields[19]), int(entry)))  # start time, pid
+    return [pid for _, pid in sorted(found)]
+
+
+@pytest.mark.slow  # a lease waited out behind the front: about 6 s
+def test_a_killed_process_s_table_is_taken_over_and_its_page_carries_on(two: ProcessServer) -> None:
+    made = open_from(two, "127.0.0.1", SEATS)
+    other = open_from(two, OTHER, ["person", "person"])
+    link = token(made["seats"][0]["link"])
+    workers = workers_of(two.proc.pid)
+    assert len(workers) == 2
+
+    async def before() -> list[int]:
+        page = await Client.open(two.ws_url, link)
+        await play(page, stop_after=12)
+        os.kill(workers[owner(made["table"], 2)], signal.SIGKILL)
+        return [m["seq"] for m in page.raw if m["type"] == "ack"]
+
+    acked = asyncio.run(before())
+    stored = stored_rows(two.db, f"SELECT seq FROM steps WHERE table_id = '{made['table']}' ORDER BY seq")
+    assert acked and all((seq,) in stored for seq in acked)
+    started = time.monotonic()
+
+    async def after() -> tuple[dict[str, Any], dict[str, Any]]:
+        page, _ = await Client.reopen(two.ws_url, link)  # the front sends it to the process still alive
+        shown = await page.next_of("state")
+        try:
+            return shown, await play(page, first=shown)
+        finally:
+            await page.close()
+
+    shown, end = asyncio.run(after())
+    assert time.monotonic() - started < WAIT
+    assert shown["seq"] >= len(stored) and end["phase"] == "match-over"
+    final = stored_rows(two.db, f"SELECT seq FROM steps WHERE table_id = '{made['table']}' ORDER BY seq")
+    assert final[: len(stored)] == stored
+
+    # The other process's table was never touched: its link still opens it there.
+    async def still() -> dict[str, Any]:
+        page = await Client.open(two.ws_url, token(other["seats"][0]["link"]))
+        try:
+            return await page.next_of("state")
+        finally:
+            await page.close()
+
+    assert asyncio.run(still())["seq"] == 0
