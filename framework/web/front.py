@@ -82,6 +82,16 @@ class Front:
         return next(self._turn)
 
     async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """One connection, routed; at the server's stop its open connections are closed quietly.
+
+        asyncio's streams (CPython 3.11) log a connection task ended by cancellation as an error with
+        its traceback, so a stop (Ctrl-C, SIGTERM) while pages are open would print one per page."""
+        try:
+            await self._route(reader, writer)
+        except asyncio.CancelledError:
+            writer.close()
+
+    async def _route(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         peer = writer.get_extra_info("peername")
         client = str(peer[0]) if peer else ""
         try:
