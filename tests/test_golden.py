@@ -4,7 +4,9 @@
 handed (``tests/golden/record.py`` says what is in the set and how to record it). Refactoring
 the engine must leave every one of them byte-identical; the suite compares seed 1 of every
 case and the step-by-step API's deal of every variant, and ``python tests/golden/record.py``
-compares the whole set (seeds 1-5).
+compares the whole set (seeds 1-5). Each game's base variant is compared in the everyday run, every
+other variant in the slow tier (`tapete.testing.base_variants`), so the everyday run does not grow
+with every variant file a family gains.
 """
 
 from __future__ import annotations
@@ -18,7 +20,18 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent / "golden"))
 import record
 
+from tapete.testing import base_variants
+
 GOLDEN = json.loads(record.GOLDEN.read_text())
+EVERYDAY = set(base_variants())
+
+
+def tiered(name: str, *values: object) -> object:
+    """A case of ``name``: as it is for a base variant, under the slow marker for the others."""
+    case = values if len(values) > 1 else values[0]
+    return case if name in EVERYDAY else pytest.param(*values, marks=pytest.mark.slow)
+
+
 CASES = [c for c in record.cases(record.builtin_variants()) if c[2] == 1]
 
 
@@ -27,7 +40,9 @@ def test_the_golden_set_covers_every_builtin_variant() -> None:
     assert recorded == set(record.builtin_variants())
 
 
-@pytest.mark.parametrize(("name", "players", "seed", "who"), CASES, ids=[record.key(*c) for c in CASES])
+@pytest.mark.parametrize(
+    ("name", "players", "seed", "who"), [tiered(c[0], *c) for c in CASES], ids=[record.key(*c) for c in CASES]
+)
 def test_the_match_log_and_the_views_are_unchanged(name: str, players: int, seed: int, who: str) -> None:
     k = record.key(name, players, seed, who)
     want_views = k in GOLDEN["views"]
@@ -37,7 +52,7 @@ def test_the_match_log_and_the_views_are_unchanged(name: str, players: int, seed
         assert views == GOLDEN["views"][k]
 
 
-@pytest.mark.parametrize("name", record.builtin_variants())
+@pytest.mark.parametrize("name", [tiered(n, n) for n in record.builtin_variants()])
 def test_the_deal_api_views_and_observations_are_unchanged(name: str) -> None:
     # One random deal through Deal: every seat's view after every move, views asked now and then
     # (a history built late reads as one built move by move), and the public part of observe.

@@ -12,13 +12,21 @@ from __future__ import annotations
 
 import pytest
 
+from tapete import rl
+
 pytestmark = pytest.mark.rl_train
 
-torch = pytest.importorskip("torch", reason="needs the rl-train extra")
-sb3_contrib = pytest.importorskip("sb3_contrib", reason="needs the rl-train extra")
-from stable_baselines3.common.vec_env import DummyVecEnv  # noqa: E402
 
-from tapete import rl  # noqa: E402
+@pytest.fixture(scope="module")
+def sb3():
+    """PyTorch and sb3-contrib, imported when a test of this module runs, not when the suite is collected
+    (two seconds a process: the everyday run leaves these tests out by their marker)."""
+    torch = pytest.importorskip("torch", reason="needs the rl-train extra")
+    sb3_contrib = pytest.importorskip("sb3_contrib", reason="needs the rl-train extra")
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    return torch, sb3_contrib, DummyVecEnv
+
 
 TINY = """# Fan Tan on three short rows: 4 to 10 of three suits, rows from the sevens (FT-1.3, FT-3.2)
 deck ranks 4 5 6 7 8 9 10 suits ♣ ♥ ♠
@@ -36,8 +44,9 @@ def tiny(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def trained(tiny):
+def trained(tiny, sb3):
     """A few thousand steps of MaskablePPO on the tiny Fan Tan, trained once for this module's tests."""
+    torch, sb3_contrib, DummyVecEnv = sb3
     torch.set_num_threads(1)
     model = sb3_contrib.MaskablePPO(
         "MlpPolicy",
@@ -134,7 +143,7 @@ def test_a_policy_is_refused_by_name_for_another_game_or_changed_rules(tiny, tra
         PolicyBot(game, 0, Random(1), path=str(changed))
 
 
-def test_a_signal_stops_the_training_script_with_its_processes_and_writes_nothing(tmp_path):
+def test_a_signal_stops_the_training_script_with_its_processes_and_writes_nothing(tmp_path, sb3):
     """bench/rl_train.py trains each game in a process of its own for most of an hour: Ctrl-C or
     SIGTERM ends it and them within the 2 s of every command (tests/test_signals.py), no file written."""
     import signal
