@@ -8,22 +8,15 @@ run (README, Checks), which looks for new failures instead.
 
 from __future__ import annotations
 
-from functools import cache
-
 import pytest
 from hypothesis import settings
 
-from tapete import load_variant
 from tapete.testing import deal_from_zones
+from tapete.testing import variant as variant  # one cache of loaded variants for the whole suite
 
 settings.register_profile("tapete", derandomize=True, database=None)
 settings.register_profile("fuzz", derandomize=False, database=None, max_examples=2000, print_blob=True)
 settings.load_profile("tapete")  # --hypothesis-profile=fuzz, read after this file, replaces it
-
-
-@cache
-def variant(name: str):
-    return load_variant(name)
 
 
 def snapshot_deal(

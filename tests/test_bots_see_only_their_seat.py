@@ -26,7 +26,7 @@ SEARCH = "ismcts"  # probed at a budget where it searches, in test_search_sees_o
 
 
 def bots_for(name: str) -> list[str]:
-    game = variant(name).spec.game
+    game = name.split("/", 1)[0]  # a registered name starts with its game: no variant loaded to collect
     return [b for b in registry().bot_names(game) if b not in SKIP_BOTS]
 
 

@@ -221,7 +221,8 @@ def _serving(folder: Path, port: int) -> subprocess.Popen[str]:
             time.sleep(0.1)
 
 
-@pytest.mark.parametrize("signum", [pytest.param(signal.SIGINT, marks=pytest.mark.slow), signal.SIGTERM])
+@pytest.mark.slow  # two server starts of two processes each
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 def test_a_signal_is_the_servers_ordinary_stop_and_its_tables_are_there_when_it_starts_again(tmp_path, signum):
     """`tapete serve` runs under uvicorn's own signal handlers: Ctrl-C or SIGTERM (a service manager's
     stop) ends it within the 2 s like every command, with exit 0 and no traceback, every process of

@@ -89,7 +89,11 @@ def human_hand(variant: str, seed: str) -> tuple[list[str], list[str]]:
     return hand, [n for n in names if n not in hand]
 
 
-@pytest.mark.parametrize(("variant", "bots", "seed"), GAMES, ids=IDS)
+@pytest.mark.parametrize(
+    ("variant", "bots", "seed"),
+    [g if g[0] == "fantan/pagat" else pytest.param(*g, marks=pytest.mark.slow) for g in GAMES],  # one every run
+    ids=IDS,
+)
 def test_save_kill_9_and_resume_play_the_same_deal_as_an_uninterrupted_run(tmp_path, variant, bots, seed):
     # The uninterrupted run: a whole human-vs-bot deal, then quit at the next deal.
     whole = Person(["play", variant, "--bots", bots, "--seed", seed, "--save", "whole.json"], tmp_path)

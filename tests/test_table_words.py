@@ -27,7 +27,7 @@ from tapete.testing import variant, variant_names, variant_params
 ROOT = Path(__file__).resolve().parent.parent
 RULES = {"chinchon": "CH", "gin": "GR", "fantan": "FT", "chinese-ten": "CT", "scopa": "SC"}  # rules documents
 RULE_ID = re.compile(r"\b([A-Z]{2})-V?\d")
-BUILT_IN = [n for n in variant_names() if variant(n).spec.game in RULES]
+BUILT_IN = [n for n in variant_names() if n.split("/", 1)[0] in RULES]  # a name starts with its game
 # each game's base every run, the other built-in variants in the slow tier
 BUILT_IN_TIERED = [p for p in variant_params() if (p if isinstance(p, str) else p.values[0]) in BUILT_IN]
 MOVE_WORDS = ("play", "pass", "draw", "discard", "close", "knock", "capture", "take")

@@ -82,6 +82,7 @@ def test_the_report_plays_until_decided_and_says_what_remains(tmp_path):
     assert data["arms"][0]["games"] == 12 and data["arms"][0]["stats"]["matches"] == 12
 
 
+@pytest.mark.slow  # the report's until-decided run above is the everyday one
 def test_the_report_stops_as_soon_as_every_difference_is_decided():
     arms = [Arm("fantan/pagat", {"wins_to": 1}), Arm("fantan/nines", {"wins_to": 1})]
     data = run_report(arms, 6, ladder=False, workers=1, until_decided=True, budget=60, decide=["actions_per_deal"]).data
@@ -99,6 +100,7 @@ def test_the_ladder_plays_until_its_rungs_are_ordered_or_the_budget_ends():
     assert any("the ladder cannot yet order" in line for line in data["summary"])
 
 
+@pytest.mark.slow
 def test_the_tournament_plays_until_its_order_is_decided():
     result = round_robin("chinese-ten/one-deal", ["random", "greedy"], 10, workers=1, until_decided=True, budget=40)
     (step,) = result.order

@@ -103,16 +103,13 @@ def _long_first_deal(name: str) -> bool:
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    "name",
-    sorted(
-        n
-        for n in registry().variants()
-        if n.startswith(("hearts/", "briscola/", "oh-hell/", "spades/")) and _long_first_deal(n)
-    ),
+    "name", sorted(n for n in registry().variants() if n.startswith(("hearts/", "briscola/", "oh-hell/", "spades/")))
 )
 def test_every_variant_imagines_only_possible_deals(name):
     """Every trick variant whose first deal lasts 9 tricks, 144 imagined deals after 3, 6 and 9 tricks (the bids
     before play included, OH-4, SP-3): none impossible."""
+    if not _long_first_deal(name):  # asked here, not while the suite is collected: loading costs seconds
+        pytest.skip(f"{name}'s first deal is shorter than {max(TRICKS)} tricks")
     impossible, total, why = impossible_share(name, 6, 8)
     assert total == 144
     assert impossible == 0, f"{impossible} of {total} imagined deals cannot have happened, e.g. {why}"

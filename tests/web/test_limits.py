@@ -193,6 +193,7 @@ def test_a_body_over_the_limit_is_refused_before_it_is_read(tmp_path: Path) -> N
         assert get(srv.url + "/static/style.css")[0] == 200
 
 
+@pytest.mark.slow  # it waits out the timeouts
 def test_slow_headers_idle_connections_and_stalled_bodies_are_closed(tmp_path: Path) -> None:
     with limited(tmp_path, header_timeout=0.5, idle_timeout=0.5) as srv:
         started = time.monotonic()
