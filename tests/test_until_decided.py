@@ -15,6 +15,8 @@ import random
 import subprocess
 import sys
 
+import pytest
+
 from tapete.design.report import Arm, run_report
 from tapete.simulation import sequential
 from tapete.simulation.tournament import round_robin
