@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .core import paths
 from .core.actions import Action
 from .core.errors import IllegalAction, ScriptError, SnapshotError, TapeteError, display_path
 from .core.limits import MAX_LOG_BYTES, FileRefused, decode, load_json, read_file
@@ -161,7 +162,7 @@ def _variant_of(head: dict[str, Any], log: Path, registry: Registry | None, show
     source = head.get("path")
     if source is not None:
         candidates = [Path(source), Path(log).parent / Path(source).name]
-        found = next((c for c in candidates if c.is_file()), None)
+        found = next((c for c in candidates if paths.is_file(c)), None)
         if found is None:
             raise Divergence(line, f"the variant file {source} it was played with is gone", shown)
         source = str(found)

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import typer
 
+from ..core import paths
 from . import params
 
 new_app = typer.Typer(help="Start a new variant or plugin package from working files.", no_args_is_help=True)
@@ -34,7 +35,7 @@ def _write(files: dict[Path, str]) -> list[Path]:
     from ..core.errors import TapeteError
     from ..core.outputs import write_new
 
-    taken = [p for p in files if p.exists()]
+    taken = [p for p in files if paths.lexists(p)]
     if taken:
         raise TapeteError(f"{taken[0]} already exists; choose another name or --dir")
     for path, text in files.items():

@@ -41,6 +41,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
+from . import paths
 from .errors import TapeteError
 from .limits import (
     MAX_PLAYERS,
@@ -341,7 +342,7 @@ def output_folder(value: Any, what: str) -> Path:
     try:
         mode = os.stat(path).st_mode
     except FileNotFoundError:
-        if not path.parent.is_dir():
+        if not paths.is_dir(path.parent):
             raise InputError(f"{path}: cannot make the {what} there: its folder {path.parent} does not exist") from None
         return path
     except OSError as exc:

@@ -40,6 +40,7 @@ from dataclasses import InitVar, dataclass, field
 from pathlib import Path
 from typing import IO
 
+from . import paths
 from .errors import TapeteError, display_path
 from .limits import not_a_file
 from .version import __version__
@@ -173,7 +174,7 @@ def target_of(path: Path | str, what: str, purpose: str = "") -> Path:
         if kind is not None:
             raise OutputRefused(f"{shown}: is {kind}, not a place for {what}: tapete writes regular files")
     folder = real.parent
-    if not folder.is_dir():
+    if not paths.is_dir(folder):
         raise OutputRefused(f"{shown}: cannot write {what} there: its folder {_shown(folder)} does not exist")
     if not os.access(folder, os.W_OK | os.X_OK):
         raise OutputRefused(f"{shown}: cannot write {what} there: its folder {_shown(folder)} is not writable")
@@ -231,15 +232,15 @@ class Outputs:
         self._check_inputs(out)
         if not kind.own_rules and not kind.folder:
             self._check_content(out)
-        if kind.folder and target.is_dir():
+        if kind.folder and paths.is_dir(target):
             for name in inside:
                 self._inner(out, name)
         self.outputs.append(out)
         return path
 
-    def add_inputs(self, paths: Iterable[Path | str]) -> None:
+    def add_inputs(self, files: Iterable[Path | str]) -> None:
         """Files the command reads (a variant's files, once loaded): no output may replace one."""
-        for p in paths:
+        for p in files:
             real = Path(os.path.realpath(p))
             ident = self._identity(real)
             if ident is not None:  # a registered variant's name is not a file
@@ -269,7 +270,7 @@ class Outputs:
                 )
 
     def _check_content(self, out: _Output) -> None:
-        if not out.target.exists() or self.force:
+        if not paths.exists(out.target) or self.force:
             return
         head = _head(out.target)
         shown = _shown(out.path)

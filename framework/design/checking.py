@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..core import paths
 from ..core.errors import ErrorList, LocatedError, TapeteError
 
 if TYPE_CHECKING:
@@ -24,10 +25,12 @@ def check_file(path: Path, registry: Registry | None = None) -> tuple[list[Excep
     from ..plugins.loader import registry as default_registry
 
     path = Path(path)
-    if path.is_dir():
+    if paths.is_dir(path):
         return [TapeteError(f"{path}: is a folder; name the variant files or scripts in it (e.g. {path}/*.yaml)")], ""
-    if not path.exists():
-        return [TapeteError(f"{path}: no such file")], ""  # a FIFO or a device is refused when it is read
+    if not paths.exists(path):
+        why = paths.why_not(path)  # a FIFO or a device is refused when it is read
+        said = "no such file" if why in ("", "No such file or directory") else why
+        return [TapeteError(f"{path}: {said}")], ""
     try:
         if path.suffix in (".yaml", ".yml"):
             from .designer_checks import design_findings

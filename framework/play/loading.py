@@ -16,6 +16,7 @@ from dataclasses import InitVar, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..core import paths
 from ..core.errors import (
     ErrorList,
     LocatedError,
@@ -255,8 +256,9 @@ def _variant_name(path: Path) -> str | None:
 def find_variant_file(name_or_path: str, reg: Registry) -> Path:
     p = Path(name_or_path)
     if p.suffix in (".yaml", ".yml"):
-        if not p.exists() and not p.is_symlink():  # a symlink loop is refused by name when it is read
-            raise VariantError(Location(str(p)), "no such variant file")
+        if not paths.lexists(p):  # a symlink loop is refused by name when it is read
+            why = paths.why_not(p)
+            raise VariantError(Location(str(p)), "no such variant file" if why == "No such file or directory" else why)
         return p  # a folder, FIFO or device of that name is refused when it is read (`read_source`)
     known = reg.variants()
     if name_or_path in known:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import pluggy
 
 from .. import hookspecs
+from ..core import paths
 from ..core.errors import TapeteError, suggest
 from ..core.inputs import bot_name as check_bot_name
 from ..rules.corewords import core_vocabulary
@@ -404,7 +405,7 @@ class _Staging:
 
     def tapete_register_variants(self, directory: Folder, _record: str | None = None) -> None:
         path = Path(str(directory))
-        if path.exists() and not path.is_dir():  # a file or a device: listing it would read it, or hang
+        if paths.exists(path) and not paths.is_dir(path):  # a file or a device: listing it would read it, or hang
             raise TapeteError(f"the variants folder {str(path)!r:.80} is not a folder")
         self._stage("variants", path, lambda: self.reg.variant_dirs.append(path), _record)
 

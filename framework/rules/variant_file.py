@@ -9,6 +9,7 @@ Every error names the file, the key path and the line.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -17,6 +18,7 @@ from typing import Any
 
 import yaml
 
+from ..core import paths
 from ..core.errors import (
     ErrorList,
     LocatedError,
@@ -299,10 +301,16 @@ def read_variant(
         if not isinstance(s, str):
             errors.append(doc.error(("scripts", i), f"must be a file name, not {_type_name(s)}"))
             continue
-        file = (path.parent / s).resolve()
-        if not file.is_file():
-            errors.append(doc.error(("scripts", i), f"script file {s!r} not found next to {path.name}"))
+        file = path.parent / s
+        if not paths.is_file(file):
+            why = paths.why_not(file)
+            shown = repr(s) if len(s) <= 80 else repr(s[:60]) + f"... ({len(s):,} characters)"
+            if why in ("", "No such file or directory"):
+                errors.append(doc.error(("scripts", i), f"script file {shown} not found next to {path.name}"))
+            else:  # a name too long to look up, a folder that may not be searched: the system's words
+                errors.append(doc.error(("scripts", i), f"script file {shown} cannot be read: {why}"))
             continue
+        file = Path(os.path.realpath(file))
         spec.scripts.append(file)
         spec.files.append(file)
     if not spec.scripts and not errors:

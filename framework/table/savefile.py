@@ -22,6 +22,7 @@ import stat
 from pathlib import Path
 from typing import IO
 
+from ..core import paths
 from ..core.errors import TapeteError
 from ..core.outputs import WriteFailed, replace_whole
 
@@ -49,13 +50,13 @@ def is_a_save(path: Path) -> bool:
 
 def unique(path: Path) -> Path:
     """``path``, or ``NAME-2.EXT``, ``NAME-3.EXT``, ... the first that no file has taken."""
-    if not path.exists() and not path.is_symlink():
+    if not paths.lexists(path):
         return path
     name = path.name
     stem, dot, ext = name.partition(".")
     for n in range(2, 10_000):
         candidate = path.with_name(f"{stem}-{n}{dot}{ext}")
-        if not candidate.exists() and not candidate.is_symlink():
+        if not paths.lexists(candidate):
             return candidate
     raise TapeteError(f"{path}: no free name for the save beside it; name one with --save")
 
@@ -93,7 +94,7 @@ class SaveFile:
                 )
         self._take_lock()
         stale = hidden(path, "tmp")
-        if stale.exists():
+        if paths.exists(stale):
             stale.unlink()
         return self
 

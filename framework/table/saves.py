@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ..bots import observes
+from ..core import paths
 from ..core.actions import Action
 from ..core.errors import SnapshotError, TapeteError
 from ..core.limits import MAX_SAVE_BYTES, FileRefused, load_json, read_file
@@ -70,7 +71,7 @@ class Save:
 def variant_ref(name_or_path: str) -> str:
     """How a save names a variant: a registered name as is, a file by its absolute path."""
     p = Path(name_or_path)
-    return str(p.resolve()) if p.suffix in (".yaml", ".yml") or p.is_file() else name_or_path
+    return str(p.resolve()) if p.suffix in (".yaml", ".yml") or paths.is_file(p) else name_or_path
 
 
 def _checksum(body: dict[str, Any]) -> str:

@@ -19,6 +19,7 @@ import sqlite3
 from pathlib import Path
 from urllib.parse import quote
 
+from ..core import paths
 from ..core.errors import TapeteError, display_path
 from ..core.limits import not_a_file
 
@@ -42,7 +43,7 @@ def check_database(path: Path | str) -> int:
         info = os.stat(path)
     except FileNotFoundError:
         folder = Path(path).parent
-        if not folder.is_dir():
+        if not paths.is_dir(folder):
             raise DatabaseRefused(f"{where}: the folder {display_path(folder)} does not exist") from None
         if not os.access(folder, os.W_OK):
             raise DatabaseRefused(f"{where}: the folder {display_path(folder)} is read-only") from None
