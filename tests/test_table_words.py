@@ -297,12 +297,23 @@ def tapete(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "tapete", *args], capture_output=True, text=True, check=False, cwd=cwd)
 
 
-def test_two_bots_for_fan_tan_are_refused_saying_what_would_do():
-    result = tapete("play", "fantan/pagat", "--bots", "human,sensible")
-    assert result.returncode == 1
+@pytest.mark.parametrize(("name", "bot"), [("fantan/pagat", "sensible"), ("oh-hell/classic", "heuristic")])
+def test_a_person_and_one_bot_get_the_usual_table_with_the_bot_in_every_other_seat(tmp_path, name, bot):
+    """``--bots human,heuristic`` names a person and their opponents' bot, not a two-player game that
+    Fan Tan (3-8) or Oh Hell (3-7) cannot be: four seats, told on stderr, and the person's turn comes."""
+    result = subprocess.run(
+        [sys.executable, "-m", "tapete", "play", name, "--bots", f"human,{bot}", "--seed", "3"],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=tmp_path,
+        stdin=subprocess.DEVNULL,
+    )
     said = result.stdout + result.stderr
-    assert "2 bots were listed, so 2 players, but fantan/pagat is for 3-8 players" in said
-    assert "--players 4" in said and "--bots human,sensible,sensible,sensible" in said
+    assert f"{name} is for 3-" in result.stderr
+    assert f"4 players, the last bot ({bot}) also in seats 2-3 (--players chooses another count)" in result.stderr
+    assert f"players 4  seed 3  bots human,{bot},{bot},{bot}" in result.stdout
+    assert "seat 0> the input ended: the match is saved in" in said  # the person's seat was asked to move
     assert "Traceback" not in said
 
 

@@ -324,7 +324,7 @@ def play(
     outputs.add_inputs(v.spec.files)
     seed_value = seed if seed is not None else fresh_seed()
     kinds = split_bots(bots or v.record.default_bot)
-    _check_seats(v, players, kinds)
+    players = _check_seats(v, players, kinds)
     match = Match(v, players, seed_value, bots=kinds)
     writer = LogWriter(log, outputs) if log else None
     printer = _Printer(v, quiet, drawn_seed=seed is None)  # a new deal every time, its seed told
@@ -362,28 +362,33 @@ def play(
     _result(result, match, seed_told=quiet and seed is None)
 
 
-def _check_seats(v: Variant, players: int | None, kinds: list[str]) -> None:
-    """A ``--bots`` list that sets a player count the variant does not allow, refused with what would do.
+def _check_seats(v: Variant, players: int | None, kinds: list[str]) -> int | None:
+    """The player count a ``--bots`` list sets: refused with what would do when it is too long, filled
+    with the last bot when it is too short.
 
-    ``--bots human,sensible`` on Fan Tan (3-8 players) is 2 players: say to add ``--players 4``
-    (the last bot takes the other seats) or to list a bot for every seat. A variant for one
-    player count only (Hearts for four) is filled with the last bot instead."""
+    ``--bots human,heuristic`` on Oh Hell (3-7 players) cannot be two players, and a person who
+    names themselves and one opponent wants a game, not a lesson in flags: the table is the
+    variant's usual size (four), the last bot taking the other seats, and a line on stderr says
+    so (``--players`` chooses another size). A list longer than the largest table is refused."""
     from ..core.errors import TapeteError
 
     if players is not None or len(kinds) < 2:
-        return
+        return players
     lo, hi = v.player_range()
-    if lo <= len(kinds) <= hi or lo == hi > len(kinds):  # one count only: the last bot fills the table
-        return
-    listed = f"{len(kinds)} bots were listed, so {len(kinds)} players, but {v.name} is for {lo}-{hi} players"
+    if lo <= len(kinds) <= hi:
+        return players
     if len(kinds) > hi:
+        listed = f"{len(kinds)} bots were listed, so {len(kinds)} players, but {v.name} is for {lo}-{hi} players"
         raise TapeteError(f"{listed}: list at most {hi} bots, one per seat")
     n = v.default_players() if lo <= v.default_players() <= hi else lo
-    full = ",".join(kinds + [kinds[-1]] * (n - len(kinds)))
-    raise TapeteError(
-        f"{listed}: add --players {n} (the last bot, {kinds[-1]}, takes the other seats), "
-        f"or list a bot for every seat: --bots {full}"
-    )
+    if lo != hi:  # a variant for one player count only (Hearts for four) needs no word about it
+        seats = f"seat {n - 1}" if n - len(kinds) == 1 else f"seats {len(kinds)}-{n - 1}"
+        typer.echo(
+            f"{v.name} is for {lo}-{hi} players: {n} players, the last bot ({kinds[-1]}) also in {seats}"
+            f" (--players chooses another count)",
+            err=True,
+        )
+    return n
 
 
 @command()

@@ -244,13 +244,11 @@ def _other_capitals(target: str, names: list[str]) -> None:
 
 
 def _variant_name(path: Path) -> str | None:
-    import yaml
+    """The name a variant file gives itself, by the listing's own reading of it (`scan_variants`)."""
+    from ..rules.variant_file import variant_header
 
-    try:
-        data = yaml.safe_load(read_source(path, "variant file", MAX_VARIANT_BYTES, VariantError))
-    except (VariantError, yaml.YAMLError, RecursionError):
-        return None
-    return data.get("name") if isinstance(data, dict) else None
+    header = variant_header(path)
+    return header[1] if header is not None and isinstance(header[1], str) else None
 
 
 def find_variant_file(name_or_path: str, reg: Registry) -> Path:

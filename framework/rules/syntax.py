@@ -62,7 +62,16 @@ def _parser() -> Lark:
 
 
 def parse_script(text: str, path: str = "<script>") -> t.Script:
-    """Parse a script; raise ScriptError at the first syntax error."""
+    """Parse a script; raise ScriptError at the first syntax error.
+
+    A script read again (the base script under each of its variants, every variant in ``tapete
+    variants``, a suite or a server loading the same file hundreds of times) is parsed once per
+    process: its nodes are frozen, so each caller gets its own `Script` over the same items."""
+    return t.Script(path, text, list(_parsed(text, path)))
+
+
+@lru_cache(maxsize=256)
+def _parsed(text: str, path: str) -> tuple[t.Item, ...]:
     source = text if text.endswith("\n") else text + "\n"
     if len(source) > MAX_SCRIPT_BYTES:
         raise ScriptError(
@@ -73,9 +82,8 @@ def parse_script(text: str, path: str = "<script>") -> t.Script:
         lark_tree = _parser().parse(source)
     except UnexpectedInput as exc:
         raise _syntax_error(exc, source, path) from None
-    script = t.Script(path, text)
     try:
-        script.items = _ToNodes(path).transform(lark_tree)
+        items = _ToNodes(path).transform(lark_tree)
     except VisitError as exc:  # a literal refused while the tree is built (a number too long to read)
         if isinstance(exc.orig_exc, ScriptError):
             refused = exc.orig_exc
@@ -84,7 +92,7 @@ def parse_script(text: str, path: str = "<script>") -> t.Script:
                 Location(loc.path, loc.line, loc.column, line_of(source, loc.line)), refused.message
             ) from None
         raise
-    return script
+    return tuple(items)
 
 
 def _syntax_error(exc: UnexpectedInput, text: str, path: str) -> ScriptError:
