@@ -97,7 +97,7 @@ def _extends(text: str) -> bool:
     import yaml
 
     try:
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError:
         return True
     return not isinstance(data, dict) or "extends" in data

@@ -19,7 +19,7 @@ from conftest import variant
 
 from tapete import Action, Game, Random, registry
 from tapete.core.rng import derive_seed
-from tapete.testing import variant_names
+from tapete.testing import variant_names, variant_params
 
 np = pytest.importorskip("numpy")
 pytest.importorskip("pettingzoo")
@@ -75,7 +75,7 @@ def _check_decision(layout: Layout, legal, where) -> None:
             assert _same_move(Action.parse(said, deck), a), (where, a, said)
 
 
-@pytest.mark.parametrize("name", variant_names())
+@pytest.mark.parametrize("name", variant_params())
 def test_every_legal_move_has_exactly_one_slot_in_random_and_default_bot_deals(name):
     v = variant(name)
     players = _players(v)
@@ -105,7 +105,7 @@ def test_every_legal_move_has_exactly_one_slot_in_random_and_default_bot_deals(n
     assert decisions > 0
 
 
-@pytest.mark.parametrize("name", variant_names())
+@pytest.mark.parametrize("name", variant_params())
 def test_the_mask_opens_exactly_the_legal_moves_and_each_slot_plays_its_move(name):
     # Through the environment: the mask is the set of slots of the legal moves, a slot played is
     # its move, and nothing is dropped or shares a slot (the step's info would say so).
@@ -131,7 +131,7 @@ def test_the_mask_opens_exactly_the_legal_moves_and_each_slot_plays_its_move(nam
     assert e.dropped == 0 and e.collisions == 0
 
 
-@pytest.mark.parametrize("name", variant_names())
+@pytest.mark.parametrize("name", variant_params())
 def test_the_move_kinds_are_the_kinds_the_table_help_lists(name):
     # The same family names its moves twice, for a person (moves_help) and for a learner
     # (move_kinds): the kinds must agree, or one of them forgot a move.

@@ -18,6 +18,7 @@ from conftest import variant
 from tapete import Random, registry
 from tapete.bots import is_legacy, observes
 from tapete.core.rng import derive_seed
+from tapete.testing import base_variants
 
 VARIANTS = sorted(registry().variants())
 # human asks a person (its view is what this file checks); policy needs a trained file (tests/test_rl_train.py)
@@ -60,9 +61,14 @@ def twin_view(deal, seat: int, rng):
 
 
 CASES = [(name, bot) for name in VARIANTS for bot in bots_for(name) if bot != SEARCH]
+EVERYDAY = set(base_variants())  # every bot on its game's base variant each run; on the others, the slow tier
 
 
-@pytest.mark.parametrize(("name", "bot_name"), CASES, ids=[f"{n}-{b}" for n, b in CASES])
+@pytest.mark.parametrize(
+    ("name", "bot_name"),
+    [pytest.param(n, b, marks=() if n in EVERYDAY else pytest.mark.slow) for n, b in CASES],
+    ids=[f"{n}-{b}" for n, b in CASES],
+)
 def test_swapping_cards_a_seat_never_saw_changes_neither_its_view_nor_its_bots_choice(name, bot_name):
     v = variant(name)
     lo, hi = v.player_range()

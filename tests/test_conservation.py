@@ -9,13 +9,12 @@ from conftest import variant
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tapete import Random, registry
+from tapete import Random
 from tapete.play.match import MAX_ACTIONS_PER_DEAL
+from tapete.testing import variant_params
 
-VARIANTS = sorted(registry().variants())
 
-
-@pytest.mark.parametrize("name", VARIANTS)
+@pytest.mark.parametrize("name", variant_params())
 @settings(max_examples=8, deadline=None)
 @given(seed=st.integers(min_value=0, max_value=10**9))
 def test_every_card_is_somewhere_exactly_once(name, seed):

@@ -18,14 +18,14 @@ from tapete.bots import adapt
 from tapete.plugins.lazy import LazyFactory
 from tapete.search.ismcts import ISMCTSBot
 from tapete.table.human import Host
-from tapete.testing import variant_names
+from tapete.testing import variant_params
 
 
 def bot_class(factory):
     return factory.load() if isinstance(factory, LazyFactory) else factory
 
 
-@pytest.mark.parametrize("name", variant_names())
+@pytest.mark.parametrize("name", variant_params())
 def test_hint_and_the_search_rollouts_use_the_bot_the_match_seats_by_default(name):
     v = variant(name)
     match = Match(v, seed=1, bots=[v.record.default_bot])
@@ -69,7 +69,7 @@ def test_scopas_bot_keeps_its_old_name_as_an_alias():
     assert load_variant("chinese-ten/taiwan").record.default_bot == "greedy"
 
 
-@pytest.mark.parametrize("name", variant_names())
+@pytest.mark.parametrize("name", variant_params())
 def test_the_family_class_default_bot_seats_the_records_default_bot(name):
     """The golden set seats ``game.default_bot`` (the class attribute), as it was recorded."""
     v = variant(name)

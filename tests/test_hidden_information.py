@@ -13,10 +13,10 @@ from __future__ import annotations
 import pytest
 from conftest import variant
 
-from tapete.testing import check_hidden_information, variant_names
+from tapete.testing import check_hidden_information, variant_params
 
 
-@pytest.mark.parametrize("name", variant_names())
+@pytest.mark.parametrize("name", variant_params())
 def test_neither_observation_nor_view_tells_apart_cards_a_seat_cannot_see(name):
     assert check_hidden_information(name, steps=60, every=7) > 0
 

@@ -13,7 +13,7 @@ import json
 import pytest
 
 from tapete import Action, IllegalAction, Match, SnapshotError, load_variant
-from tapete.testing import variant_names
+from tapete.testing import variant_names, variant_params
 
 BAD_MOVES = [
     None,
@@ -34,7 +34,7 @@ BAD_MOVES = [
 ]
 
 
-@pytest.mark.parametrize("name", variant_names())
+@pytest.mark.parametrize("name", variant_params())
 def test_a_move_that_is_no_move_is_an_illegal_action_and_changes_nothing(name):
     deal = load_variant(name).new_deal(seed=1)
     before = json.dumps(deal.snapshot())

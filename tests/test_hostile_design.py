@@ -9,11 +9,11 @@ runs now run before any deal (once per variant), so each refuses with check's me
 from __future__ import annotations
 
 import pytest
-from hostile import tapete
+from hostile import cli, tapete
 
 from tapete import ErrorList, Match, load_variant
 from tapete.design.checking import check_file
-from tapete.testing import variant_names
+from tapete.testing import variant_params
 
 HAND_12 = "a deal for 4 players needs 12 x 4 hand cards, the face-up card and a stock card to draw: 50"
 
@@ -47,9 +47,9 @@ EVERYDAY = {"hand_size 12 at four", "a bare deck", "a number as a condition", "a
 )
 def test_check_play_and_simulate_refuse_with_the_same_message(tmp_path, parent, script, message):
     name = _variant(tmp_path, script, parent)
-    checked = tapete("check", name, cwd=tmp_path)
-    played = tapete("play", name, "-q", cwd=tmp_path)
-    simulated = tapete("simulate", name, "-n", "2", "-w", "1", "-q", cwd=tmp_path)
+    checked = tapete("check", name, cwd=tmp_path)  # a real process; the others' words from the same code, in this one
+    played = cli("play", name, "-q", cwd=tmp_path)
+    simulated = cli("simulate", name, "-n", "2", "-w", "1", "-q", cwd=tmp_path)
     assert checked.code == played.code == simulated.code == 1, (checked.text, played.text, simulated.text)
     assert checked.err.splitlines()[0].startswith(message)
     assert played.err.splitlines()[0] == simulated.err.splitlines()[0] == checked.err.splitlines()[0]
@@ -75,7 +75,7 @@ def test_a_condition_that_gives_a_number_in_play_is_refused_at_its_place(tmp_pat
     assert played.err.startswith("x.rules:1:10: a condition must be true or false, but in play it gave ")
 
 
-@pytest.mark.parametrize("name", variant_names())
+@pytest.mark.parametrize("name", variant_params())
 def test_every_built_in_variant_is_sound(name):
     load_variant(name).require_sound()  # the checks refuse nothing that ships
 

@@ -6,7 +6,7 @@ Whatever ``play`` refuses about a variant, ``check`` reports, with the same mess
 from __future__ import annotations
 
 import pytest
-from hostile import tapete
+from hostile import cli, tapete
 
 from tapete import ErrorList, Match, TapeteError, load_variant
 
@@ -33,8 +33,8 @@ def _write(tmp_path, script, extra):
 @pytest.mark.parametrize("script,extra,message", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
 def test_check_and_play_refuse_the_same_variant_with_the_same_message(tmp_path, script, extra, message):
     _write(tmp_path, script, extra)
-    checked = tapete("check", "v.yaml", cwd=tmp_path)
-    played = tapete("play", "v.yaml", "-q", cwd=tmp_path)
+    checked = tapete("check", "v.yaml", cwd=tmp_path)  # a real process; play's words from the same code, in this one
+    played = cli("play", "v.yaml", "-q", cwd=tmp_path)
     assert checked.code == played.code == 1
     assert checked.err.splitlines()[0].startswith(message)
     assert played.err.splitlines()[0] == checked.err.splitlines()[0]

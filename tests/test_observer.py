@@ -18,10 +18,8 @@ from conftest import variant
 from tapete import Random
 from tapete.play.deal import observe
 from tapete.search.ismcts import _RolloutViews
-from tapete.testing import check_hidden_information, variant_names, view_picture
+from tapete.testing import check_hidden_information, variant_params, view_picture
 from tapete.view import Recorder, game_facts, make_view
-
-VARIANTS = variant_names()
 
 
 def rebuilt_chinchon():
@@ -77,7 +75,7 @@ def moments(name: str, seeds=range(2), steps: int = 80):
             deal.play(legal[rng.below(len(legal))])
 
 
-@pytest.mark.parametrize("name", VARIANTS)
+@pytest.mark.parametrize("name", variant_params())
 def test_views_observations_and_the_searchs_views_show_a_seat_the_same_deal(name):
     checked = 0
     for deal in moments(name):
@@ -107,7 +105,7 @@ def test_views_observations_and_the_searchs_views_show_a_seat_the_same_deal(name
     assert checked > 0
 
 
-@pytest.mark.parametrize("name", VARIANTS)
+@pytest.mark.parametrize("name", variant_params())
 def test_a_deal_records_lazily_exactly_what_a_recorder_following_every_move_records(name):
     # A Deal works every seat's history out from its moves when a view is first asked for;
     # a Recorder that follows each move as it is made is the reference. Views are asked now

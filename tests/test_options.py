@@ -12,6 +12,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import hostile
 import pytest
 
 from tapete import TapeteError, load_variant
@@ -28,6 +29,12 @@ def api(text: str) -> str:
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "tapete", *args], capture_output=True, text=True, timeout=120)
+
+
+def in_process(*args: str) -> subprocess.CompletedProcess[str]:
+    """The same command through typer's runner in this process (`hostile.cli`): ``show`` above keeps the real one."""
+    run = hostile.cli(*args)
+    return subprocess.CompletedProcess(list(args), run.code, run.out, run.err)
 
 
 def answer(proc: subprocess.CompletedProcess[str], value_line: str) -> str:
@@ -50,8 +57,8 @@ def test_every_entry_point_reads_an_option_the_same_way(text):
     shown = cli("show", "fantan/pagat", "-o", f"wins_to={text}")
     line = next((ln for ln in shown.stdout.splitlines() if "wins_to" in ln), "")
     got_show = answer(shown, "ok " + line.split("=")[-1].split()[0] if "=" in line else line)
-    simulated = cli("simulate", "fantan/pagat", "--games", "1", "--quiet", "-o", f"wins_to={text}")
-    swept = cli("simulate", "fantan/pagat", "--games", "1", "--quiet", "--sweep", f"wins_to={text},3")
+    simulated = in_process("simulate", "fantan/pagat", "--games", "1", "--quiet", "-o", f"wins_to={text}")
+    swept = in_process("simulate", "fantan/pagat", "--games", "1", "--quiet", "--sweep", f"wins_to={text},3")
     assert got_show == expected  # the same value, or one message word for word, wherever it was typed
     if expected.startswith("refused"):
         assert answer(simulated, "") == expected

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tapete import Action, Random, registry
+from tapete import Action, Random
 from tapete.core.errors import TapeteError
 from tapete.core.rng import derive_seed
 from tapete.play.match import Match
@@ -20,10 +20,8 @@ from pettingzoo.test import api_test  # noqa: E402
 
 from tapete.pettingzoo import env  # noqa: E402
 
-VARIANTS = sorted(registry().variants())
 
-
-@pytest.mark.parametrize("name", VARIANTS)
+@pytest.mark.parametrize("name", variant_params())
 def test_api_test_passes(name):
     e = env(name)
     with warnings.catch_warnings():
@@ -85,7 +83,7 @@ def test_the_observer_sees_its_own_hand_and_not_the_others():
     assert not obs[other * n : (other + 1) * n].any()
 
 
-@pytest.mark.parametrize("name", VARIANTS)
+@pytest.mark.parametrize("name", variant_params())
 def test_api_test_passes_with_match_episodes(name):
     e = env(name, episode="match")
     with warnings.catch_warnings():

@@ -49,7 +49,7 @@ def body(book) -> str:
     return "\n".join(i.text + _cases(i.cases) for s in book.sections for i in s.items)
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", variant_params())
 def test_the_rulebook_names_every_move_kind_and_every_option_value(name):
     v = variant(name)
     book = rulebook(v)

@@ -49,7 +49,13 @@ def _search_bot(name: str, seat: int, seed: int):
 FAMILIES = sorted({name.split("/")[0] for name in VARIANTS})
 
 
-@pytest.mark.parametrize("family", FAMILIES)
+# the two whose searches cost the most (Gin Rummy's rollouts of the default bot, Hearts' 52 cards) in the slow tier
+SLOW_FAMILIES = {"gin", "hearts"}
+
+
+@pytest.mark.parametrize(
+    "family", [pytest.param(f, marks=pytest.mark.slow) if f in SLOW_FAMILIES else f for f in FAMILIES]
+)
 def test_the_search_leaves_the_default_move_on_what_it_imagines_and_never_on_what_it_cannot_see(family):
     """The leak probe for ``ismcts``, at a budget where its choice is its own.
 

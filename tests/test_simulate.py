@@ -15,6 +15,7 @@ import sys
 import time
 from pathlib import Path
 
+import hostile
 import pytest
 
 from tapete import SimulationError, simulate
@@ -96,10 +97,15 @@ def test_sweep_prints_each_value_and_a_comparison(tmp_path: Path) -> None:
     ],
 )
 def test_bad_input_gets_one_clear_line(args: list[str], words: str) -> None:
-    proc = tapete("simulate", "fantan/pagat", "--games", "5", *args, check=False)
-    assert proc.returncode != 0
-    assert words in proc.stderr
-    assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+    if args == ["--games", "0"]:  # one case as a real process; the others' words come from the same code
+        proc = tapete("simulate", "fantan/pagat", "--games", "5", *args, check=False)
+        code, err = proc.returncode, proc.stderr
+    else:
+        run = hostile.cli("simulate", "fantan/pagat", "--games", "5", *args)
+        code, err = run.code, run.err
+    assert code != 0
+    assert words in err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 
 @pytest.fixture

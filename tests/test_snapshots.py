@@ -9,12 +9,11 @@ from conftest import variant
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tapete import SnapshotError, registry
+from tapete import SnapshotError
+from tapete.testing import variant_params
 
-VARIANTS = sorted(registry().variants())
 
-
-@pytest.mark.parametrize("name", VARIANTS)
+@pytest.mark.parametrize("name", variant_params())
 @settings(max_examples=5, deadline=None)
 @given(seed=st.integers(0, 10**6), steps=st.integers(0, 40))
 def test_snapshot_round_trip_is_exact_and_resumes_the_same(name, seed, steps):
