@@ -255,8 +255,15 @@ class Layout:
             tokens.extend(_action_cards(view, event))
             if event.action.detail:
                 tokens.append(event.action.detail)
-            taken = [m.card for m in event.moves if m.card is not None and m.card not in event.action.cards]
-            if taken and event.seat is not None and any(m.target == f"hand.{event.seat}" for m in event.moves):
+            # the cards the move put in the mover's hand that this seat saw ("draw discard (7♥)"); not the
+            # others it moved (a trick going to its taker, another seat's draw: "play J♥ (5♦ 6♥)" said nothing)
+            hand = f"hand.{event.seat}"
+            taken = [
+                m.card
+                for m in event.moves
+                if m.card is not None and m.target == hand and m.card not in event.action.cards
+            ]
+            if taken and event.seat is not None:
                 tokens.append("(")
                 tokens.extend(taken)
                 tokens.append(")")
@@ -296,6 +303,13 @@ def recap(layout: Layout, view: View, start: int) -> list[list[Token]]:
                 lines.append(layout.event(view, event))
             continue
         lines.append(layout.event(view, event))
+        # cards another seat's move put in this seat's hand: Briscola's draw after a trick its taker won,
+        # a pass that reached it (HE-2.3); said on a line of its own, as a draw of its own move is
+        mine = f"hand.{view.seat}"
+        came = [m for m in event.moves if m.card is not None and m.target == mine and m.source != mine]
+        if came:
+            given = all(m.source.rpartition(".")[2].isdigit() for m in came)  # from a seat's zone, not the stock
+            lines.append(["you received" if given else "you drew", *(m.card for m in came)])
     return lines
 
 
