@@ -18,9 +18,11 @@ between machines (docs/web.md, "Deployment"), so one machine and several behave 
   loopback ports and believe the front's header.
 - A plain HTTP request is sent with ``Connection: close``: each request is routed on its
   own (the next one on a kept-alive connection may name another table).
-- A process that does not answer (it died) is skipped for the next one: its tables are
-  taken over there once their leases run out (`tapete.web.store.Store.hold`), and the
-  page's reconnections land there meanwhile and are asked to try again.
+- A process that does not answer (it died) is skipped for the next one, and started again
+  (`_supervise`); a page reconnecting meanwhile lands on the next process and is asked to
+  try again, and the restarted process takes its tables back at once (its own leases). Were
+  it not to come back, the other processes take its tables over once their leases run out
+  (`tapete.web.store.Store.hold`).
 """
 
 from __future__ import annotations
@@ -211,15 +213,16 @@ def run(
     ctx = multiprocessing.get_context("spawn")  # a fresh interpreter each: no event loop or thread inherited
     ports = [free_loopback_port() for _ in range(workers)]
     holder = f"{socket.gethostname()}:{port}"
-    procs = [
-        ctx.Process(
+
+    def make(i: int) -> Any:
+        return ctx.Process(
             target=_worker,
             args=(i, workers, ports[i], db, limits, loopback, holder, rules_text),
             name=f"tapete-serve-{i}",
             daemon=True,
         )
-        for i in range(workers)
-    ]
+
+    procs = [make(i) for i in range(workers)]
     front = Front(ports, limits.header_timeout)
 
     async def main() -> None:
@@ -228,8 +231,10 @@ def run(
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
         server = await asyncio.start_server(front.handle, host, port, limit=MAX_HEAD)
+        watch = asyncio.create_task(_supervise(procs, make, stop))
         async with server:
             await stop.wait()
+        watch.cancel()
 
     try:
         for p in procs:
@@ -243,3 +248,40 @@ def run(
             p.terminate()
         for p in procs:
             p.join(10)
+
+
+RESTART_FIRST = 1.0  # seconds before a process that ended is started again; doubled each time it ends soon after
+RESTART_MOST = 60.0
+RESTART_STEADY = 60.0  # a process that has run this long is well again: its next end waits RESTART_FIRST
+
+
+async def _supervise(procs: list[Any], make: Callable[[int], Any], stop: asyncio.Event) -> None:
+    """Start again a server process that ended (a crash, the out-of-memory killer, ``kill -9``).
+
+    It comes back on its port under its name, so the front routes its tables to it again and
+    its leases are its own at once (`tapete.web.store.Store.hold`): a page reconnecting in
+    the meantime was sent to the next process and asked to try again. One that keeps
+    ending waits longer each time, up to a minute, so a process that cannot start does not
+    make the machine spin; each end is logged with its exit code."""
+    wait = [RESTART_FIRST] * len(procs)
+    due: list[float | None] = [None] * len(procs)
+    began = [time.monotonic()] * len(procs)
+    while not stop.is_set():
+        now = time.monotonic()
+        for i, proc in enumerate(procs):
+            if proc.is_alive():
+                if now - began[i] > RESTART_STEADY:
+                    wait[i] = RESTART_FIRST
+                continue
+            if due[i] is None:
+                due[i] = now + wait[i]
+                log.warning(
+                    "server process %d ended (exit code %s); starting it again in %g s", i, proc.exitcode, wait[i]
+                )
+            elif now >= due[i]:  # type: ignore[operator]
+                procs[i] = make(i)
+                procs[i].start()
+                began[i], due[i] = now, None
+                wait[i] = min(wait[i] * 2, RESTART_MOST)
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(stop.wait(), 0.25)

@@ -143,3 +143,43 @@ def test_a_killed_process_s_table_is_taken_over_and_its_page_carries_on(two: Pro
             await page.close()
 
     assert asyncio.run(still())["seq"] == 0
+
+
+@pytest.mark.slow  # a process started again behind the front: about 5 s
+def test_a_killed_process_is_started_again_and_takes_its_tables_back_before_their_leases_run_out(
+    tmp_path: Path,
+) -> None:
+    """The lease is a minute, so no other process may take the table over meanwhile: only the
+    restarted process, holding its own lease again, can show it to its page."""
+    options = ("--workers", "2", "--lease", "60", "--max-tables-per-client", "1000", "--create-rate", "1000")
+    srv = ProcessServer(tmp_path / "tables.db", options=options).start()
+    try:
+        made = open_from(srv, "127.0.0.1", ["person", "person"])
+        index = owner(made["table"], 2)
+        before = workers_of(srv.proc.pid)
+        assert len(before) == 2
+        os.kill(before[index], signal.SIGKILL)
+        deadline = time.monotonic() + WAIT
+        while True:
+            now = workers_of(srv.proc.pid)
+            if len(now) == 2 and before[index] not in now:
+                break
+            assert time.monotonic() < deadline, f"the process was not started again: {now}"
+            time.sleep(0.1)
+        assert now[1 - index] == before[1 - index] or now[index] == before[1 - index]  # the other one untouched
+
+        async def reopen() -> dict[str, Any]:
+            page, _ = await Client.reopen(srv.ws_url, token(made["seats"][0]["link"]))
+            try:
+                return await page.next_of("state")
+            finally:
+                await page.close()
+
+        started = time.monotonic()
+        assert asyncio.run(reopen())["seq"] == 0
+        assert time.monotonic() - started < WAIT  # well before the minute's lease ran out
+        srv.proc.terminate()
+        said, _ = srv.proc.communicate(timeout=WAIT)
+        assert f"server process {index} ended (exit code -9); starting it again in 1 s" in said, said
+    finally:
+        srv.kill()
