@@ -10,8 +10,9 @@ are refilled from the stock after each trick (BR-3.4), so its imagined stock mus
 same way. The everyday run draws 360 Hearts samples and 180 Briscola ones; the slow one
 10,008 Hearts samples (``tapete.search.worlds.impossibility``).
 
-(ii) On a twelve-card Hearts (2, 3 and Q of each suit, three cards each, no pass) every deal
-of the unseen cards after the first trick is enumerated and judged by the same replay; the
+(ii) On a twelve-card Hearts (2, 3 and Q of each suit, three cards each, no pass), and on the
+same cards an Oh Hell of three players after their bids (three cards each, a turned trump and
+two in the stock), every deal of the unseen cards after the first trick is enumerated and judged by the same replay; the
 determiniser's frequencies over the possible ones must pass a χ² test of uniformity
 (p > 0.01), and it must never draw an impossible one.
 """
@@ -124,16 +125,29 @@ scripts: [tiny.rules]
 TINY_RULES = "deck ranks 2 3 Q suits ♣ ♦ ♥ ♠\npass_cycle hold\n"
 
 
-def tiny_positions(folder: Path, wanted: int, first_seed: int = 0):
+TINY_OH_HELL = """\
+# The same twelve cards for three players, three each, one turned for trumps and two left in the stock:
+# the bids (OH-4) come before the play, and the stock is as unseen as the hands.
+extends: oh-hell/classic
+name: tiny
+summary: Oh Hell on twelve cards, for counting every deal
+players: 3
+scripts: [tiny.rules]
+"""
+TINY_OH_HELL_RULES = "deck ranks 2 3 Q suits ♣ ♦ ♥ ♠\nplayers = 3\nhand_size = 3\n"
+
+
+def tiny_positions(folder: Path, wanted: int, first_seed: int = 0, game: str = "hearts"):
     """Positions after the first trick of the tiny deck where the play rules out some deal of the unseen cards."""
-    (folder / "tiny.yaml").write_text(TINY, encoding="utf-8")
-    (folder / "tiny.rules").write_text(TINY_RULES, encoding="utf-8")
+    text, rules, players = (TINY, TINY_RULES, 4) if game == "hearts" else (TINY_OH_HELL, TINY_OH_HELL_RULES, 3)
+    (folder / "tiny.yaml").write_text(text, encoding="utf-8")
+    (folder / "tiny.rules").write_text(rules, encoding="utf-8")
     v = load_variant(str(folder / "tiny.yaml"))
     found = []
     seed = first_seed
     while len(found) < wanted:
         seed += 1
-        walked = walk(v, 4, seed, lambda moves: _plays(moves) >= 4)
+        walked = walk(v, players, seed, lambda moves: _plays(moves) >= players)
         if walked is None or walked.deal.over:
             continue
         possible, tried = every_world(walked)
@@ -142,9 +156,11 @@ def tiny_positions(folder: Path, wanted: int, first_seed: int = 0):
     return found
 
 
-def test_the_tiny_deck_is_sampled_uniformly(tmp_path):
-    """χ² over every possible deal of the unseen cards, 200 samples each: p > 0.01, no impossible deal."""
-    for i, (walked, possible, tried) in enumerate(tiny_positions(tmp_path, 3)):
+@pytest.mark.parametrize("game", ["hearts", "oh-hell"])
+def test_the_tiny_deck_is_sampled_uniformly(tmp_path, game):
+    """χ² over every possible deal of the unseen cards, 200 samples each: p > 0.01, no impossible deal
+    (Oh Hell's after the bids, OH-4, which rule out no card: only the voids of the first trick do)."""
+    for i, (walked, possible, tried) in enumerate(tiny_positions(tmp_path, 3, game=game)):
         pool, room = hidden_room(walked)
         unseen = set(pool)
         keys = {world_key(w, room, unseen) for w in possible}
