@@ -73,7 +73,7 @@ from typing import TYPE_CHECKING, Any
 from ..core.actions import Action
 from ..core.errors import TapeteError
 from ..core.inputs import choice, count, declare, finite
-from ..core.ledger import Ledger
+from ..core.ledger import CARRIED, Ledger
 from ..core.rng import Random, derive_seed
 from ..core.state import DealState
 from ..play.rewards import DealRewards
@@ -123,6 +123,21 @@ def paired_advantage(mine: Sequence[float], ref: Sequence[float]) -> tuple[float
     var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
     return mean, math.sqrt(var / n)
 
+
+
+def ledger_seen(view: View) -> Ledger:
+    """The match as the seat knows it, for scoring the deals the search imagines: the totals, the
+    deals won, the deal number, and the values each seat carried into this deal (Spades' bags,
+    SP-5.5, public as the counters ``carried.NAME.SEAT``), without which a rollout scored a hand
+    as if no bag had ever been taken."""
+    ledger = Ledger(view.players, list(view.totals), list(view.deals_won))
+    ledger.deal_number = view.deal_number
+    prefix = CARRIED + "."
+    for key, value in view.counters.items():
+        if key.startswith(prefix):
+            name, _, seat = key[len(prefix) :].rpartition(".")
+            ledger.carried.setdefault(name, [0] * view.players)[int(seat)] = int(value)
+    return ledger
 
 class ISMCTSBot:
     """Searches imagined deals from the seat's view; see the module docstring for parameters."""
@@ -227,8 +242,7 @@ class ISMCTSBot:
     def _choose_paired(self, view: View, legal: list[Action], reference: Action) -> Action:
         game, rng, seat = self.game, self.rng, self.seat
         det = Determiniser(game, view)
-        ledger = Ledger(view.players, list(view.totals), list(view.deals_won))
-        ledger.deal_number = view.deal_number
+        ledger = ledger_seen(view)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         limit = self.iterations
         with_prior = self.prior == "default"
@@ -290,8 +304,7 @@ class ISMCTSBot:
     def _choose_tree(self, view: View, legal: list[Action]) -> Action:
         game = self.game
         det = Determiniser(game, view)
-        ledger = Ledger(view.players, list(view.totals), list(view.deals_won))
-        ledger.deal_number = view.deal_number
+        ledger = ledger_seen(view)
         root = _Node(view.seat)
         rng = self.rng
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds

@@ -127,3 +127,34 @@ def test_sp_6_2_equal_totals_past_the_target_play_on():
     game = variants[CLASSIC].new_game()
     ledger = Ledger(4, [520, 520, 520, 520])  # SP-6.2: both sides past 500 with equal totals
     assert not game.rules.condition("match_ends")(Ctx(game=game, ledger=ledger))
+
+
+def test_sp_5_5_the_search_scores_the_hands_it_imagines_with_the_bags_each_side_carries_in():
+    """A side holding 9 bags that takes one more pays 100 (SP-5.5): ``ismcts`` must know the bags
+    when it scores the deals it plays out, or an overtrick looks free to it. Its ledger comes
+    from what the seat sees (the public counters of the carried values) and scores every
+    finished hand as the match's own ledger does."""
+    from tapete import Random
+    from tapete.play.deal import Deal, start_deal
+    from tapete.search.ismcts import ledger_seen
+    from tapete.testing import variant
+
+    v = variant(CLASSIC)
+    game = v.new_game()
+    search = v.record.bot("ismcts:reward=score")(v.new_game(), 0, Random(0))
+    bagged = 0
+    for seed in range(12):
+        real = Ledger(4, [40, 30, 40, 30])
+        real.carried["bags"] = [9, 8, 9, 8]
+        deal = Deal(v, game, start_deal(game, 4, SOUTH, Random(seed), real))
+        seen = ledger_seen(deal.view(NORTH))
+        assert seen.carried == {"bags": [9, 8, 9, 8]}
+        rng = Random(seed, "moves")
+        while not deal.over:
+            legal = deal.legal_actions()
+            deal.play(legal[rng.below(len(legal))])
+        for seat in range(4):
+            assert search.reward_of(deal.state, seen, seat) == search.reward_of(deal.state, real, seat)
+        bare = Ledger(4, [40, 30, 40, 30])  # what the search used to score with: no bags
+        bagged += search.reward_of(deal.state, bare, NORTH) != search.reward_of(deal.state, real, NORTH)
+    assert bagged > 0  # some of these hands did cost a side its bag penalty
