@@ -84,3 +84,21 @@ def test_a_misspelt_option_gets_a_suggestion_from_the_api_and_the_command_line()
         load_variant("fantan/pagat", options={"win_to": 3})
     proc = cli("simulate", "fantan/pagat", "--games", "1", "-o", "win_to=3")
     assert "did you mean 'wins_to'?" in proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("game", "base", "word"), [("oh-hell", "oh-hell/classic", "tricks"), ("fantan", "fantan/pagat", "cards_left")]
+)
+def test_an_option_named_like_a_word_of_the_rules_is_refused_where_it_is_declared(tmp_path, game, base, word):
+    """Declared ``tricks``, an option made Oh Hell's ``tricks == bid`` compare the bid with the option's
+    value, and every match scored wrong without a word said: the loader refuses the name at its line."""
+    (tmp_path / "v.yaml").write_text(
+        f"extends: {base}\nname: v\ndeclare:\n  {word}:\n    type: int\n    default: 3\n", encoding="utf-8"
+    )
+    with pytest.raises(TapeteError) as info:
+        load_variant(tmp_path / "v.yaml")
+    first = str(info.value).splitlines()[0]
+    assert first.startswith(f"{tmp_path / 'v.yaml'}:4:3: declare.{word}: {word!r} is a word of {game}'s rules (")
+    assert first.endswith("an option of that name would hide it in the scripts: choose another name")
+    shown = cli("check", str(tmp_path / "v.yaml"))
+    assert shown.returncode == 1 and f"declare.{word}: {word!r} is a word of {game}'s rules" in shown.stderr

@@ -301,6 +301,28 @@ def load_variant(
     return variant
 
 
+def _check_option_names(spec: VariantSpec, vocab: Any) -> None:
+    """An option may not be named like a word of its game's rules: in a script the option's value
+    would silently stand where the word was meant (an option ``tricks`` made Oh Hell's
+    ``tricks == bid`` compare the bid with the option's 3). Refused where it is declared."""
+    errors: list[LocatedError] = []
+    for opt in spec.declarations:
+        word = vocab.quantities.get(opt)
+        if word is None and opt not in vocab.symbols:
+            continue
+        said = f" ({word.doc})" if word is not None else ""
+        where = spec.declared_at.get(opt, Location(display_path(spec.path)))
+        errors.append(
+            VariantError(
+                where,
+                f"declare.{opt}: {opt!r} is a word of {spec.game}'s rules{said}; an option of that name would hide"
+                " it in the scripts: choose another name",
+            )
+        )
+    if errors:
+        raise ErrorList(errors)
+
+
 def compile_variant(spec: VariantSpec, reg: Registry) -> Variant:
     record = reg.records.get(spec.game)
     if record is None:
@@ -322,6 +344,7 @@ def compile_variant(spec: VariantSpec, reg: Registry) -> Variant:
     if errors:
         raise ErrorList(errors)
     vocab = reg.vocabulary(spec.game)
+    _check_option_names(spec, vocab)
     declared, items = game_of(scripts, spec.options, vocab, sources)
     if declared is not None and str(declared.words[0].value) != spec.game:
         pos = declared.pos

@@ -72,6 +72,7 @@ class VariantSpec:
     players: int | None = None
     players_at: Location | None = None  # where ``players:`` was set, for a count the scripts do not allow
     files: list[Path] = field(default_factory=list)
+    declared_at: dict[str, Location] = field(default_factory=dict)  # where each option was declared
 
     @property
     def full_name(self) -> str:
@@ -307,6 +308,7 @@ def read_variant(
         spec.options = dict(parent.options)
         spec.players, spec.players_at = parent.players, parent.players_at
         spec.files = list(parent.files)
+        spec.declared_at = dict(parent.declared_at)
     spec.files.append(path)
 
     scripts = data.get("scripts", [])
@@ -345,6 +347,7 @@ def read_variant(
         except VariantError as exc:
             errors.append(exc)
         else:
+            spec.declared_at[str(opt)] = doc.at(("declare", opt))
             spec.options[opt] = decl.default  # a re-declaration brings its own default: the parent's value gives way
     for opt, decl in spec.declarations.items():
         spec.options.setdefault(opt, decl.default)

@@ -124,7 +124,6 @@ def paired_advantage(mine: Sequence[float], ref: Sequence[float]) -> tuple[float
     return mean, math.sqrt(var / n)
 
 
-
 def ledger_seen(view: View) -> Ledger:
     """The match as the seat knows it, for scoring the deals the search imagines: the totals, the
     deals won, the deal number, and the values each seat carried into this deal (Spades' bags,
@@ -138,6 +137,7 @@ def ledger_seen(view: View) -> Ledger:
             name, _, seat = key[len(prefix) :].rpartition(".")
             ledger.carried.setdefault(name, [0] * view.players)[int(seat)] = int(value)
     return ledger
+
 
 class ISMCTSBot:
     """Searches imagined deals from the seat's view; see the module docstring for parameters."""
