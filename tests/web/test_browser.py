@@ -275,6 +275,9 @@ def test_hearts_is_drawn_round_the_table_with_the_pass_and_the_trick(server: Thr
     page.goto(server.url + made["seats"][0]["link"])
     page.wait_for_selector("body[data-turn='yours']", timeout=STEP)
     assert "choose 3 cards to pass to the left" in page.inner_text("#hand-rows")  # the pass screen (HE-2.3)
+    # the cards are chosen by clicking them: no row of "pass 2♠" buttons saying the hand a second time
+    assert page.locator("#hand-cards button.card").count() == 13
+    assert not [b for b in page.locator("#moves button").all_inner_texts() if b.startswith("pass ")]
     at = places(page)
     left, top, right, bottom = at["mid"]
     assert at["seats"]["0"][1] >= bottom  # you below the middle

@@ -376,7 +376,12 @@ function render() {
 
   const moves = $("moves");
   moves.replaceChildren();
+  // A move of one card from the hand, of the kind a click on a card makes (play, pass, discard), is made
+  // by clicking that card: thirteen "pass 2♠" buttons under thirteen cards would say the hand twice.
+  const inHand = new Set(s.hand.map((c) => c.c));
+  const byCard = (m) => m.cards.length === 1 && m.kind === s.card_move && inHand.has(m.cards[0]);
   for (const m of s.moves) {
+    if (byCard(m)) continue;
     const b = el("button", m.cards.length ? "" : "primary", m.text);
     b.dataset.move = m.text;
     b.onclick = () => play(m.text);
