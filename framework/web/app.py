@@ -209,6 +209,7 @@ class Hub:
         self.rooms: dict[str, Room] = {}
         self.clients: dict[str, str] = {}  # table -> the hash of the address that opened it
         self.broken: dict[str, Json] = {}  # table -> why it cannot be loaded (shown in the lobby)
+        self.broken_in_play = 0  # of the unfinished tables the store counts, those that cannot be loaded
         self.buckets: dict[str, Bucket] = {}  # client -> its table openings (--create-rate)
         self._sweeper: asyncio.Task[None] | None = None
         self.holder = holder or secrets.token_hex(8)
@@ -471,12 +472,8 @@ class Hub:
             room = self._open(table)
         return room
 
-    def restore(self, table_id: str) -> LiveTable | None:
-        """Rebuild a table from its stored steps: the same deals, the same position, the bots' dice.
-
-        A table that cannot be rebuilt at all (its variant no longer loads, its row is
-        unreadable) is listed in `broken` with the reason, and None is returned: the lobby
-        shows it, its links say why, and every other table serves."""
+    def _readable(self, table_id: str) -> tuple[Any, Variant] | None:
+        """The stored table and its variant, or None: not stored, or listed in `broken` with why."""
         if table_id in self.broken:
             return None
         variant_name = "?"
@@ -484,14 +481,31 @@ class Hub:
             stored = self.store.load(table_id)
             if stored is None:
                 return None
-            config = stored.config
-            variant_name = config.variant
-            variant = self.variant(config.variant, config.options)
-            table = LiveTable(table_id, config, variant)
+            variant_name = stored.config.variant
+            return stored, self.variant(stored.config.variant, stored.config.options)
         except Exception as exc:  # a table of rules that no longer load, or a row written wrong
-            why = str(exc) if isinstance(exc, TapeteError) else f"{type(exc).__name__}: {exc}"
-            log.warning("table %s cannot be loaded: %s", table_id, why)
-            self.broken[table_id] = {"table": table_id, "variant": variant_name, "reason": why}
+            self._note_broken(table_id, variant_name, exc)
+            return None
+
+    def _note_broken(self, table_id: str, variant_name: str, exc: Exception) -> None:
+        why = str(exc) if isinstance(exc, TapeteError) else f"{type(exc).__name__}: {exc}"
+        log.warning("table %s cannot be loaded: %s", table_id, why)
+        self.broken[table_id] = {"table": table_id, "variant": variant_name, "reason": why}
+
+    def restore(self, table_id: str) -> LiveTable | None:
+        """Rebuild a table from its stored steps: the same deals, the same position, the bots' dice.
+
+        A table that cannot be rebuilt at all (its variant no longer loads, its row is
+        unreadable) is listed in `broken` with the reason, and None is returned: the lobby
+        shows it, its links say why, and every other table serves."""
+        found = self._readable(table_id)
+        if found is None:
+            return None
+        stored, variant = found
+        try:
+            table = LiveTable(table_id, stored.config, variant)
+        except Exception as exc:  # a row written wrong
+            self._note_broken(table_id, stored.config.variant, exc)
             return None
         self.clients[table_id] = stored.client
         if variant.digest != stored.digest:
@@ -516,9 +530,13 @@ class Hub:
 
         One of ``--workers`` opens only its own (`tapete.web.routing.owner`): the others open theirs."""
         index, workers = self.worker
-        for table_id in self.store.table_ids(unfinished_only=True):
+        unfinished = self.store.table_ids(unfinished_only=True)
+        for table_id in unfinished:
             if owner(table_id, workers) == index:
                 self.room(table_id)
+            else:  # another process opens it; whether it can is known here too, for this process's lobby
+                self._readable(table_id)
+        self.broken_in_play = len(set(unfinished) & set(self.broken))  # counted in the store, not playable
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
         self._leaser = asyncio.get_running_loop().create_task(self._lease())
 
@@ -585,7 +603,7 @@ class Hub:
         """What the lobby shows of the tables: how many are in play, and those that cannot be loaded, with why."""
         live = sum(1 for r in self.rooms.values() if r.table.phase in (PLAY, DEAL_OVER))
         if self.shared:
-            live = self.store.in_play("")[0]
+            live = self.store.in_play("")[0] - self.broken_in_play
         return {"in_play": live, "limit": self.limits.tables, "broken": list(self.broken.values())}
 
     async def record(self, table_id: str) -> str | None:

@@ -183,3 +183,32 @@ def test_a_killed_process_is_started_again_and_takes_its_tables_back_before_thei
         assert f"server process {index} ended (exit code -9); starting it again in 1 s" in said, said
     finally:
         srv.kill()
+
+
+@pytest.mark.slow  # two processes started: about 5 s
+def test_every_process_lists_a_table_that_cannot_be_loaded_whichever_owns_it(tmp_path: Path) -> None:
+    """Each process opens only its own tables, so the lobby of the other one never heard of a
+    broken one: every process now looks at the variants of all the unfinished tables at start."""
+    import sqlite3
+
+    db = tmp_path / "tables.db"
+    srv = ProcessServer(db, options=("--workers", "2", "--max-tables-per-client", "1000")).start()
+    try:
+        made = [open_from(srv, "127.0.0.1", ["person", "person"]), open_from(srv, OTHER, ["person", "person"])]
+    finally:
+        srv.stop()
+    bad = made[0]["table"]
+    with sqlite3.connect(db) as con:  # its variant is gone (a plugin uninstalled)
+        (config,) = con.execute("SELECT config FROM tables WHERE id = ?", (bad,)).fetchone()
+        con.execute(
+            "UPDATE tables SET config = ? WHERE id = ?",
+            (json.dumps(json.loads(config) | {"variant": "nosuch/gone"}), bad),
+        )
+    con.close()
+    srv = ProcessServer(db, options=("--workers", "2")).start()
+    try:
+        lobbies = [json.loads(get(srv.url + "/api/tables")[1]) for _ in range(4)]  # the front takes turns
+        assert [[b["table"] for b in lobby["broken"]] for lobby in lobbies] == [[bad]] * 4
+        assert [lobby["in_play"] for lobby in lobbies] == [1, 1, 1, 1]
+    finally:
+        srv.stop()
