@@ -160,10 +160,17 @@ class TrickLayout(Layout):
 
     def hand(self, view: View, legal: Sequence[Action]) -> list[Row]:
         rows = [Row("your hand", tuple(self.sorted_hand(view)), marked=self.playable(view, legal))]
+        facedown = view.count(f"facedown.{view.seat}")
+        if facedown:  # SP-V1: dealt face down, not looked at yet
+            rows.append(Row("face down", note=f"{cards_words(facedown)} not looked at yet"))
+        if legal and legal[0].kind in ("blind", "look"):
+            rows.append(Row("to bid", note="before looking at your cards: 'blind nil', or 'look' and bid as usual"))
         if legal and legal[0].kind == "pass":
             chosen = view.cards(f"chosen.{view.seat}")
-            left = view.facts.pass_count - len(chosen)
+            left = int(view.data.get("choosing") or view.facts.pass_count) - len(chosen)
             way = pass_words(view)
+            if view.counters.get("blind_pass"):  # SP-V1: between a blind nil bidder and the partner
+                way = "face down to your partner" if view.counters["blind_pass"] == 1 else "back to your partner"
             rows.append(Row("to pass", tuple(chosen), note=f"choose {cards_words(left)} to pass {way}"))
         if legal and legal[0].kind == "bid":
             allowed = ", ".join(str(BID_OF_WORD[a.detail]) for a in legal)
