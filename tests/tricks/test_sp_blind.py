@@ -175,3 +175,30 @@ def test_sp_v1_whole_matches_play_to_the_end_and_replay_from_their_logs(tmp_path
                 seen.add(event["action"].split()[0])
         assert replay(path).events == len(lines)
     assert {"blind", "look", "pass", "bid", "play"} <= seen
+
+
+def test_sp_v1_the_table_shows_the_hands_face_down_until_the_declarations_are_made():
+    deal = deal_at(AHEAD_NS)
+    layout = variants[BLIND].record.layout
+    view = deal.view(EAST)
+    table = {r.label: r for r in layout.table(view) + layout.hand(view, deal.legal_actions())}
+    assert table["your hand"].cards == ()  # the terminal and the web draw these rows: no card of the hand
+    assert not any(isinstance(t, int) for r in table.values() for t in r.cards)
+    assert "13 cards" in table["face down"].note and "blind nil" in table["to bid"].note
+    assert "13 cards face down" in layout.seat_facts(view, EAST)
+    deal.play("blind nil")
+    view = deal.view(SOUTH)
+    assert "bid blind nil" in layout.seat_facts(view, EAST) and len(view.hand) == 13
+
+
+def test_sp_v1_a_deal_saved_while_the_hands_lie_face_down_goes_on_from_its_snapshot():
+    deal = deal_at(AHEAD_NS)
+    deal.play("look")  # East looks; West is still to choose
+    again = variants[BLIND].deal_from_snapshot(deal.snapshot())
+    assert again.to_move == WEST and kinds(again) == {"blind", "look"}
+    again.play("blind nil")
+    bid_round(again)
+    assert kinds(again) == {"pass"} and again.to_move == WEST  # the blind bidder passes first
+    mid = variants[BLIND].deal_from_snapshot(again.snapshot())
+    mid.play(mid.legal_actions()[0])
+    assert mid.view(EAST).count(f"chosen.{WEST}") == 1 and mid.view(EAST).cards(f"chosen.{WEST}") == ()
