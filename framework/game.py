@@ -138,6 +138,11 @@ class Game:
         """Put every card in a zone and set up counters; the engine sets ``to_move`` after."""
         raise NotImplementedError
 
+    def deal_started(self, state: DealState) -> None:
+        """Called once a deal is dealt and its first player set (by the ``leader`` rule, else the
+        dealer's next seat): a family whose deal opens with a phase of its own, taken in an order
+        that starts from that player, moves the turn here. By default nothing changes."""
+
     def legal_actions(self, state: DealState) -> list[Action]:
         raise NotImplementedError
 

@@ -17,7 +17,7 @@ and the searches' imagined deals carry it like anything else.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import TYPE_CHECKING
 
 from ..core.actions import Action
@@ -45,9 +45,12 @@ class HiddenChoices:
     def zone(seat: int) -> str:
         return f"{CHOSEN}.{seat}"
 
-    def begin(self, state: DealState, first: int, count: int) -> None:
-        """Start the phase: empty ``chosen`` zones, ``first`` to choose, ``count`` cards each."""
-        for s in range(state.players):
+    def begin(self, state: DealState, first: int, count: int, seats: Collection[int] | None = None) -> None:
+        """Start the phase: empty ``chosen`` zones, ``first`` to choose, ``count`` cards each.
+
+        ``seats``, when given, are the only seats that choose (a partner's exchange: one seat
+        passes to another); the others have no ``chosen`` zone and are never asked."""
+        for s in range(state.players) if seats is None else seats:
             state.zones[self.zone(s)] = []
         state.data["choosing"] = count
         state.to_move = first
@@ -60,8 +63,9 @@ class HiddenChoices:
         return int(state.data.get("choosing") or 0)
 
     def left(self, state: DealState, seat: int) -> int:
-        """How many more cards ``seat`` has to choose."""
-        return self.count(state) - len(state.zones.get(self.zone(seat), ()))
+        """How many more cards ``seat`` has to choose (0 for a seat that takes no part in the phase)."""
+        chosen = state.zones.get(self.zone(seat))
+        return 0 if chosen is None else self.count(state) - len(chosen)
 
     def actions(self, state: DealState) -> list[Action]:
         """One move per card of the chooser's hand."""

@@ -22,7 +22,9 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from tapete import (
+    CONSTANT,
     DEAL_ONLY,
+    PER_SEAT,
     SEAT_IN_DEAL,
     Action,
     Ctx,
@@ -59,19 +61,19 @@ def _side_bid(c: Ctx[Tricks]) -> int:
     return sum(counters.get(f"bid.{s}", 0) for s in c.game.team_seats(c.state.players, c.seat))
 
 
-def _members(c: Ctx[Tricks]) -> list[tuple[int, int]]:
-    """(bid, tricks) of each member of the seat's side that has bid."""
+def _members(c: Ctx[Tricks]) -> list[tuple[int, int, bool]]:
+    """(bid, tricks, blind) of each member of the seat's side that has bid (blind: a blind bid, SP-V1)."""
     counters = c.state.counters
     out = []
     for s in c.game.team_seats(c.state.players, c.seat):
         if f"bid.{s}" in counters:
-            out.append((counters[f"bid.{s}"], counters.get(f"tricks.{s}", 0)))
+            out.append((counters[f"bid.{s}"], counters.get(f"tricks.{s}", 0), bool(counters.get(f"blind.{s}"))))
     return out
 
 
 def _counted(c: Ctx[Tricks]) -> int:
-    """SP-5.1: the side's tricks taken by members who did not bid nil."""
-    return sum(t for b, t in _members(c) if b)
+    """SP-5.1: the side's tricks taken by members who did not bid nil (a blind nil included)."""
+    return sum(t for b, t, _ in _members(c) if b)
 
 
 WORDS = (
@@ -114,19 +116,50 @@ WORDS = (
     ),
     Quantity(
         "nils_made",
-        "members of the player's side who bid 0 and took no trick",
+        "members of the player's side who bid 0 (not blind) and took no trick",
         SEAT_IN_DEAL,
-        lambda c: sum(1 for b, t in _members(c) if not b and not t),
+        lambda c: sum(1 for b, t, blind in _members(c) if not b and not t and not blind),
         kind="number",
         rulebook="the number of nil bids your side made",
     ),
     Quantity(
         "nils_set",
-        "members of the player's side who bid 0 and took a trick",
+        "members of the player's side who bid 0 (not blind) and took a trick",
         SEAT_IN_DEAL,
-        lambda c: sum(1 for b, t in _members(c) if not b and t),
+        lambda c: sum(1 for b, t, blind in _members(c) if not b and t and not blind),
         kind="number",
         rulebook="the number of nil bids your side failed",
+    ),
+    Quantity(
+        "blind_nils_made",
+        "members of the player's side who bid blind nil and took no trick",
+        SEAT_IN_DEAL,
+        lambda c: sum(1 for b, t, blind in _members(c) if blind and not t),
+        kind="number",
+        rulebook="the number of blind nil bids your side made",
+    ),
+    Quantity(
+        "blind_nils_set",
+        "members of the player's side who bid blind nil and took a trick",
+        SEAT_IN_DEAL,
+        lambda c: sum(1 for b, t, blind in _members(c) if blind and t),
+        kind="number",
+        rulebook="the number of blind nil bids your side failed",
+    ),
+    StatementSpec(
+        "blind_nil",
+        "a bid of nil made before looking at one's cards, offered to each player for whom the condition holds "
+        "once the cards are dealt (blind_nil when max(total) - total >= 100); the hands lie face down until "
+        "those players have chosen, in bidding order, and at most one player of a side bids blind",
+        condition=PER_SEAT,
+        needs_condition=True,
+    ),
+    StatementSpec(
+        "blind_pass",
+        "cards a blind bidder passes face down to the partner once the bids are made; the partner then passes "
+        "as many back",
+        value=CONSTANT,
+        needs_value=True,
     ),
     Quantity(
         "bids",
@@ -171,6 +204,21 @@ class Bidding:
         counters = state.counters
         counters[PHASE] = 1
         counters["bids"] = counters["bids_made"] = 0
+        for s in range(state.players):  # SP-V1: a blind nil, declared before the hands were seen, is a bid made
+            if counters.get(f"blind.{s}"):
+                counters[f"bid.{s}"] = 0
+                counters["bids_made"] += 1
+        if f"bid.{state.to_move}" in counters:
+            state.to_move = self._next_bidder(state, state.to_move)
+
+    def _next_bidder(self, state: DealState, seat: int) -> int:
+        """The next seat after ``seat`` that has not bid yet."""
+        s = self.game.next_seat(state, seat)
+        for _ in range(state.players):
+            if f"bid.{s}" not in state.counters:
+                return s
+            s = self.game.next_seat(state, s)
+        return s
 
     def legal(self, state: DealState) -> list[int]:
         """The bids the seat to move may make: 0 to ``bid_max``, less what ``no_bid`` forbids (OH-4.2, OH-4.3).
@@ -212,10 +260,11 @@ class Bidding:
         counters["bids"] += bid
         counters["bids_made"] += 1
         if counters["bids_made"] < state.players:
-            state.to_move = self.game.next_seat(state, seat)
+            state.to_move = self._next_bidder(state, seat)
         else:
             counters[PHASE] = 0
-            self.game._lead_now(state)
+            if not self.game.blind.after_bids(state):  # SP-V1: the blind bidders' exchange comes first
+                self.game._lead_now(state)
         return [{"say": f"bids {bid}"}]
 
     def standing(self, counters: Mapping[str, int], players: int) -> str:

@@ -231,6 +231,26 @@ class SpadesBot(OhHellBot):
     its side (SP-3.3): wins while the side's contract needs tricks, ducks as a nil bidder, covers a
     nil partner, and once the contract is made goes on winning only to set the opponents' (SP-5.3)."""
 
+    BLIND_BEHIND = 200  # SP-V1: bid blind nil only when the side is this far behind
+
+    def choose(self, view: View, legal: list[Action]) -> Action:
+        kind = legal[0].kind
+        if kind in ("blind", "look"):  # SP-V1: a blind nil only when far behind
+            behind = max(view.totals) - view.totals[view.seat] if view.totals else 0
+            want = "blind" if behind >= self.BLIND_BEHIND else "look"
+            return next((a for a in legal if a.kind == want), legal[0])
+        if kind == "pass" and len(legal) > 1:  # SP-V1: the blind bidder passes its highest, the partner its lowest
+            pos, suit_of = view.facts.pos, view.facts.suit_of
+            t = view.counters.get("trump", 0)
+            trump = view.deck.suits[t - 1] if t else None
+
+            def height(a: Action) -> tuple[bool, int, int]:
+                return (suit_of[a.cards[0]] == trump, pos[a.cards[0]], a.cards[0])
+
+            back = view.counters.get("blind_pass", 0) == 2
+            return min(legal, key=height) if back else max(legal, key=height)
+        return super().choose(view, legal)
+
     def _bid(self, view: View, legal: list[Action]) -> Action:
         wanted = self.estimate(view)
         if wanted < 0.6 and not self._high_spades(view):

@@ -38,6 +38,7 @@ from tapete import (
 )
 
 from .bidding import Bidding
+from .blind import Blind
 from .words import WORDS
 
 # The rule ids each game's documents give the family's mechanics (cited by help, refusals, the rulebook).
@@ -88,6 +89,7 @@ IDS = {
         "draw": (),
         "exchange": (),
         "bid": ("SP-3.1", "SP-3.2", "SP-3.3"),
+        "blind": ("SP-V1",),
     },
 }
 WAY_WORDS = {"left": "to the left", "right": "to the right", "across": "across", "hold": "nowhere"}
@@ -98,14 +100,15 @@ class Tricks(Game):
     default_bot = "heuristic"  # each game registers its own bot under this name (Hearts', Briscola's)
     summary = "Trick-taking: Hearts and Briscola - follow suit, trumps, the pass, card points in the script"
     words = WORDS
-    zone_kinds = ("hand", "trick", "taken", "stock", "turned", "chosen")
-    seat_zones = ("hand", "taken", "chosen")
+    zone_kinds = ("hand", "trick", "taken", "stock", "turned", "chosen", "facedown")
+    seat_zones = ("hand", "taken", "chosen", "facedown")
     hand_size_word = "hand_size"
     zone_words = {
         "trick": "the trick in play",
         "taken": "tricks taken",
         "turned": "the turned trump card",
         "chosen": "cards chosen to pass",
+        "facedown": "a hand not looked at yet",
     }
 
     def __init__(self, rules: Rules) -> None:
@@ -141,6 +144,7 @@ class Tricks(Game):
         self.leader_rule = rules.expr("leader")
         self.choices = HiddenChoices(self, "pass")
         self.bidding = Bidding(self)
+        self.blind = Blind(self)
         self.tables = {name: tuple(values) for name, values in rules.tables.items()}
         self._ctx = Ctx(game=self)
 
@@ -196,8 +200,11 @@ class Tricks(Game):
         counters["pass_to"] = self._steps(way, n)
         if counters["pass_to"]:
             self.choices.begin(state, self.next_seat(state, state.dealer), self.pass_count)
-        elif self.bidding.used:
+        elif self.bidding.used and not self.blind.begin(state, ctx):  # SP-V1: blind bids before the hands are seen
             self.bidding.begin(state)
+
+    def deal_started(self, state: DealState) -> None:
+        self.blind.started(state)  # SP-V1: the declarations go round from the first bidder
 
     def _untrumped(self, state: DealState) -> bool:
         """The ``no_trump`` rule for the deal just dealt (OH-V5: the hands of M cards have no trumps)."""
@@ -300,6 +307,8 @@ class Tricks(Game):
     def legal_actions(self, state: DealState) -> list[Action]:
         if self.choices.active(state):
             return self.choices.actions(state)
+        if self.blind.active(state):
+            return self.blind.actions(state)
         if self.bidding.active(state):
             return self.bidding.actions(state)
         seat = state.to_move
@@ -316,7 +325,9 @@ class Tricks(Game):
         kinds = [MoveKind("play", cards=self.deck.ids)]
         if self.bidding.used:
             kinds += self.bidding.move_kinds()
-        if self.pass_count and any(w != "hold" for w in self.cycle):
+        if self.blind.used:
+            kinds += self.blind.move_kinds()
+        if (self.pass_count and any(w != "hold" for w in self.cycle)) or (self.blind.used and self.blind.count):
             kinds.append(MoveKind("pass", cards=self.deck.ids))
         if self.exchange_rank is not None:
             kinds.append(
@@ -328,9 +339,13 @@ class Tricks(Game):
         deck = self.deck
         if self.choices.active(state):
             why = self.choices.refusal(state, action)
+            if why is not None and self.blind.passing(state):
+                return f"{why}: you choose {self.blind.count} cards to pass ({' '.join(self.blind.ids)})"
             if why is not None:
                 return f"{why}: you choose {self.pass_count} cards to pass ({' '.join(self.ids['pass'])})"
             return None
+        if self.blind.active(state):
+            return self.blind.refusal(state, action)
         if self.bidding.active(state):
             return self.bidding.refusal(state, action)
         seat = state.to_move
@@ -368,6 +383,10 @@ class Tricks(Game):
         return f"you may play {shown} now"
 
     def apply(self, state: DealState, action: Action) -> list[dict[str, Any]]:
+        if action.kind == "pass" and self.blind.passing(state):
+            return self.blind.passed(state, action.cards[0])
+        if action.kind in ("blind", "look"):
+            return self.blind.apply(state, action)
         if action.kind == "pass":
             if self.choices.choose(state, action.cards[0]):
                 steps = state.counters["pass_to"]
@@ -539,6 +558,18 @@ class Tricks(Game):
             )
         if self.bidding.used:
             out += self.bidding.moves_help()
+        if self.blind.used:
+            out += self.blind.moves_help()
+            if self.blind.count:
+                out.append(
+                    MoveHelp(
+                        "pass CARD",
+                        "pass",
+                        f"after the bids, a blind nil bidder passes {self.blind.count} cards face down to the "
+                        "partner, one at a time, and the partner passes as many back",
+                        self.blind.ids,
+                    )
+                )
         if self.exchange_rank is not None:
             out.append(
                 MoveHelp(
@@ -619,7 +650,8 @@ class Tricks(Game):
                     ids=ids["deal"],
                 )
             )
-        turn: list[RuleText] = self.bidding.rulebook() if self.bidding.used else []
+        turn: list[RuleText] = self.blind.rulebook() if self.blind.used else []
+        turn += self.bidding.rulebook() if self.bidding.used else []
         if self.pass_count:
             ways = ", then ".join(WAY_WORDS[w] for w in self.cycle)
             turn.append(

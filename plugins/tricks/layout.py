@@ -15,6 +15,7 @@ from tapete import Action, Event, Layout, Row, View
 from tapete.layout import Token, cards_words, count_words, seat_name
 
 from .bidding import BID_OF_WORD, PHASE
+from .blind import ROUND
 
 WAYS = {1: "to the left", -1: "to the right"}
 
@@ -102,8 +103,10 @@ def bid_words(view: View) -> str:
     said = []
     for s in range(view.players):
         bid = counters.get(f"bid.{s}")
+        blind = "blind nil" if counters.get(f"blind.{s}") else None  # SP-V1: declared before the cards were seen
         said.append(
-            f"{seat_name(view, s)} " + ("-" if bid is None else f"bid {bid}, took {counters.get(f'tricks.{s}', 0)}")
+            f"{seat_name(view, s)} "
+            + ("-" if bid is None and blind is None else f"bid {blind or bid}, took {counters.get(f'tricks.{s}', 0)}")
         )
     return ", ".join(said)
 
@@ -114,8 +117,13 @@ class TrickLayout(Layout):
     def seat_facts(self, view: View, seat: int) -> list[str]:
         facts = [*super().seat_facts(view, seat), count_words(view.counters.get(f"tricks.{seat}", 0), "trick")]
         bid = view.counters.get(f"bid.{seat}")
-        if bid is not None:  # OH-4.2: every bid is announced; it stays by the seat through the play
+        if view.counters.get(f"blind.{seat}"):  # SP-V1: a blind nil is announced at once
+            facts.append("bid blind nil")
+        elif bid is not None:  # OH-4.2: every bid is announced; it stays by the seat through the play
             facts.append(f"bid {bid}")
+        facedown = view.count(f"facedown.{seat}")
+        if facedown:  # SP-V1: a hand dealt face down, not looked at yet
+            facts.append(f"{cards_words(facedown)} face down")
         return facts
 
     def seat_played(self, view: View, seat: int) -> tuple[Token, ...]:
@@ -139,7 +147,7 @@ class TrickLayout(Layout):
         taken = ", ".join(f"{seat_name(view, s)} {view.counters.get(f'tricks.{s}', 0)}" for s in range(view.players))
         rows.append(Row("tricks taken", note=taken))
         facts = view.facts
-        if PHASE in view.counters:  # a game with a round of bids (the counter is there from the deal on)
+        if PHASE in view.counters or ROUND in view.counters:  # a round of bids (a counter is there from the deal on)
             rows.append(Row("bids", note=bid_words(view)))
         if facts.breaks:
             rows.append(Row("hearts", note="broken" if view.counters.get("broken") else "not broken yet"))
@@ -156,14 +164,23 @@ class TrickLayout(Layout):
         if view.cards("removed"):
             rows.append(Row("out of play", tuple(view.cards("removed"))))
         rows.append(self.others(view))
+        if any(view.count(f"facedown.{s}") for s in range(view.players)):  # SP-V1: the hands not looked at yet
+            said = ", ".join(
+                f"{seat_name(view, s)} {cards_words(view.count(f'facedown.{s}'))}" for s in range(view.players)
+            )
+            rows.append(Row("face down", note=said))
         return rows
 
     def hand(self, view: View, legal: Sequence[Action]) -> list[Row]:
         rows = [Row("your hand", tuple(self.sorted_hand(view)), marked=self.playable(view, legal))]
+        if legal and legal[0].kind in ("blind", "look"):
+            rows.append(Row("to bid", note="before looking at your cards: 'blind nil', or 'look' and bid as usual"))
         if legal and legal[0].kind == "pass":
             chosen = view.cards(f"chosen.{view.seat}")
-            left = view.facts.pass_count - len(chosen)
+            left = int(view.data.get("choosing") or view.facts.pass_count) - len(chosen)
             way = pass_words(view)
+            if view.counters.get("blind_pass"):  # SP-V1: between a blind nil bidder and the partner
+                way = "face down to your partner" if view.counters["blind_pass"] == 1 else "back to your partner"
             rows.append(Row("to pass", tuple(chosen), note=f"choose {cards_words(left)} to pass {way}"))
         if legal and legal[0].kind == "bid":
             allowed = ", ".join(str(BID_OF_WORD[a.detail]) for a in legal)

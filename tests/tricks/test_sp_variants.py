@@ -1,6 +1,6 @@
-"""Every Spades variant as a file on the family (SP-V2 ... SP-V8), checked against its rule.
+"""Every Spades variant as a file on the family (SP-V1 ... SP-V8), checked against its rule.
 
-SP-V1 (blind nil, with its exchange of two cards between partners) is not written yet.
+SP-V1 (blind nil, with its exchange of two cards between partners) is checked in test_sp_blind.py.
 """
 
 from __future__ import annotations
