@@ -322,7 +322,7 @@ async def measure(
     load.measuring = True
     loads: list[float] = []
     if args.breakdown:
-        await asyncio.to_thread(timers, base, True)
+        await asyncio.to_thread(timers, base, True, workers)
     steps0, t0 = stored_steps(db), time.perf_counter()
     server0, client0, machine0 = tree_cpu_seconds(pids), time.process_time(), machine_jiffies()
     waited0 = waited()
@@ -334,7 +334,7 @@ async def measure(
     server1, client1, machine1 = tree_cpu_seconds(pids), time.process_time(), machine_jiffies()
     waited1 = waited()
     loads.append(os.getloadavg()[0])
-    parts = await asyncio.to_thread(timers, base, False) if args.breakdown else None
+    parts = await asyncio.to_thread(timers, base, False, workers) if args.breakdown else None
     load.measuring = False
     peak = rss()
     del pid
@@ -385,10 +385,36 @@ async def measure(
     return out
 
 
-def timers(base: str, reset: bool) -> Any:
-    """The server's timers (tapete.web.timing) since they were last reset; ``reset`` starts them again."""
-    with urllib.request.urlopen(base + "/api/debug/timers" + ("?reset=1" if reset else ""), timeout=TIMEOUT) as r:
-        return json.loads(r.read())
+def timers(base: str, reset: bool, workers: int = 1) -> Any:
+    """The server's timers (tapete.web.timing) since they were last reset; ``reset`` starts them again.
+
+    With several processes, each is asked (``?worker=i``: the front sends it there) and their
+    CPU, calls and steps are added up; the loop's lag is the worst process's."""
+
+    def one(i: int) -> Any:
+        query = "&".join(q for q in (f"worker={i}" if workers > 1 else "", "reset=1" if reset else "") if q)
+        url = base + "/api/debug/timers" + (f"?{query}" if query else "")
+        with urllib.request.urlopen(url, timeout=TIMEOUT) as r:
+            return json.loads(r.read())
+
+    each = [one(i) for i in range(workers)]
+    if workers == 1:
+        return each[0]
+    out = dict(each[0])
+    out["steps"] = sum(e["steps"] for e in each)
+    out["gc_cpu_ms"] = round(sum(e["gc_cpu_ms"] for e in each), 3)
+    for key in ("cpu_ms", "calls"):
+        out[key] = {k: round(sum(e[key].get(k, 0) for e in each), 3) for k in sorted({k for e in each for k in e[key]})}
+    out["lag_ms"] = {k: max(e["lag_ms"][k] for e in each) for k in each[0]["lag_ms"]}
+    out["gc"] = {
+        g: {
+            "pauses": sum(e["gc"][g]["pauses"] for e in each),
+            "total_ms": round(sum(e["gc"][g]["total_ms"] for e in each), 3),
+            "max_ms": max(e["gc"][g]["max_ms"] for e in each),
+        }
+        for g in each[0]["gc"]
+    }
+    return out
 
 
 TOP_PARTS = ("parse", "check", "apply", "broadcast", "send", "store_loop", "bots_loop")  # on the loop, not nested

@@ -43,7 +43,7 @@ from typing import Any
 
 from ..core.errors import TapeteError
 from .guards import Limits
-from .routing import owner, table_of_target
+from .routing import owner, table_of_target, worker_of_target
 
 log = logging.getLogger("tapete.web")
 
@@ -76,6 +76,9 @@ class Front:
         self._turn = itertools.cycle(range(len(self.ports)))
 
     def choose(self, method: str, target: str, client: str) -> int:
+        asked = worker_of_target(target, len(self.ports))
+        if asked is not None:
+            return asked
         table = table_of_target(target)
         if table:
             return owner(table, len(self.ports))

@@ -47,3 +47,15 @@ def table_of_target(target: str) -> str:
     if len(pieces) >= 5 and pieces[1:3] == ["api", "tables"] and pieces[3]:
         return pieces[3][:32]
     return ""
+
+
+def worker_of_target(target: str, workers: int) -> int | None:
+    """The process a debugging request names (``/api/debug/timers?worker=1``), or None.
+
+    Each process times its own moves (`tapete.web.timing`): a measurement over ``--workers``
+    asks each one in turn, rather than whichever the front would choose."""
+    parts = urlsplit(target)
+    if not parts.path.startswith("/api/debug/"):
+        return None
+    asked = (parse_qs(parts.query).get("worker") or [""])[0]
+    return int(asked) if asked.isdigit() and int(asked) < workers else None

@@ -212,3 +212,15 @@ def test_every_process_lists_a_table_that_cannot_be_loaded_whichever_owns_it(tmp
         assert [lobby["in_play"] for lobby in lobbies] == [1, 1, 1, 1]
     finally:
         srv.stop()
+
+
+def test_the_front_sends_a_debugging_request_to_the_process_it_names() -> None:
+    """Each process times its own moves: ``bench/web_load.py --breakdown`` asks every one of them by
+    ``?worker=i``, and adds up what they say; any other request is routed as always."""
+    from tapete.web.front import Front
+
+    front = Front([1, 2, 3], header_timeout=5.0)
+    assert [front.choose("GET", f"/api/debug/timers?worker={i}&reset=1", "me") for i in (2, 0, 1)] == [2, 0, 1]
+    turns = [front.choose("GET", "/api/debug/timers?worker=7", "me") for _ in range(3)]  # no such process
+    assert sorted(turns) == [0, 1, 2]  # taken in turn, as a request naming no table
+    assert front.choose("GET", "/api/tables?worker=2", "me") in (0, 1, 2)  # only the debugging routes
