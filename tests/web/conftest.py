@@ -14,7 +14,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -381,3 +381,20 @@ class ProcessServer:
             except Exception:
                 self.kill()
             self.proc.stdout.close()
+
+
+def first_in_play(
+    open_table: Callable[[], dict[str, Any]], begin: Callable[[str], Awaitable[list[int] | None]], steps: int
+) -> tuple[dict[str, Any], str, list[int]]:
+    """A table still in play after ``begin`` has played its first ``steps`` (``begin(link)`` returns the
+    steps acknowledged, or None when the match ended meanwhile), with its link and those steps.
+
+    The web API draws each table's seed, and a short match can be over within a test's first
+    steps: a test that kills a server mid-match takes the first table that is not (of eight)."""
+    for _ in range(8):
+        made = open_table()
+        link = token(made["seats"][0]["link"])
+        acked = asyncio.run(begin(link))
+        if acked is not None:
+            return made, link, acked
+    pytest.fail(f"eight matches in a row ended within {steps} steps")

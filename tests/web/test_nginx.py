@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import WAIT, Client, ProcessServer, free_port, stored_rows, token
+from .conftest import WAIT, Client, ProcessServer, first_in_play, free_port, stored_rows
 from .test_resume import FORM, SEATS, play
 
 CONF = Path(__file__).resolve().parents[2] / "docs" / "web" / "nginx.conf"
@@ -82,15 +82,7 @@ def test_the_documented_nginx_routes_by_table_over_https_and_fails_over(tmp_path
             await page.close()
             return None if over else [m["seq"] for m in page.raw if m["type"] == "ack"]
 
-        for _ in range(8):  # a table still in play after 8 steps (the web API draws the seed; a match may be short)
-            made = _open_table(origin, tls)
-            link = token(made["seats"][0]["link"])
-            found = asyncio.run(before(link))
-            if found is not None:
-                acked = found
-                break
-        else:
-            pytest.fail("eight matches in a row ended within 8 steps")
+        made, link, acked = first_in_play(lambda: _open_table(origin, tls), before, 8)
         (holder,) = stored_rows(db, f"SELECT holder FROM leases WHERE table_id = '{made['table']}'")[0]
         playing = next(s for s in servers if holder.endswith(f":{s.port}"))
         playing.kill()

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from websockets.asyncio.client import connect
 
-from .conftest import STORES, WAIT, Client, ProcessServer, create, stored_rows, token
+from .conftest import STORES, WAIT, Client, ProcessServer, create, first_in_play, stored_rows
 from .test_resume import FORM, SEATS, play
 
 LEASE = "1"  # seconds: the test waits for it to run out
@@ -43,17 +43,8 @@ def test_a_killed_servers_tables_are_taken_over_with_nothing_acknowledged_lost(d
             first.kill()
             return [m["seq"] for m in page.raw if m["type"] == "ack"]
 
-        # The web API draws each table's seed, and a short match (bust 30) can end inside its first
-        # 12 steps: the test takes the first table still in play then.
-        for _ in range(8):
-            made = create(first.url, "chinchon/fournier", SEATS, **FORM)
-            link = token(made["seats"][0]["link"])
-            found = asyncio.run(before_kill(link))
-            if found is not None:
-                acked = found
-                break
-        else:
-            pytest.fail("eight matches in a row ended within 12 steps")
+        table = lambda: create(first.url, "chinchon/fournier", SEATS, **FORM)
+        made, link, acked = first_in_play(table, before_kill, 12)
     except BaseException:
         second.stop()
         raise
