@@ -30,6 +30,7 @@ def ends(name, totals, number=5):
 
 
 def test_sp_v2_another_target_ends_the_match():
+    """SP-V2: spades/to-250 ends at 260 points, where classic (SP-6.1, 500) plays on."""
     assert ends("to-250", [260, 100, 260, 100]) and not ends("classic", [260, 100, 260, 100])
 
 
