@@ -149,8 +149,9 @@ class TrickLayout(Layout):
         facts = view.facts
         if PHASE in view.counters or ROUND in view.counters:  # a round of bids (a counter is there from the deal on)
             rows.append(Row("bids", note=bid_words(view)))
-        if facts.breaks:
-            rows.append(Row("hearts", note="broken" if view.counters.get("broken") else "not broken yet"))
+        if facts.breaks:  # named for the suit that breaks: spades when only spades do (SP-4.4), else hearts (HE-3.5)
+            suit = "spades" if all(facts.suit_of[c] == "♠" for c in facts.breaks) else "hearts"
+            rows.append(Row(suit, note="broken" if view.counters.get("broken") else "not broken yet"))
         turned = view.cards("turned")
         trump = view.counters.get("trump", 0)
         if trump:  # the turned card while it lies under the stock, else the suit alone

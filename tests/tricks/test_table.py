@@ -52,6 +52,15 @@ def test_the_briscola_table_shows_the_turned_trump_and_the_stock_count():
     assert table["stock"].note == "34 cards"  # 33 face down and the turned card
 
 
+def test_the_table_names_the_suit_whose_breaking_opens_the_lead():
+    """HE-3.5 hearts are broken; in Spades it is spades (SP-4.4): the row is named for the suit."""
+    for name, suit in (("hearts/classic", "hearts"), ("spades/classic", "spades")):
+        deal = variants[name].new_deal(seed=4)
+        table, _ = rows(deal, deal.to_move)
+        assert table[suit].note == "not broken yet"
+        assert ({"hearts", "spades"} - {suit}).isdisjoint(table)  # and not for the other suit
+
+
 def test_the_pass_prompt_says_how_many_cards_go_where():
     deal = variants["hearts/classic"].new_deal(seed=1)
     seat = deal.to_move
