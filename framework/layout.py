@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from .core.actions import Action
 from .core.cards import spoken_names
 from .core.deprecation import deprecated
-from .core.ledger import CARRIED
+from .core.ledger import carried_of
 
 if TYPE_CHECKING:
     from .view import Event, View
@@ -150,12 +150,7 @@ class Layout:
             if s < len(view.totals)
         )
         lines = [line]
-        carried: dict[str, dict[int, int]] = {}  # ``carry`` values, as the deal began (counters carried.NAME.SEAT)
-        for key, value in view.counters.items():
-            if key.startswith(f"{CARRIED}."):
-                name, _, seat = key[len(CARRIED) + 1 :].rpartition(".")
-                carried.setdefault(name, {})[int(seat)] = value
-        for name, values in carried.items():
+        for name, values in carried_of(view.counters).items():  # ``carry`` values, as the deal began
             lines.append(f"{name}: " + ", ".join(f"{seat_name(view, s)} {values[s]}" for s in sorted(values)))
         if any(view.deals_won) and list(view.deals_won) != list(view.totals):
             lines.append("deals won: " + ", ".join(f"{seat_name(view, s)} {view.deals_won[s]}" for s in seats))

@@ -96,8 +96,10 @@ def _extends(text: str) -> bool:
     """Whether a variant file's text extends another (or is no mapping at all)."""
     import yaml
 
+    from .rules.variant_file import FAST_LOADER
+
     try:
-        data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        data = yaml.load(text, Loader=FAST_LOADER)
     except yaml.YAMLError:
         return True
     return not isinstance(data, dict) or "extends" in data

@@ -7,10 +7,26 @@ which differ from match seats once somebody has dropped out.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 CARRIED = "carried"  # a deal's public counters ``carried.NAME.SEAT``: the carried values as the deal began
+
+
+def carried_counters(carried: dict[str, list[int]], players: int) -> dict[str, int]:
+    """The deal's public counters for the values carried into it: ``carried.NAME.SEAT``."""
+    return {f"{CARRIED}.{name}.{s}": v for name, values in carried.items() for s, v in enumerate(values[:players])}
+
+
+def carried_of(counters: Mapping[str, int]) -> dict[str, dict[int, int]]:
+    """The carried values a deal's counters hold (`carried_counters` read back): name -> seat -> value."""
+    found: dict[str, dict[int, int]] = {}
+    for key, value in counters.items():
+        if key.startswith(f"{CARRIED}."):
+            name, _, seat = key[len(CARRIED) + 1 :].rpartition(".")
+            found.setdefault(name, {})[int(seat)] = int(value)
+    return found
 
 
 @dataclass

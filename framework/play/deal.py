@@ -14,7 +14,7 @@ from ..core.actions import Action
 from ..core.errors import IllegalAction, SnapshotError
 from ..core.inputs import declare
 from ..core.inputs import seat as read_seat
-from ..core.ledger import CARRIED, Ledger
+from ..core.ledger import Ledger, carried_counters
 from ..core.rng import Random
 from ..core.state import DealState
 from ..game import REMOVED, Game
@@ -44,9 +44,7 @@ def first_dealer(rules: Rules, players: int, seed: object) -> int:
 
 def start_deal(game: Game, players: int, dealer: int, rng: Random, ledger: Ledger) -> DealState:
     state = DealState(players=players, dealer=dealer)
-    for name, values in ledger.carried.items():  # the carried values as the deal begins, public as the totals are
-        for s, v in enumerate(values[:players]):
-            state.counters[f"{CARRIED}.{name}.{s}"] = v
+    state.counters.update(carried_counters(ledger.carried, players))  # as the deal begins, public as the totals are
     ctx = Ctx(game=game, state=state, ledger=ledger)
     if game.rules.has_any("remove"):  # a deck for the player count: the removed cards lie face up, apart
         removed = game.removed_cards(state, ctx)

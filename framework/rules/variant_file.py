@@ -82,7 +82,7 @@ class VariantSpec:
 # libyaml's reader when PyYAML was built with it: the same documents, ten times faster (a variant is
 # read by every command, and every variant by `tapete variants`); a document it refuses is read
 # again by PyYAML's own reader, so that the message a person sees is the same either way.
-_FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _SCALARS = yaml.constructor.SafeConstructor()  # turns one scalar node into its value (an int, a date, ...)
 
 
@@ -99,7 +99,7 @@ class _Doc:
         self.values = 0
         self.inside: set[int] = set()
         try:
-            node = self._compose(_FAST_LOADER)
+            node = self._compose(FAST_LOADER)
         except yaml.YAMLError:  # said in the words of PyYAML's own reader, as always
             node = self._slow_compose()
         self.data = self._value(node, ()) if node is not None else {}
@@ -478,7 +478,7 @@ def _header(file: Path) -> tuple[str | None, tuple[Any, str] | None]:
     result: tuple[str | None, tuple[Any, str] | None]
     try:
         try:
-            data = yaml.load(text, Loader=_FAST_LOADER) or {}
+            data = yaml.load(text, Loader=FAST_LOADER) or {}
         except yaml.YAMLError:  # said in the words of PyYAML's own reader
             data = yaml.safe_load(text) or {}
     except (yaml.YAMLError, RecursionError) as exc:

@@ -73,7 +73,7 @@ from typing import TYPE_CHECKING, Any
 from ..core.actions import Action
 from ..core.errors import TapeteError
 from ..core.inputs import choice, count, declare, finite
-from ..core.ledger import CARRIED, Ledger
+from ..core.ledger import Ledger, carried_of
 from ..core.rng import Random, derive_seed
 from ..core.state import DealState
 from ..play.rewards import DealRewards
@@ -131,11 +131,8 @@ def ledger_seen(view: View) -> Ledger:
     as if no bag had ever been taken."""
     ledger = Ledger(view.players, list(view.totals), list(view.deals_won))
     ledger.deal_number = view.deal_number
-    prefix = CARRIED + "."
-    for key, value in view.counters.items():
-        if key.startswith(prefix):
-            name, _, seat = key[len(prefix) :].rpartition(".")
-            ledger.carried.setdefault(name, [0] * view.players)[int(seat)] = int(value)
+    for name, values in carried_of(view.counters).items():
+        ledger.carried[name] = [values.get(s, 0) for s in range(view.players)]
     return ledger
 
 

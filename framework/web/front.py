@@ -276,12 +276,13 @@ async def _supervise(procs: list[Any], make: Callable[[int], Any], stop: asyncio
                 if now - began[i] > RESTART_STEADY:
                     wait[i] = RESTART_FIRST
                 continue
-            if due[i] is None:
+            when = due[i]
+            if when is None:
                 due[i] = now + wait[i]
                 log.warning(
                     "server process %d ended (exit code %s); starting it again in %g s", i, proc.exitcode, wait[i]
                 )
-            elif now >= due[i]:  # type: ignore[operator]
+            elif now >= when:
                 procs[i] = make(i)
                 procs[i].start()
                 began[i], due[i] = now, None
