@@ -21,6 +21,14 @@ next to random's on the same deals.
     python bench/rl_train.py --png docs/rl-curve.png --json bench/rl_train.json
     python bench/rl_train.py --against default --save runs   # runs/fantan.zip: policy:path=runs/fantan.zip
 
+``--imitate DEALS`` starts the learner where the default bot stands: before PPO it imitates
+that bot's moves in the learner's seat over DEALS deals (its policy fitted to the bot's
+choices, its value to the rewards that followed), and PPO goes on from there (with a smaller
+``--learning-rate``, so that the first updates do not throw the imitation away); its CPU time
+counts as training. This is what lets a learner pass the default bot rather than approach it:
+
+    python bench/rl_train.py --only briscola --against default --imitate 3000 --learning-rate 1e-4 --net 256,256
+
 ``--save FOLDER`` keeps each trained policy as FOLDER/GAME.zip (`tapete.policy.save_policy`), a
 bot for any table: ``tapete play fantan/pagat --bots policy:path=runs/fantan.zip,sensible``.
 
@@ -44,6 +52,7 @@ GAMES: dict[str, dict[str, Any]] = {
     # variant, players, training steps (learner decisions)
     "fantan": {"variant": "fantan/pagat", "players": 3, "steps": 900_000},
     "chinchon": {"variant": "chinchon/fournier", "players": 2, "steps": 300_000},
+    "briscola": {"variant": "briscola/classic", "players": 2, "steps": 1_000_000},
 }
 PPO = {  # MaskablePPO's settings, the same for both games
     "n_steps": 1024,  # per environment, four environments: 4,096 steps a rollout
@@ -55,7 +64,7 @@ PPO = {  # MaskablePPO's settings, the same for both games
 }
 NET = [128, 128]
 ENVS = 4
-TRAIN_SEED, CURVE_SEED, EVAL_SEED = 1000, 500, 99  # seed sequences of different deals
+TRAIN_SEED, CURVE_SEED, EVAL_SEED, IMITATE_SEED = 1000, 500, 99, 5000  # seed sequences of different deals
 
 
 def train_and_evaluate(
@@ -67,6 +76,9 @@ def train_and_evaluate(
     against: str = "random",
     save: str | None = None,
     reward: str = "auto",
+    imitate: int = 0,
+    learning_rate: float | None = None,
+    net: list[int] | None = None,
 ) -> dict[str, Any]:
     import torch
     from sb3_contrib import MaskablePPO
@@ -84,7 +96,8 @@ def train_and_evaluate(
 
     # seed=TRAIN_SEED: Stable-Baselines3 resets environment i with seed TRAIN_SEED + i first
     envs = DummyVecEnv([build] * ENVS)
-    model = MaskablePPO("MlpPolicy", envs, policy_kwargs={"net_arch": NET}, seed=TRAIN_SEED, **PPO)
+    settings: dict[str, Any] = {**PPO, "learning_rate": learning_rate or PPO["learning_rate"]}
+    model = MaskablePPO("MlpPolicy", envs, policy_kwargs={"net_arch": net or NET}, seed=TRAIN_SEED, **settings)
 
     def learner(e: rl.LearnerEnv, obs: Any) -> int:
         return int(model.predict(obs, action_masks=e.action_masks(), deterministic=True)[0])
@@ -98,10 +111,20 @@ def train_and_evaluate(
         "opponents": opponents,
         "reward": reward,
         "steps": steps,
+        "imitate": imitate,
+        "learning_rate": settings["learning_rate"],
+        "net": net or NET,
         "curve": [],
     }
     cpu, wall = 0.0, time.perf_counter()
     out["curve"].append({"steps": 0, "cpu_s": 0.0, "won": mean(rl.play(judge, learner, curve, seed=CURVE_SEED))})
+    if imitate:
+        start = time.process_time()
+        out["imitation"] = imitation(model, build(), load_variant(name).record.default_bot, imitate)
+        cpu += time.process_time() - start
+        won = rl.play(judge, learner, curve, seed=CURVE_SEED)
+        out["curve"].append({"steps": 0, "cpu_s": round(cpu, 1), "won": mean(won), "imitated": True})
+        print(f"{game}: imitated {imitate:,} deals, {cpu:.0f} CPU-s, won {mean(won):.3f}", flush=True)
     for k in range(1, points + 1):
         start = time.process_time()
         model.learn(steps // points, reset_num_timesteps=False)
@@ -123,6 +146,13 @@ def train_and_evaluate(
     out["won"] = {who: mean(r) for who, r in results.items()}
     over = rl.margin(results["learner"], results["random"])
     behind = rl.margin(results[default], results["learner"])
+    ahead = rl.margin(results["learner"], results[default])
+    out["learner_over_default"] = {
+        "mean": ahead.mean,
+        "low": ahead.low,
+        "high": ahead.high,
+        "confirmed": ahead.confirmed,
+    }
     out["learner_over_random"] = {"mean": over.mean, "low": over.low, "high": over.high, "confirmed": over.confirmed}
     out["default_over_learner"] = {"mean": behind.mean, "low": behind.low, "high": behind.high}
     if save is not None:
@@ -132,6 +162,62 @@ def train_and_evaluate(
 
         out["policy"] = str(save_policy(model, judge, Path(save) / f"{game}.zip"))
     return out
+
+
+def imitation(model: Any, e: rl.LearnerEnv, teacher: str, deals: int, epochs: int = 6) -> dict[str, Any]:
+    """Start the learner where the game's default bot stands: imitate ``teacher`` over ``deals`` deals.
+
+    The bot plays the learner's seat (seed sequence IMITATE_SEED, apart from the others) and
+    every decision is kept with the seat's observation, its mask and the deal's reward; the
+    policy is fitted to the bot's choices (cross-entropy over the legal slots) and the value
+    to the reward that followed (its mean squared error), so that PPO's first advantages are
+    not those of an untrained critic. PPO then starts from a player as good as the bot, or
+    nearly, and needs only to find where it is beaten: from random it never got near."""
+    import numpy as np
+    import torch
+
+    chooser = rl.bot_policy(teacher, seed=IMITATE_SEED)
+    obs_: list[Any] = []
+    masks: list[Any] = []
+    acts: list[int] = []
+    rets: list[float] = []
+    obs, _ = e.reset(seed=IMITATE_SEED)
+    for k in range(deals):
+        if k:
+            obs, _ = e.reset()
+        first, total, done = len(obs_), 0.0, False
+        while not done:
+            slot = chooser(e, obs)
+            obs_.append(obs)
+            masks.append(e.action_masks().astype(bool))
+            acts.append(slot)
+            obs, reward, terminated, truncated, _ = e.step(slot)
+            total += float(reward)
+            done = terminated or truncated
+        rets.extend([total] * (len(obs_) - first))
+    o = torch.as_tensor(np.array(obs_), dtype=torch.float32)
+    m, a = torch.as_tensor(np.array(masks)), torch.as_tensor(np.array(acts))
+    r = torch.as_tensor(np.array(rets), dtype=torch.float32)
+    policy = model.policy
+    optimiser = torch.optim.Adam(policy.parameters(), lr=1e-3)
+    order = torch.Generator().manual_seed(IMITATE_SEED)
+    for _ in range(epochs):
+        perm = torch.randperm(len(a), generator=order)
+        for i in range(0, len(a), 512):
+            idx = perm[i : i + 512]
+            values, logp, _ = policy.evaluate_actions(o[idx], a[idx], action_masks=m[idx])
+            loss = -logp.mean() + 0.5 * ((values.flatten() - r[idx]) ** 2).mean()
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+    with torch.no_grad():
+        chosen = policy.get_distribution(o, action_masks=m.numpy()).distribution.probs.argmax(-1)
+    return {
+        "deals": deals,
+        "decisions": len(a),
+        "epochs": epochs,
+        "agreement": round(float((chosen == a).float().mean()), 4),
+    }
 
 
 def mean(values: list[float]) -> float:
@@ -150,7 +236,7 @@ def plot(results: list[dict[str, Any]], path: str) -> None:
         ax.plot(xs, [p["won"] for p in r["curve"]], marker="o", label="MaskablePPO learner")
         ax.axhline(r["curve_random"], color="grey", linestyle="--", label="random, same seats")
         ax.axhline(r["won"][r["default_bot"]], color="green", linestyle=":", label=f"{r['default_bot']} (default bot)")
-        ax.set_title(f"{r['variant']}, {r['players']} players, against random")
+        ax.set_title(f"{r['variant']}, {r['players']} players, against {r['opponents']}")
         ax.set_xlabel("training, CPU-minutes (one core)")
         ax.set_ylabel(f"share of deals won ({r['curve_episodes']} evaluation deals a point)")
         ax.set_ylim(0, 1.04)
@@ -171,6 +257,12 @@ def table(r: dict[str, Any]) -> str:
         f"{' confirmed' if over['confirmed'] else ' NOT confirmed'}",
         f"  {d} over learner: {behind['mean']:+.3f} (95% {behind['low']:+.3f} to {behind['high']:+.3f})",
     ]
+    if "learner_over_default" in r:
+        ahead = r["learner_over_default"]
+        lines.append(
+            f"  learner over {d}: {ahead['mean']:+.3f} (95% {ahead['low']:+.3f} to {ahead['high']:+.3f})"
+            f"{' confirmed' if ahead['confirmed'] else ' NOT confirmed'}"
+        )
     return "\n".join(lines)
 
 
@@ -184,6 +276,11 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2, help="processes (one game each)")
     parser.add_argument("--against", default="random", help="the other seats' bot: random, default or a bot spec")
     parser.add_argument("--reward", default="auto", help="the deal's reward: auto, won, score or -score (docs/rl.md)")
+    parser.add_argument(
+        "--imitate", type=int, default=0, help="deals of the default bot to imitate before PPO (0: none)"
+    )
+    parser.add_argument("--learning-rate", type=float, default=None, help="PPO's learning rate (default 1e-3)")
+    parser.add_argument("--net", default=None, help="the network's hidden layers, e.g. 256,256 (default 128,128)")
     parser.add_argument("--save", default=None, help="keep each trained policy in this folder (GAME.zip)")
     parser.add_argument("--png", default=None, help="write the learning curves here")
     parser.add_argument("--json", default=None, help="write the results here")
@@ -191,7 +288,8 @@ def main() -> None:
     games = args.only or list(GAMES)
     jobs = [
         (g, args.steps or GAMES[g]["steps"], args.points, args.curve, args.episodes)
-        + (args.against, args.save, args.reward)
+        + (args.against, args.save, args.reward, args.imitate, args.learning_rate)
+        + ([int(n) for n in args.net.split(",")] if args.net else None,)
         for g in games
     ]
     if args.save is not None:

@@ -176,3 +176,33 @@ def test_a_signal_stops_the_training_script_with_its_processes_and_writes_nothin
         assert err.strip().splitlines()[-1].endswith("; nothing written")
         assert no_one_left(proc)
         assert not out.exists()
+
+
+def test_imitating_the_default_bot_before_ppo_starts_the_learner_where_the_bot_stands(tiny, sb3):
+    """bench/rl_train.py ``--imitate``: fitted to the default bot's own moves in the learner's seat,
+    with no PPO step at all, the policy picks the bot's move on most decisions and, in the same
+    seat of the same deals, makes up most of the bot's lead over a random player."""
+    import importlib.util
+    from pathlib import Path
+
+    torch, sb3_contrib, DummyVecEnv = sb3
+    torch.set_num_threads(1)
+    spec = importlib.util.spec_from_file_location("rl_train", Path(__file__).parent.parent / "bench" / "rl_train.py")
+    assert spec is not None and spec.loader is not None
+    rl_train = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(rl_train)
+    env = DummyVecEnv([lambda: rl.env(tiny, "sensible")])
+    model = sb3_contrib.MaskablePPO("MlpPolicy", env, policy_kwargs={"net_arch": [64, 64]}, seed=0)
+    fitted = rl_train.imitation(model, rl.env(tiny, "sensible"), "sensible", 1_000, epochs=30)
+    assert fitted["agreement"] >= 0.85, fitted
+
+    def learner(e, obs):
+        return int(model.predict(obs, action_masks=e.action_masks(), deterministic=True)[0])
+
+    judge = rl.env(tiny, "sensible")
+    mine = rl.play(judge, learner, 1_000, seed=7)
+    bot = rl.play(judge, rl.bot_policy("sensible"), 1_000, seed=7)
+    chance = rl.play(judge, rl.random_policy(3), 1_000, seed=7)
+    assert rl.margin(mine, chance).confirmed, rl.margin(mine, chance)
+    lead, made_up = rl.margin(bot, chance).mean, rl.margin(mine, chance).mean
+    assert made_up >= 0.7 * lead, (made_up, lead)
