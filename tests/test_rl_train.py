@@ -206,3 +206,31 @@ def test_imitating_the_default_bot_before_ppo_starts_the_learner_where_the_bot_s
     assert rl.margin(mine, chance).confirmed, rl.margin(mine, chance)
     lead, made_up = rl.margin(bot, chance).mean, rl.margin(mine, chance).mean
     assert made_up >= 0.7 * lead, (made_up, lead)
+
+
+def test_a_policy_plays_on_every_core_at_simulate_and_tournament(sb3, tmp_path):
+    """The parent loads PyTorch when it checks a ``policy:`` bot; workers forked from it hung (or
+    died) in their first call into PyTorch, so `--workers 2` never finished with a 256-wide
+    network. The workers are spawned once PyTorch is loaded (tapete.simulation.workers)."""
+    import subprocess
+    import sys
+
+    from tapete.policy import save_policy
+
+    torch, sb3_contrib, DummyVecEnv = sb3
+    variant = "briscola/classic"
+    untrained = sb3_contrib.MaskablePPO(
+        "MlpPolicy", DummyVecEnv([lambda: rl.env(variant, "random")]), policy_kwargs={"net_arch": [256, 256]}, seed=0
+    )
+    path = save_policy(untrained, rl.env(variant, "random"), tmp_path / "wide.zip")
+    for command in ("simulate", "tournament"):
+        proc = subprocess.run(
+            [sys.executable, "-m", "tapete", command, variant, "--bots", f"policy:path={path},random"]
+            + ["--games", "6", "--workers", "2"],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            timeout=120,
+        )
+        assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+        assert "died" not in proc.stderr + proc.stdout

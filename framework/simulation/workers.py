@@ -76,10 +76,17 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
+# Libraries whose native thread pools do not survive a fork: once one is imported (a learned
+# policy's bot loads PyTorch in the parent when the bots are checked), a forked worker can hang
+# or die in its first call into it, so the workers are spawned instead.
+FORK_UNSAFE = ("torch",)
+
+
 def _context() -> Any:
     # fork shares the variants the parent already loaded (and their warm caches)
     methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("fork" if "fork" in methods and sys.platform == "linux" else "spawn")
+    forkable = "fork" in methods and sys.platform == "linux" and not any(m in sys.modules for m in FORK_UNSAFE)
+    return multiprocessing.get_context("fork" if forkable else "spawn")
 
 
 class _CtrlC:
