@@ -120,7 +120,7 @@ def train_and_evaluate(
     out["curve"].append({"steps": 0, "cpu_s": 0.0, "won": mean(rl.play(judge, learner, curve, seed=CURVE_SEED))})
     if imitate:
         start = time.process_time()
-        out["imitation"] = imitation(model, build(), load_variant(name).record.default_bot, imitate)
+        out["imitation"] = imitation(model, build(), judge.aec.variant.record.default_bot, imitate)
         cpu += time.process_time() - start
         won = rl.play(judge, learner, curve, seed=CURVE_SEED)
         out["curve"].append({"steps": 0, "cpu_s": round(cpu, 1), "won": mean(won), "imitated": True})
@@ -147,14 +147,9 @@ def train_and_evaluate(
     over = rl.margin(results["learner"], results["random"])
     behind = rl.margin(results[default], results["learner"])
     ahead = rl.margin(results["learner"], results[default])
-    out["learner_over_default"] = {
-        "mean": ahead.mean,
-        "low": ahead.low,
-        "high": ahead.high,
-        "confirmed": ahead.confirmed,
-    }
-    out["learner_over_random"] = {"mean": over.mean, "low": over.low, "high": over.high, "confirmed": over.confirmed}
-    out["default_over_learner"] = {"mean": behind.mean, "low": behind.low, "high": behind.high}
+    out["learner_over_default"] = figures(ahead)
+    out["learner_over_random"] = figures(over)
+    out["default_over_learner"] = {k: v for k, v in figures(behind).items() if k != "confirmed"}
     if save is not None:
         from pathlib import Path
 
@@ -162,6 +157,11 @@ def train_and_evaluate(
 
         out["policy"] = str(save_policy(model, judge, Path(save) / f"{game}.zip"))
     return out
+
+
+def figures(m: rl.Margin) -> dict[str, Any]:
+    """A paired margin as the JSON record keeps it."""
+    return {"mean": m.mean, "low": m.low, "high": m.high, "confirmed": m.confirmed}
 
 
 def imitation(model: Any, e: rl.LearnerEnv, teacher: str, deals: int, epochs: int = 6) -> dict[str, Any]:
@@ -177,24 +177,19 @@ def imitation(model: Any, e: rl.LearnerEnv, teacher: str, deals: int, epochs: in
     import torch
 
     chooser = rl.bot_policy(teacher, seed=IMITATE_SEED)
-    obs_: list[Any] = []
-    masks: list[Any] = []
-    acts: list[int] = []
-    rets: list[float] = []
-    obs, _ = e.reset(seed=IMITATE_SEED)
-    for k in range(deals):
-        if k:
-            obs, _ = e.reset()
-        first, total, done = len(obs_), 0.0, False
-        while not done:
-            slot = chooser(e, obs)
-            obs_.append(obs)
-            masks.append(e.action_masks().astype(bool))
-            acts.append(slot)
-            obs, reward, terminated, truncated, _ = e.step(slot)
-            total += float(reward)
-            done = terminated or truncated
-        rets.extend([total] * (len(obs_) - first))
+    kept: list[tuple[int, Any, Any, int]] = []  # (episode, observation, mask, the bot's slot)
+
+    def recording(e: rl.LearnerEnv, obs: Any) -> int:
+        slot = chooser(e, obs)
+        kept.append((e.episode_number, obs, e.action_masks().astype(bool), slot))
+        return slot
+
+    totals = rl.play(e, recording, deals, seed=IMITATE_SEED)  # the deal's reward, deal by deal
+    index = {episode: k for k, episode in enumerate(dict.fromkeys(ep for ep, *_ in kept))}
+    obs_ = [obs for _, obs, _, _ in kept]
+    masks = [mask for _, _, mask, _ in kept]
+    acts = [slot for *_, slot in kept]
+    rets = [totals[index[ep]] for ep, *_ in kept]
     o = torch.as_tensor(np.array(obs_), dtype=torch.float32)
     m, a = torch.as_tensor(np.array(masks)), torch.as_tensor(np.array(acts))
     r = torch.as_tensor(np.array(rets), dtype=torch.float32)
