@@ -128,6 +128,12 @@ def _load(path: Path) -> tuple[Any, Any, dict[str, Any]]:
     return found
 
 
+def check_policy(path: Path) -> dict[str, Any]:
+    """The header of the policy at ``path``, its network loaded and checked against its variant's
+    files as they are now (a server judges the policies it offers before it listens)."""
+    return _load(Path(path))[2]
+
+
 class PolicyBot:
     """A trained policy at one seat: the legal move it rates highest (see the module docstring)."""
 
@@ -166,4 +172,4 @@ class PolicyBot:
         return by_slot.get(int(slot), next(iter(by_slot.values())))
 
 
-__all__ = ["PolicyBot", "policy_header", "read_header", "save_policy"]
+__all__ = ["PolicyBot", "check_policy", "policy_header", "read_header", "save_policy"]

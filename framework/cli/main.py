@@ -545,9 +545,13 @@ def serve(
         what="--allow-origin",
         help="another origin whose pages may use the server (a reverse proxy's), repeatable",
     ),
+    policy: list[str] = params.policy_option(
+        "NAME=FILE: a trained policy (tapete.policy) pages may seat as the bot policy:name=NAME, repeatable"
+    ),
 ) -> None:
     """Host tables in the browser: a lobby, one private link per seat; the server holds the cards."""
     from ..core.errors import TapeteError
+    from ..core.inputs import served_policies
 
     try:
         from ..web.app import serve as run_server
@@ -571,6 +575,7 @@ def serve(
             message_rate=message_rate,
             lease_seconds=lease,
             allow_origins=tuple(allow_origin or ()),
+            policies=tuple((name, str(path)) for name, path in served_policies(policy)),
         ).checked()
     except ValueError as exc:
         raise TapeteError(str(exc)) from None

@@ -138,6 +138,17 @@ def option_option(help: str = "NAME=VALUE (repeatable)") -> Any:
     return typer.Option(None, "--option", "-o", parser=reader, help=help)
 
 
+def policy_option(help: str) -> Any:
+    """``--policy NAME=FILE``, repeatable: a trained policy a server's pages may seat by its name
+    (`tapete.core.inputs.served_policies`: the name a bot's word, the file one to read)."""
+
+    def read(value: Any) -> str:
+        inputs.served_policies([str(value)])
+        return str(value)
+
+    return typer.Option(None, "--policy", parser=Reader("input_path", read, "--policy"), help=help)
+
+
 def sweep_option(help: str) -> Any:
     """``--sweep NAME=V1,V2``, repeatable; the arms are bounded (`tapete.core.inputs.read_sweep`)."""
     return typer.Option(None, "--sweep", parser=Reader("options", _pair("--sweep")), help=help)

@@ -68,6 +68,7 @@ __all__ = [
     "MAX_WORD_TEXT",
     "PERSON_BOTS",
     "BotSpec",
+    "served_policies",
     "FileRefused",
     "as_whole",
     "flag",
@@ -489,6 +490,17 @@ def option_pairs(pairs: Sequence[str] | None, flag: str = "--option") -> list[tu
             raise InputError(f"{flag} {key} is given twice ({seen[key]!r} and {value!r}): give each option once")
         seen[key] = value
         out.append((key, value))
+    return out
+
+
+def served_policies(pairs: Sequence[str] | None, flag: str = "--policy") -> list[tuple[str, Path]]:
+    """``NAME=FILE`` texts as (name, file) pairs: the trained policies a server's pages may seat
+    by name (``tapete serve --policy``). The name is a bot's word, given once; the file is one to
+    read (`input_path`); whether it holds a policy, and for which game, its reader says
+    (`tapete.web.trusted`)."""
+    out: list[tuple[str, Path]] = []
+    for name, file in option_pairs(pairs, flag):
+        out.append((bot_name(name, f"{flag} policy"), input_path(file, "policy file")))
     return out
 
 

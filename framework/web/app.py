@@ -89,6 +89,7 @@ from .tables import (
     seat_kinds,
 )
 from .timing import Timers
+from .trusted import Policies
 
 RulesText = Callable[[Variant], list[str]]  # a variant's rules page, as the command line hands it over
 MAX_MESSAGE = 4096  # characters in one message from a client; a longer one is refused unread
@@ -206,6 +207,7 @@ class Hub:
         self.limits = limits or Limits()
         self.seeds = seeds or new_seed
         self.pool = BotPool(self.limits.bot_workers)
+        self.policies = Policies(self.limits.policies)  # the trained policies pages may seat, by name
         self.rooms: dict[str, Room] = {}
         self.clients: dict[str, str] = {}  # table -> the hash of the address that opened it
         self.broken: dict[str, Json] = {}  # table -> why it cannot be loaded (shown in the lobby)
@@ -276,7 +278,8 @@ class Hub:
                             }
                             for d in spec.declarations.values()
                         ],
-                        "bots": [b for b in v.record.bot_names() if b not in PERSON_BOTS + FILE_BOTS],
+                        "bots": [b for b in v.record.bot_names() if b not in PERSON_BOTS + FILE_BOTS]
+                        + self.policies.offered(v.name),
                         "default_bot": _stand_in_name(v.record.default_bot),
                     }
                 )
@@ -321,7 +324,7 @@ class Hub:
         table_id = new_table_id(*self.worker)
         tokens = {s: f"{table_id}.{new_token()}" for s, plan in enumerate(config.seats) if plan.person}
         tokens[SPECTATOR] = f"{table_id}.{new_token()}"  # a link names its table: a proxy routes by it (routing)
-        table = LiveTable(table_id, config, variant)
+        table = LiveTable(table_id, config, variant, resolve=self.policies.resolve)
         await self.store.create(table_id, config, variant.digest, tokens, client)
         self.store.hold(table_id, self.holder, self.limits.lease_seconds)  # a new id: nobody else holds it
         self.clients[table_id] = client
@@ -408,13 +411,25 @@ class Hub:
             if person:
                 errors[f"seats.{s}"] = "choose a bot, or make the seat a person's"
                 continue
-            if bot_spec(spec).name in FILE_BOTS:  # a page may not have the server open a file of its choosing
-                errors[f"seats.{s}"] = f"bot {spec!r:.60} reads a file on the server: a page cannot seat it"
-                continue
-            try:
-                variant.record.bot(spec)(game, s, Random(0))  # parameters are checked by building the bot once
+            try:  # a policy the operator serves by name (tapete.web.trusted), or None
+                served = self.policies.named(spec)
             except TapeteError as exc:
                 errors[f"seats.{s}"] = str(exc)
+                continue
+            if served is None and bot_spec(spec).name in FILE_BOTS:  # a page may not have the server open a file
+                errors[f"seats.{s}"] = f"bot {spec!r:.60} reads a file on the server: a page cannot seat it" + (
+                    f" (this server's policies are seated by name: {', '.join(self.policies.offered(name))})"
+                    if self.policies.offered(name)
+                    else ""
+                )
+                continue
+            if served is not None and served.refusal(variant, players):
+                errors[f"seats.{s}"] = served.refusal(variant, players)
+                continue
+            try:  # parameters are checked by building the bot once
+                variant.record.bot(self.policies.resolve(spec))(game, s, Random(0))
+            except TapeteError as exc:
+                errors[f"seats.{s}"] = str(served.hide(exc) if served is not None else exc)
                 continue
             except (TypeError, ValueError) as exc:
                 errors[f"seats.{s}"] = f"bot {spec!r}: {exc}"
@@ -503,7 +518,7 @@ class Hub:
             return None
         stored, variant = found
         try:
-            table = LiveTable(table_id, stored.config, variant)
+            table = LiveTable(table_id, stored.config, variant, resolve=self.policies.resolve)
         except Exception as exc:  # a row written wrong
             self._note_broken(table_id, stored.config.variant, exc)
             return None
@@ -1283,6 +1298,7 @@ def make_app(
         """The lobby's catalogue (seconds of CPU: every variant loaded) built as the server starts, not at
         the first visit; what it loaded is then frozen out of the collector's walks too (`tune_gc`)."""
         await asyncio.to_thread(hub.catalogue)
+        await asyncio.to_thread(hub.policies.load)  # PyTorch imported here, not in the first table's form
         tune_gc()
 
     @contextlib.asynccontextmanager
@@ -1354,6 +1370,7 @@ def serve(
 
     limits = (limits or Limits()).checked()
     loopback = is_loopback(host)
+    served = Policies(limits.policies, load=True).served  # each judged, its network loaded, before any process starts
     if workers > 1:
         from . import front
 
@@ -1366,11 +1383,11 @@ def serve(
             limits,
             loopback,
             rules_text,
-            ready=lambda: _announce(host, port, db, quiet, loopback, workers),
+            ready=lambda: _announce(host, port, db, quiet, loopback, workers, served),
         )
         return
     app = process_app(db, rules_text, limits, loopback, f"{socket.gethostname()}:{port}")
-    _announce(host, port, db, quiet, loopback, 1)
+    _announce(host, port, db, quiet, loopback, 1, served)
     uvicorn.run(app, host=host, port=port, **uvicorn_options(limits))
 
 
@@ -1396,7 +1413,9 @@ def process_app(
     )
 
 
-def _announce(host: str, port: int, db: Path | str, quiet: bool, loopback: bool, workers: int) -> None:
+def _announce(
+    host: str, port: int, db: Path | str, quiet: bool, loopback: bool, workers: int, served: dict[str, Any]
+) -> None:
     shown = f"[{host}]" if ":" in host else host
     processes = f"; {workers} server processes" if workers > 1 else ""
     if not quiet:
@@ -1405,6 +1424,8 @@ def _announce(host: str, port: int, db: Path | str, quiet: bool, loopback: bool,
             f"tapete serve: the lobby is at http://{shown}:{port}/ (tables in {where}{processes}; Ctrl-C stops)",
             flush=True,
         )
+        for s in served.values():
+            print(f"tapete serve: pages may seat policy:name={s.name} at {s.variant}, {s.players} players", flush=True)
         if not loopback:
             print(
                 f"warning: listening on {host}, beyond this machine: anyone who can reach it can open tables; "

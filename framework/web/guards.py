@@ -36,11 +36,12 @@ class Limits:
     message_rate: float = 20.0  # messages a second one page may send, in bursts of twice as many (--message-rate)
     lease_seconds: float = 10.0  # a table's lease: another server takes it over this long after this one died (--lease)
     allow_origins: tuple[str, ...] = ()  # origins besides the server's own that may use it (--allow-origin)
+    policies: tuple[tuple[str, str], ...] = ()  # (name, file): policies pages may seat (--policy; web.trusted)
 
     def checked(self) -> Limits:
         """These limits, each within its bounds, or a `NumberError` naming the option."""
         for f in fields(self):
-            if f.name == "allow_origins":
+            if f.name in ("allow_origins", "policies"):
                 continue
             low, high = BOUNDS[f.name]
             check_number(getattr(self, f.name), f"--{OPTION[f.name]}", whole=isinstance(low, int), low=low, high=high)

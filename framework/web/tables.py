@@ -17,7 +17,7 @@ built from that view alone (`tapete.web.messages`).
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -166,7 +166,16 @@ class SeatStatus:
 class LiveTable:
     """One match in progress; every change is a `Step` (see the module docstring)."""
 
-    def __init__(self, table_id: str, config: TableConfig, variant: Variant, stand_in: str | None = None):
+    def __init__(
+        self,
+        table_id: str,
+        config: TableConfig,
+        variant: Variant,
+        stand_in: str | None = None,
+        resolve: Callable[[str], str] | None = None,
+    ):
+        """``resolve`` turns a stored bot spec into the one its bot is built from (a served policy's
+        name into its file: `tapete.web.trusted`); by default each spec is built as it is."""
         self.id, self.config, self.variant = table_id, config, variant
         self.game: Game = variant.new_game()
         self.deck = self.game.deck
@@ -177,7 +186,7 @@ class LiveTable:
             if plan.person:
                 agents.append(PersonSeat())
             else:
-                factory = record.bot(plan.bot)
+                factory = record.bot(resolve(plan.bot) if resolve else plan.bot)
                 agents.append(factory(self.game, seat, Random(derive_seed(seed, "bot", seat))))
         names = [p.bot or PERSON for p in config.seats]
         self.match = Match(variant, config.players, seed, bots=names, agents=agents)

@@ -5,6 +5,10 @@ its choosing (a policy file is unpickled by PyTorch when it loads)."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+
+import pytest
 
 from .conftest import ThreadServer, get, post
 
@@ -22,3 +26,28 @@ def test_the_lobby_neither_offers_nor_accepts_a_bot_that_reads_a_server_file(ser
         assert status == 400, reply
         assert "reads a file on the server: a page cannot seat it" in json.dumps(reply)
     assert server.hub.rooms == {}
+
+
+@pytest.mark.parametrize(
+    "value, words",
+    [
+        ("learner={notes}", "is not a tapete policy"),
+        ("learner", "--policy wants NAME=VALUE"),
+        ("9lives={notes}", "is not a --policy policy name"),
+        ("learner={missing}", "cannot read the policy file"),
+    ],
+)
+def test_tapete_serve_judges_the_policies_it_serves_before_it_listens(tmp_path, value, words) -> None:
+    """A host's ``--policy NAME=FILE`` (tests/web/test_served_policies.py seats one) is read before the
+    server listens: a file that is no policy, a name that is no bot's word, a missing file."""
+    notes = tmp_path / "notes.zip"
+    notes.write_bytes(b"PK\x05\x06" + bytes(18))  # an empty zip: no policy inside
+    value = value.format(notes=notes, missing=tmp_path / "gone.zip")
+    proc = subprocess.run(
+        [sys.executable, "-m", "tapete", "serve", "--port", "1", "--db", str(tmp_path / "t.db"), "--policy", value],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode != 0 and words in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr and not (tmp_path / "t.db").exists()
