@@ -7,7 +7,8 @@ server over real sockets and check that it plays the moves the policy itself cho
 seat's view, that no page is ever shown the file's path, and that a server started again
 without the name says so for its tables rather than seating another file.
 
-They load PyTorch (the ``rl-train`` extra): the rl_train tier runs them (``pytest -m rl_train``).
+They load PyTorch (the ``rl-train`` extra): the rl_train tier runs them (``pytest -m rl_train``), the
+last one in headless Chromium as the browser tier does.
 """
 
 from __future__ import annotations
@@ -158,3 +159,50 @@ def test_a_server_started_again_without_a_policy_lists_its_tables_as_not_loadabl
         assert "learner.zip" not in text
     finally:
         again.stop()
+
+
+def test_a_person_seats_the_policy_from_the_lobby_and_plays_briscola_against_it_in_a_browser(tmp_path, policy_file):
+    """The lobby's form, in headless Chromium, offers the served policy for seat 1; the person opens the
+    table, plays every trick by clicking a card, and the policy's seat says who plays it."""
+    import shutil
+    import time
+
+    sync_api = pytest.importorskip("playwright.sync_api")
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        pytest.skip("needs Debian's chromium package (.ci/run installs it)")
+    from .test_browser import MATCH, STEP, act, body
+
+    def briscola_person(page: Any, seq: int) -> None:
+        page.locator("#hand-cards button.card").first.click()
+
+    srv = served(tmp_path, policy_file)
+    try:
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+            try:
+                page = browser.new_page()
+                page.goto(srv.url + "/")
+                page.wait_for_selector("body[data-ready='1']", timeout=STEP)
+                page.select_option("#variant", VARIANT)
+                page.select_option("select[data-seat='1']", "policy:name=learner")
+                page.fill("#pace", "0")
+                page.click("#create")
+                link = page.locator("#links li[data-link='seat 0'] a").get_attribute("href", timeout=STEP)
+                assert link
+                page.goto(link)
+                page.wait_for_selector("#felt .seat[data-seat='1'] .who", timeout=STEP)
+                assert "policy:name=learner" in page.inner_text("#felt .seat[data-seat='1'] .who")
+                deadline = time.monotonic() + MATCH
+                while body(page, "phase") != "match-over":
+                    assert time.monotonic() < deadline, "the match did not end in time"
+                    if not act(page, briscola_person):
+                        page.wait_for_timeout(50)
+                assert str(policy_file) not in page.content()
+            finally:
+                browser.close()
+        (table,) = srv.hub.rooms
+        moves = [s for s in srv.hub.store.steps(table) if s["kind"] == "move"]
+        assert {s["seat"] for s in moves} == {0, 1} and len(moves) % 40 == 0  # every deal played to its last card
+    finally:
+        srv.stop()
