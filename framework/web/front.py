@@ -2,12 +2,20 @@
 
 Why a front and not N processes sharing the port (``SO_REUSEPORT``): the kernel hands a
 new connection to any process, but a page's connection must reach the process that
-plays its table (its state, its bots, its other pages live there), and a WebSocket
-cannot be handed to another process once the kernel has chosen. The front reads only
-the head of each request (the table is in it: `tapete.web.routing`), connects to the
-process that owns the table, and from then on copies bytes both ways without reading
-them: a move costs the front two copies, not a parse. It is what a reverse proxy does
-between machines (docs/web.md, "Deployment"), so one machine and several behave alike.
+plays its table (its state, its bots, its other pages live there). The front reads only
+the head of each request (the table is in it: `tapete.web.routing`) and sends it to the
+process that owns the table:
+
+- A page's WebSocket is **handed over**: the front passes the connection itself (its
+  file descriptor, over a Unix socket, with the head it read) to the owner, which serves
+  it as if it had accepted it, and the front lets go of it. A page's moves and every
+  change sent to it then cost the front nothing (a copy through the front cost about half
+  the server's CPU a move again). Where descriptors cannot be passed (not Linux), or the
+  owner's channel is down, the front connects to the owner and copies bytes both ways
+  without reading them, as a reverse proxy does between machines (docs/web.md,
+  "Deployment").
+- A plain HTTP request is always copied that way (it is short, and the next request on a
+  kept-alive connection may name another table).
 
 - A request naming a table goes to its owner; one naming none (the lobby, the pages)
   to the next process in turn; a new table's form by the client's address, so one
@@ -17,7 +25,7 @@ between machines (docs/web.md, "Deployment"), so one machine and several behave 
   header names the client, as uvicorn believes it from loopback); the processes listen on
   loopback ports and believe the front's header.
 - A plain HTTP request is sent with ``Connection: close``: each request is routed on its
-  own (the next one on a kept-alive connection may name another table).
+  own.
 - A process that does not answer (it died) is skipped for the next one, and started again
   (`_supervise`); a page reconnecting meanwhile lands on the next process and is asked to
   try again, and the restarted process takes its tables back at once (its own leases). Were
@@ -35,6 +43,7 @@ import multiprocessing
 import os
 import signal
 import socket
+import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -51,6 +60,15 @@ MAX_HEAD = 64 * 1024  # bytes of a request's head (uvicorn's own limit is lower;
 CHUNK = 64 * 1024
 TRUSTED = ("127.0.0.1", "::1")  # peers whose X-Forwarded-For is believed (uvicorn's default, forwarded_allow_ips)
 DROPPED = (b"x-forwarded-for", b"connection", b"forwarded")  # headers the front writes itself (or drops)
+
+
+HANDOVER = sys.platform == "linux" and hasattr(socket, "send_fds")  # descriptors pass over Unix sockets
+
+
+def channel_name(front: int, index: int) -> str:
+    """The abstract Unix socket (Linux: no file, gone with its process) where process ``index`` of the front
+    with process id ``front`` takes the connections handed over to it."""
+    return f"\0tapete-serve-{front}-{index}"
 
 
 def default_workers() -> int:
@@ -70,10 +88,14 @@ def free_loopback_port() -> int:
 class Front:
     """The routing front over the processes listening on ``ports`` (process i on ports[i])."""
 
-    def __init__(self, ports: Sequence[int], header_timeout: float):
+    def __init__(self, ports: Sequence[int], header_timeout: float, channels: Sequence[str] = ()):
+        """``channels``: each process's Unix socket for handed-over connections (`channel_name`); none: copy."""
         self.ports = list(ports)
         self.header_timeout = header_timeout
         self._turn = itertools.cycle(range(len(self.ports)))
+        self.channels = list(channels)
+        self._open: dict[int, socket.socket] = {}  # process -> the front's connected channel to it
+        self.handed = 0  # connections handed over (the tests and the bench read it)
 
     def choose(self, method: str, target: str, client: str) -> int:
         asked = worker_of_target(target, len(self.ports))
@@ -121,6 +143,15 @@ class Front:
         headers.append(b"X-Forwarded-For: " + client.encode("latin-1"))
         out = b"\r\n".join([lines[0], *headers]) + b"\r\n\r\n"
         first = self.choose(method, target, client)
+        if upgrade and self.channels:
+            transport: Any = writer.transport  # a socket transport: it reads as well as writes
+            transport.pause_reading()  # what follows the head stays in the socket, for the process to read
+            pending = bytes(getattr(reader, "_buffer", b""))  # read with the head already (a client that did not wait)
+            if self._hand_over(first, writer, out + pending):
+                self.handed += 1
+                transport.abort()  # the front's copy of the descriptor; the process holds its own
+                return
+            transport.resume_reading()  # its channel is not up (starting, or gone): copied, as below
         upstream = await self._connect(first)
         if upstream is None:
             writer.write(b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
@@ -131,6 +162,29 @@ class Front:
         up_reader, up_writer = upstream
         up_writer.write(out)
         await asyncio.gather(_copy(reader, up_writer), _copy(up_reader, writer))
+
+    def _hand_over(self, index: int, writer: asyncio.StreamWriter, head: bytes) -> bool:
+        """Pass the client's connection, with the head already read, to process ``index``; False if its channel
+        is down or full (a process starting, dying or stalled: the connection is then copied, `_connect`).
+        Never waits: the channel does not block, so a stalled process cannot hold the front up."""
+        sock = writer.get_extra_info("socket")
+        if sock is None:
+            return False
+        for _ in range(2):  # a channel cached from before the process started again is refused once
+            channel = self._open.get(index)
+            try:
+                if channel is None:
+                    channel = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+                    channel.setblocking(False)
+                    self._open[index] = channel
+                    channel.connect(self.channels[index])
+                socket.send_fds(channel, [head], [sock.fileno()])
+                return True
+            except OSError:
+                dropped = self._open.pop(index, None)
+                if dropped is not None:
+                    dropped.close()
+        return False
 
     async def _connect(self, first: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter] | None:
         """The connection to process ``first``, or to the next one that answers if it does not."""
@@ -165,8 +219,10 @@ def _worker(
     loopback: bool,
     holder: str,
     rules_text: Callable[..., Any] | None,
+    channel: str = "",
 ) -> None:
-    """One server process: the application of `tapete.web.app.make_app`, on a loopback port, behind the front."""
+    """One server process: the application of `tapete.web.app.make_app`, on a loopback port, behind the front;
+    ``channel`` names the Unix socket where it takes the connections the front hands over (`Front`)."""
     import uvicorn
 
     from .app import process_app, uvicorn_options
@@ -174,7 +230,74 @@ def _worker(
     app = process_app(db, rules_text, limits, loopback, f"{holder}/{index}", (index, workers))
     options = uvicorn_options(limits) | {"proxy_headers": True, "forwarded_allow_ips": "127.0.0.1"}
     threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
-    uvicorn.run(app, host="127.0.0.1", port=port, **options)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, **options))
+
+    async def main() -> None:
+        serving = asyncio.create_task(server.serve())
+        while not server.started and not serving.done():
+            await asyncio.sleep(0.01)
+        if server.started and channel:
+            _take_handed(server, channel)
+        await serving
+
+    asyncio.run(main())
+
+
+def _take_handed(server: Any, name: str) -> None:
+    """Serve the connections the front hands over on the Unix socket ``name`` as if uvicorn had accepted them.
+
+    Each message is the head of the request the front read, with the client's connection as its
+    descriptor; the connection gets uvicorn's own protocol (the same guards, the same WebSocket
+    upgrade), which reads the head first and then the socket."""
+    loop = asyncio.get_running_loop()
+    config = server.config
+
+    class Handed(config.http_protocol_class):  # type: ignore[name-defined,misc]
+        head = b""
+
+        def connection_made(self, transport: Any) -> None:
+            super().connection_made(transport)
+            self.data_received(self.head)
+
+    def make(head: bytes) -> asyncio.Protocol:
+        protocol = Handed(config=config, server_state=server.server_state, app_state=server.lifespan.state, _loop=loop)
+        protocol.head = head
+        return protocol
+
+    async def adopt(fd: int, head: bytes) -> None:
+        sock = socket.socket(fileno=fd)
+        try:
+            await loop.connect_accepted_socket(lambda: make(head), sock)
+        except OSError:  # the client went away meanwhile
+            sock.close()
+
+    def receive(conn: socket.socket) -> None:
+        try:
+            head, fds, _, _ = socket.recv_fds(conn, MAX_HEAD + CHUNK, 4)
+        except BlockingIOError:
+            return
+        except OSError:
+            head, fds = b"", []
+        if not head and not fds:  # the front closed its end
+            loop.remove_reader(conn)
+            conn.close()
+            return
+        for fd in fds[:1]:
+            loop.create_task(adopt(fd, head))
+        for fd in fds[1:]:  # one connection a message: anything more is not the front's
+            os.close(fd)
+
+    def accept() -> None:
+        with contextlib.suppress(BlockingIOError):
+            conn, _ = listener.accept()
+            conn.setblocking(False)
+            loop.add_reader(conn, receive, conn)
+
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    listener.bind(name)
+    listener.listen(16)
+    listener.setblocking(False)
+    loop.add_reader(listener, accept)
 
 
 def _exit_with_parent(parent: int) -> None:
@@ -216,17 +339,18 @@ def run(
     ctx = multiprocessing.get_context("spawn")  # a fresh interpreter each: no event loop or thread inherited
     ports = [free_loopback_port() for _ in range(workers)]
     holder = f"{socket.gethostname()}:{port}"
+    channels = [channel_name(os.getpid(), i) for i in range(workers)] if HANDOVER else []
 
     def make(i: int) -> Any:
         return ctx.Process(
             target=_worker,
-            args=(i, workers, ports[i], db, limits, loopback, holder, rules_text),
+            args=(i, workers, ports[i], db, limits, loopback, holder, rules_text, channels[i] if channels else ""),
             name=f"tapete-serve-{i}",
             daemon=True,
         )
 
     procs = [make(i) for i in range(workers)]
-    front = Front(ports, limits.header_timeout)
+    front = Front(ports, limits.header_timeout, channels)
 
     async def main() -> None:
         loop = asyncio.get_running_loop()

@@ -11,6 +11,7 @@ person's page, reconnecting through the front, carries on with every acknowledge
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import http.client
 import json
 import os
@@ -22,6 +23,7 @@ from typing import Any
 
 import pytest
 
+from tapete.web.front import HANDOVER
 from tapete.web.routing import owner
 
 from .conftest import WAIT, Client, ProcessServer, get, stored_rows, token
@@ -82,6 +84,44 @@ def test_each_table_lives_in_one_process_and_every_link_and_the_lobby_reach_it(t
 
     for made in (a, b):
         asyncio.run(run(made))
+
+
+def sockets_of(pid: int) -> int:
+    """How many sockets the process ``pid`` holds open (its descriptors that are sockets)."""
+    held = 0
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        with contextlib.suppress(OSError):
+            held += os.readlink(f"/proc/{pid}/fd/{fd}").startswith("socket:")
+    return held
+
+
+@pytest.mark.skipif(not HANDOVER, reason="connections are handed over only where descriptors pass (Linux)")
+def test_the_front_hands_each_page_over_to_its_tables_process_and_holds_none_of_them(two: ProcessServer) -> None:
+    """A page's WebSocket is passed to the process that owns its table (`tapete.web.front`): with 24 pages
+    open and playing, the front holds no more sockets than with none (copying, it held two a page), and
+    each page is still answered by its table's process: its move acknowledged, its spectator shown it."""
+    made = [open_from(two, source, ["person", "person"]) for source in ("127.0.0.1", OTHER) * 4]
+    assert {owner(m["table"], 2) for m in made} == {0, 1}
+    before = sockets_of(two.proc.pid)
+
+    async def run() -> int:
+        pages = [await Client.open(two.ws_url, token(s["link"])) for m in made for s in m["seats"]]
+        watchers = [await Client.open(two.ws_url, token(m["spectator"])) for m in made]
+        try:
+            for k in range(len(made)):
+                mine = pages[2 * k : 2 * k + 2]
+                states = [await p.next_of("state") for p in mine]
+                i, st = next((i, st) for i, st in enumerate(states) if st["moves"])
+                await mine[i].send({"type": "move", "seq": st["seq"], "move": st["moves"][0]["text"]})
+                assert (await mine[i].next_of("ack"))["seq"] == st["seq"]
+                assert (await watchers[k].state_after(st["seq"]))["seq"] == st["seq"] + 1
+            return sockets_of(two.proc.pid)
+        finally:
+            for c in (*pages, *watchers):
+                await c.close()
+
+    during = asyncio.run(run())
+    assert during - before < 4, (before, during)  # 24 pages open: none of them held by the front
 
 
 def workers_of(front: int) -> list[int]:
