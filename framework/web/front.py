@@ -43,6 +43,7 @@ import multiprocessing
 import os
 import signal
 import socket
+import struct
 import sys
 import threading
 import time
@@ -251,6 +252,7 @@ def _take_handed(server: Any, name: str) -> None:
     upgrade), which reads the head first and then the socket."""
     loop = asyncio.get_running_loop()
     config = server.config
+    front = os.getppid()
 
     class Handed(config.http_protocol_class):  # type: ignore[name-defined,misc]
         head = b""
@@ -290,6 +292,11 @@ def _take_handed(server: Any, name: str) -> None:
     def accept() -> None:
         with contextlib.suppress(BlockingIOError):
             conn, _ = listener.accept()
+            creds = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+            pid, _, _ = struct.unpack("3i", creds)
+            if pid != front:  # only the front hands connections over (an abstract name is open to the machine)
+                conn.close()
+                return
             conn.setblocking(False)
             loop.add_reader(conn, receive, conn)
 
