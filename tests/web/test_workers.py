@@ -26,7 +26,7 @@ import pytest
 from tapete.web.front import HANDOVER
 from tapete.web.routing import owner
 
-from .conftest import WAIT, Client, ProcessServer, get, stored_rows, token
+from .conftest import WAIT, Client, ProcessServer, ThreadServer, create, get, stored_rows, token
 from .test_limits import OTHER
 from .test_resume import FORM, SEATS, play
 
@@ -264,3 +264,29 @@ def test_the_front_sends_a_debugging_request_to_the_process_it_names() -> None:
     turns = [front.choose("GET", "/api/debug/timers?worker=7", "me") for _ in range(3)]  # no such process
     assert sorted(turns) == [0, 1, 2]  # taken in turn, as a request naming no table
     assert front.choose("GET", "/api/tables?worker=2", "me") in (0, 1, 2)  # only the debugging routes
+
+
+def test_a_page_whose_process_takes_no_handed_connection_is_copied_through_the_front(server: ThreadServer) -> None:
+    """Where the owner's channel is not up (a process starting, or gone), the front falls back to copying
+    the page's bytes to the owner's port: the page plays as ever and nothing was handed over."""
+    from tapete.web.front import Front
+
+    made = create(server, "fantan/pagat", ["person", "random", "random"])
+    front = Front([server.port], header_timeout=5.0, channels=["\0tapete-test-no-such-channel"])
+
+    async def run() -> int:
+        listening = await asyncio.start_server(front.handle, "127.0.0.1", 0)
+        port = listening.sockets[0].getsockname()[1]
+        async with listening:
+            page = await Client.open(f"ws://127.0.0.1:{port}/ws", token(made["seats"][0]["link"]))
+            try:
+                st = await page.next_of("state")
+                while not st["moves"]:
+                    st = await page.next_of("state")
+                await page.send({"type": "move", "seq": st["seq"], "move": st["moves"][0]["text"]})
+                return int((await page.next_of("ack"))["seq"])
+            finally:
+                await page.close()
+
+    assert asyncio.run(run()) >= 0
+    assert front.handed == 0
