@@ -40,6 +40,7 @@ ALLOWED_SIDEWAYS = {
     ("testing", "gamelog"),  # check_replay replays a log
     ("rl", "pettingzoo"),  # the single-agent environment is built on the AEC environment's public API
     ("policy", "pettingzoo"),  # a trained policy reads its seat through the layout it was trained on
+    ("web", "policy"),  # the server judges the policies its host serves (their headers) before it offers them
 }
 
 
