@@ -310,7 +310,9 @@ def change_message(before: Json, after: Json) -> Json:
         if old is value:
             continue
         if isinstance(value, list) and isinstance(old, list) and len(old) == len(value) > 1:
-            items = {str(i): v for i, (o, v) in enumerate(zip(old, value, strict=True)) if o != v}
+            # ``is`` first: most items are the very objects of the last state (shared rows, the
+            # same dicts), and ``!=`` of a dict with itself still walks it.
+            items = {str(i): v for i, (o, v) in enumerate(zip(old, value, strict=True)) if o is not v and o != v}
             if not items:
                 continue
             if len(items) < len(value):
