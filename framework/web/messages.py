@@ -170,8 +170,7 @@ def around(table: LiveTable, layout: Layout, view: View, seats: list[Json], view
     last: dict[int, list[Any]] = {}
     for event in reversed(list(view.history)):  # from the end, until every seat's last move is found
         if event.kind == "action" and event.seat is not None and event.seat not in last:
-            line = tokens(view, layout.event(view, event))
-            last[event.seat] = line[1:] if line and line[0] == f"{seat_name(view, event.seat)}:" else line
+            last[event.seat] = _last_move(layout, view, event)
             if len(last) == view.players:
                 break
     for place in seats:
@@ -184,6 +183,27 @@ def around(table: LiveTable, layout: Layout, view: View, seats: list[Json], view
             place["played"] = tokens(view, layout.seat_played(view, deal_seat))
             place["last"] = last.get(deal_seat, [])
     return seats
+
+
+def _last_move(layout: Layout, view: View, event: Any) -> list[Any]:
+    """A seat's last move as ``around`` shows it: the layout's line for ``event``, without the seat's name.
+
+    Made once per event of a seat's history (and layout, viewer and deck): the events stay
+    in the history as they were recorded, and three of a table's four last moves are the
+    same from one position to the next, so every later state shares the line."""
+    key = id(event)
+    hit = _last_moves.get(key)
+    if hit is not None and hit[0] is event and hit[1] is layout and hit[2] == view.seat and hit[3] is view.deck:
+        return hit[4]
+    line = tokens(view, layout.event(view, event))
+    made = line[1:] if line and line[0] == f"{seat_name(view, event.seat)}:" else line
+    if len(_last_moves) >= MAX_ROWS:
+        _last_moves.clear()  # a bound, not an eviction policy, as for the rows
+    _last_moves[key] = (event, layout, view.seat, view.deck, made)
+    return made
+
+
+_last_moves: dict[int, tuple[Any, Layout, int, Deck, list[Any]]] = {}  # the event kept: its id stays its own
 
 
 def score_sheet(table: LiveTable) -> list[Json]:
