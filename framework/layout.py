@@ -242,7 +242,11 @@ class Layout:
         return None
 
     def event(self, view: View, event: Event) -> list[Token]:
-        """An event of the seat's history as a line: who did what, with the cards this seat saw move."""
+        """An event of the seat's history as a line: who did what, with the cards this seat saw move.
+
+        The line depends on the event and the viewer's seat only, not on later play: the web
+        table makes each seat's last move once per event and viewer and shows it again in later
+        states (`tapete.web.messages.around`)."""
         who = seat_name(view, event.seat)
         tokens: list[Token] = [f"{who}:"]
         if event.action is not None:
