@@ -24,6 +24,7 @@ from tapete.core.rng import Random
 from tapete.web.tables import BY_LATE, BY_STAND_IN, LiveTable
 
 from .conftest import FAST, WAIT, Client, ProcessServer, ThreadServer, create, get, post, stored_rows, token
+from .test_resume import play
 
 pytestmark = pytest.mark.rl_train
 
@@ -53,24 +54,11 @@ def served(tmp_path: Path, policy_file: Path) -> ThreadServer:
     return ThreadServer(tmp_path / "tables.db", limits).start()
 
 
-async def play_seat(ws_url: str, link: str, steps: int) -> int:
-    """The person's seat plays its first offered move until ``steps`` steps were taken (or the match ended)."""
+async def play_seat(ws_url: str, link: str) -> dict[str, Any]:
+    """The person's seat plays its moves to the match's end (`test_resume.play`); the last state."""
     client = await Client.open(ws_url, token(link))
-    acted = -1
     try:
-        while True:
-            msg = await client.next_of("state")
-            assert not msg.get("broken"), msg.get("broken")
-            if msg["phase"] == "match-over" or msg["seq"] >= steps:
-                return int(msg["seq"])
-            if msg["seq"] <= acted:
-                continue
-            if msg["phase"] == "deal-over" and not msg["seats"][client.seat]["ready"]:
-                acted = msg["seq"]
-                await client.send({"type": "next", "seq": msg["seq"]})
-            elif msg["moves"]:
-                acted = msg["seq"]
-                await client.send({"type": "move", "seq": msg["seq"], "move": msg["moves"][0]["text"]})
+        return await play(client)
     finally:
         await client.close()
 
@@ -88,8 +76,8 @@ def test_the_lobby_offers_a_served_policy_at_its_own_game_and_it_plays_the_polic
         assert str(policy_file) not in body.decode()
 
         made = create(srv, VARIANT, ["person", "policy:name=learner"], seed="served-1")
-        played = asyncio.run(asyncio.wait_for(play_seat(srv.ws_url, made["seats"][0]["link"], 500), WAIT))
-        assert srv.hub.rooms[made["table"]].table.phase == "match-over", played
+        last = asyncio.run(asyncio.wait_for(play_seat(srv.ws_url, made["seats"][0]["link"]), WAIT))
+        assert last["phase"] == "match-over"
         stored = srv.hub.store.load(made["table"])  # the bot may move on meanwhile: these steps are judged
         theirs = [s for s in stored.steps if s.kind == "move" and s.seat == 1]
         assert len(theirs) >= 10, "the policy's seat did not play"
