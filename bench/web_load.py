@@ -20,6 +20,10 @@ table is open (``opening_s``), and after a further warm-up, it measures for ``--
   a late client makes round trips look longer than the server made them;
 - how long the server's event loop was ready to run but waited for a core (``/proc/PID/schedstat``,
   ms per second): on a busy machine, a wait every page meets whatever the server costs;
+- how much of this machine's cores the host gave to others (``host_took_cores``, the ``steal``
+  of ``/proc/stat``), and the machine's speed before and after the run (``machine_reference_ms``,
+  `bench/machine_speed.py`: the CPU time of a fixed piece of plain Python, lower is faster): a
+  virtual machine's speed changes from minute to minute, and the server's CPU per move with it;
 - with ``--breakdown``, where each stored move's server CPU went (``tapete.web.timing``), the
   collector's pauses by generation (wall and CPU time) and the server loop's own lateness;
 - memory per table: the server's resident memory with the tables open, less its memory
@@ -56,6 +60,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from machine_speed import reference_ms_apart  # bench/ is on the path
 from websockets.asyncio.client import connect
 
 TIMEOUT = 30.0
@@ -115,13 +120,17 @@ def waited_for_core(pid: int) -> float:
         return 0.0
 
 
-def machine_jiffies() -> tuple[int, int]:
-    """(busy, total) CPU time of the whole machine so far, in clock ticks, from /proc/stat."""
+def machine_jiffies() -> tuple[int, int, int]:
+    """(busy, total, steal) CPU time of the whole machine so far, in clock ticks, from /proc/stat.
+
+    ``steal`` is the time the host ran something else while this machine's cores wanted to run:
+    it is not counted as busy (no process here used it)."""
     first = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
     ticks = [int(x) for x in first]
     idle = ticks[3] + (ticks[4] if len(ticks) > 4 else 0)  # idle + iowait
+    steal = ticks[7] if len(ticks) > 7 else 0
     total = sum(ticks[:8])  # guest time is already counted in user
-    return total - idle, total
+    return total - idle - steal, total, steal
 
 
 def post(url: str, body: Any) -> Any:
@@ -164,7 +173,8 @@ class Load:
         self.lags: list[float] = []  # how late this script's loop woke from a 10 ms sleep
         self.measuring = False
         self.stop = False
-        self.tables_done = 0
+        self.matches_done = 0  # matches that ended (or broke) while the load ran: their tables were replaced
+        self.broken = 0
         self.opened = 0  # tables whose person has been shown the table once
         self.all_open = asyncio.Event()
         self.errors: list[str] = []
@@ -196,7 +206,6 @@ class Load:
             finally:
                 for w in watchers:
                     w.cancel()
-            self.tables_done += 1
 
     async def hello(self, link: str) -> Any:
         token = link.split("#", 1)[1]
@@ -251,6 +260,8 @@ class Load:
                         self.acks.append(acked - sent)
                         self.rtts.append(now - sent)
                 if state["phase"] in ("match-over", "broken"):
+                    self.matches_done += 1
+                    self.broken += state["phase"] == "broken"
                     return
                 if seq <= acted:
                     continue
@@ -346,6 +357,7 @@ async def measure(
     moves = steps1 - steps0
     server_cpu, client_cpu = server1 - server0, client1 - client0
     busy = (machine1[0] - machine0[0]) / TICK
+    stolen = (machine1[2] - machine0[2]) / TICK
     rtts, acks, lags = sorted(load.rtts), sorted(load.acks), sorted(load.lags)
     out = {
         "tables": tables,
@@ -373,11 +385,13 @@ async def measure(
         "load_avg_median": round(statistics.median(loads), 2),
         "load_avg_max": round(max(loads), 2),
         "other_busy_cores": round(max(0.0, busy - server_cpu - client_cpu) / wall, 2),
+        "host_took_cores": round(stolen / wall, 3),  # steal: the host running others on this machine's cores
         "server_waited_for_core_ms_per_s": round((waited1 - waited0) / wall * 1000, 1),
         "cores": os.cpu_count(),
         "server_rss_mib": round(peak / 1024, 1),
         "memory_per_table_kib": round((open_rss - before) / tables, 1),
-        "matches_finished": load.tables_done,
+        "matches_finished": load.matches_done,
+        "tables_broken": load.broken,
         "refusals": len(load.errors),
     }
     if parts is not None:
@@ -431,6 +445,7 @@ def breakdown(parts: dict[str, Any], server_cpu: float, moves: int) -> dict[str,
     per_move = {k: round(v / steps, 4) for k, v in cpu.items()}
     timed = sum(cpu.get(k, 0.0) for k in TOP_PARTS) + cpu.get("store_thread", 0.0) + cpu.get("bots_threads", 0.0)
     return {
+        "loop": parts.get("loop", "?"),  # the server's event loop (uvloop where the web extra installed it)
         "ms_per_move": per_move,
         "rest_ms_per_move": round((server_cpu * 1000 - timed) / steps, 4),
         "gc_pauses": {g: p["pauses"] for g, p in parts["gc"].items()},  # by generation: 0, 1, 2 (full)
@@ -459,6 +474,7 @@ RUNS = iter(range(1_000_000))
 
 def one_run(args: argparse.Namespace, tables: int, workers: int = 1, store: str = "sqlite") -> dict[str, Any]:
     """A fresh server (``workers`` processes) and database, ``tables`` tables, one measurement."""
+    speed_before = reference_ms_apart()  # the machine's speed now, before the server starts (bench/machine_speed.py)
     with tempfile.TemporaryDirectory() as tmp:
         db: Path | str = Path(tmp) / "load.db"
         if store == "postgres":
@@ -483,13 +499,16 @@ def one_run(args: argparse.Namespace, tables: int, workers: int = 1, store: str 
                     if time.monotonic() > deadline or server.poll() is not None:
                         raise SystemExit("the server did not start") from None
                     time.sleep(0.05)
-            return asyncio.run(measure(args, tables, base, server.pid, db, workers, store))
+            out = asyncio.run(measure(args, tables, base, server.pid, db, workers, store))
         finally:
             server.terminate()
             try:
                 server.wait(TIMEOUT)
             except subprocess.TimeoutExpired:
                 server.kill()
+    # The same yardstick after the server stopped: a figure is read with the machine's speed around it.
+    out["machine_reference_ms"] = [speed_before, reference_ms_apart()]
+    return out
 
 
 MEDIANS = (
@@ -507,6 +526,7 @@ MEDIANS = (
     "load_avg_median",
     "load_avg_max",
     "other_busy_cores",
+    "host_took_cores",
     "server_waited_for_core_ms_per_s",
     "server_rss_mib",
     "memory_per_table_kib",
@@ -521,6 +541,7 @@ def summary(runs: list[dict[str, Any]]) -> dict[str, Any]:
         values = [r[key] for r in runs if r.get(key) is not None]
         out[key] = round(statistics.median(values), 3) if values else None
     out["rtt_p99_ms_each_run"] = [r["rtt_p99_ms"] for r in runs]
+    out["machine_reference_ms"] = round(statistics.median(x for r in runs for x in r["machine_reference_ms"]), 2)
     return out
 
 
@@ -547,15 +568,16 @@ def scaling(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def markdown(rows: list[dict[str, Any]]) -> str:
     lines = [
-        "| tables | workers | store | runs | load average | others' cores | server waited for a core | moves/s "
-        "| server CPU per move | server core share | p50 round trip | p99 round trip (each run) | client lag p99 "
-        "| memory per table |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| tables | workers | store | runs | machine reference | host took | load average | others' cores "
+        "| server waited for a core | moves/s | server CPU per move | server core share | p50 round trip "
+        "| p99 round trip (each run) | client lag p99 | memory per table |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         each = ", ".join(f"{x:g}" for x in r["rtt_p99_ms_each_run"])
         lines.append(
             f"| {r['tables']} | {r['workers']} | {r['store']} | {r['runs']} "
+            f"| {r['machine_reference_ms']:g} ms | {r['host_took_cores']:g} "
             f"| {r['load_avg_median']:g} | {r['other_busy_cores']:g} "
             f"| {r['server_waited_for_core_ms_per_s']:g} ms/s "
             f"| {r['moves_per_s']:g} | {r['server_cpu_ms_per_move']:g} ms | {r['server_core_share']:.0%} "

@@ -163,6 +163,7 @@ class Timers:
         """Everything since the last reset, in milliseconds; ``steps`` is the hub's count of steps played."""
         lags = sorted(self.lags)
         return {
+            "loop": loop_name(),
             "wall_s": round(time.perf_counter() - self.started, 3),
             "steps": steps,
             "cpu_ms": {k: round(v * 1000, 3) for k, v in sorted(self.seconds.items())},
@@ -175,6 +176,17 @@ class Timers:
                 "max": _ms(lags[-1]) if lags else 0.0,
             },
         }
+
+
+def loop_name() -> str:
+    """Which event loop runs this server: ``uvloop`` where it is installed (uvicorn takes it), else ``asyncio``.
+
+    A figure of the server's CPU per move is read with it: the loop's own work is part of every move."""
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return "none"
+    return "uvloop" if type(loop).__module__.startswith("uvloop") else "asyncio"
 
 
 def asyncio_loop_running() -> bool:
