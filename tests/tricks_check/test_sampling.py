@@ -32,14 +32,16 @@ from tapete.search.determinise import Determiniser
 TRICKS = (3, 6, 9)
 
 
-def impossible_share(name: str, positions: int, samples: int) -> tuple[int, int, list[str]]:
-    """(impossible, sampled, a few reasons) over ``positions`` random deals a number of tricks."""
+def impossible_share(
+    name: str, positions: int, samples: int, tricks: tuple[int, ...] = TRICKS
+) -> tuple[int, int, list[str]]:
+    """(impossible, sampled, a few reasons) over ``positions`` random deals at each number of ``tricks``."""
     v = load_variant(name)
     players = v.default_players()
     rng = Random(name, "samples")
     bad: list[str] = []
     total = 0
-    for k in TRICKS:
+    for k in tricks:
         for p in range(positions):
             walked = walk(v, players, 1000 * k + p, lambda moves, k=k: _plays(moves) >= k * players)
             assert walked is not None, f"{name}: a deal ended before {k} tricks"
@@ -93,12 +95,15 @@ def test_each_variant_imagines_only_possible_deals(name):
     assert impossible == 0, f"{impossible} of {total} imagined deals cannot have happened, e.g. {why}"
 
 
-def _long_first_deal(name: str) -> bool:
-    """The first deal lasts 9 tricks or more: Briscola's by its draws, a contract game's by its hand (Oh Hell's
-    one-card start, OH-V3 up, and OH-V2's short fixed hands do not)."""
+def _depths(name: str) -> tuple[int, ...]:
+    """The tricks after which to imagine deals: 3, 6 and 9, or as many of them as the first deal has, with
+    its last trick for the rest (Oh Hell's one-card start, OH-V3 up, and OH-V2's short fixed hands; Briscola's
+    and every other game's first deal lasts 9 tricks or more)."""
     v = load_variant(name)
+    if not v.new_game().bidding.used:
+        return TRICKS
     dealt = len(v.new_deal(v.default_players(), seed=0).state.zones["hand.0"])
-    return not v.new_game().bidding.used or dealt >= max(TRICKS)
+    return tuple(sorted({min(k, dealt - 1) for k in TRICKS}))
 
 
 @pytest.mark.slow
@@ -106,12 +111,11 @@ def _long_first_deal(name: str) -> bool:
     "name", sorted(n for n in registry().variants() if n.startswith(("hearts/", "briscola/", "oh-hell/", "spades/")))
 )
 def test_every_variant_imagines_only_possible_deals(name):
-    """Every trick variant whose first deal lasts 9 tricks, 144 imagined deals after 3, 6 and 9 tricks (the bids
-    before play included, OH-4, SP-3): none impossible."""
-    if not _long_first_deal(name):  # asked here, not while the suite is collected: loading costs seconds
-        pytest.skip(f"{name}'s first deal is shorter than {max(TRICKS)} tricks")
-    impossible, total, why = impossible_share(name, 6, 8)
-    assert total == 144
+    """Every trick variant, 48 imagined deals after 3, 6 and 9 tricks, or after as many tricks as its first deal
+    has (the bids before play included, OH-4, SP-3): none impossible."""
+    depths = _depths(name)  # asked here, not while the suite is collected: loading costs seconds
+    impossible, total, why = impossible_share(name, 6, 8, depths)
+    assert total == 48 * len(depths)
     assert impossible == 0, f"{impossible} of {total} imagined deals cannot have happened, e.g. {why}"
 
 

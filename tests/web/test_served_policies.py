@@ -23,7 +23,19 @@ import pytest
 from tapete.core.rng import Random
 from tapete.web.tables import BY_LATE, BY_STAND_IN, LiveTable
 
-from .conftest import FAST, WAIT, Client, ProcessServer, ThreadServer, create, get, post, stored_rows, token
+from .conftest import (
+    FAST,
+    WAIT,
+    Client,
+    ProcessServer,
+    ThreadServer,
+    create,
+    get,
+    post,
+    stored_rows,
+    token,
+    unavailable,
+)
 from .test_resume import play
 
 pytestmark = pytest.mark.rl_train
@@ -158,7 +170,7 @@ def test_a_person_seats_the_policy_from_the_lobby_and_plays_briscola_against_it_
     sync_api = pytest.importorskip("playwright.sync_api")
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if chromium is None:
-        pytest.skip("needs Debian's chromium package (.ci/run installs it)")
+        unavailable("no chromium (Debian's package) on this machine")
     from .test_browser import MATCH, STEP, act, body
 
     def briscola_person(page: Any, seq: int) -> None:
