@@ -52,11 +52,14 @@ def tapete_runner(name: str, players: int) -> Runner:
     return run
 
 
-def openspiel_runner(name: str, params: dict[str, int]) -> Runner:
+def openspiel_runner(name: str, params: dict[str, int], forced: tuple[int, ...] = ()) -> Runner:
+    """OpenSpiel's ``name`` from Python; ``forced`` are chance outcomes applied first (Hearts' pass direction)."""
     game = pyspiel.load_game(name, params)
 
     def run(rng: random.Random) -> int:
         state = game.new_initial_state()
+        for outcome in forced:
+            state.apply_action(outcome)
         actions = 0
         while not state.is_terminal():
             if state.is_chance_node():

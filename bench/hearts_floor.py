@@ -15,8 +15,8 @@ actions; the two of clubs leads; no points on the first trick unless a hand hold
 else; hearts may not be led until broken unless a hand holds nothing else; the queen of
 spades breaks hearts), chooses uniformly among the legal moves with Python's ``random``,
 and checks that every deal's points add up to 26. ``openspiel`` is ``pyspiel.load_game
-("hearts")`` from Python, as in `hearts_race.py` (every chance outcome drawn, the pass
-direction forced to left). The two take turns within each run, CPU time of this process.
+("hearts")`` from Python, as `contracts_race.py` plays OpenSpiel's games (every chance outcome
+drawn, the pass direction forced to left). The two take turns within each run, CPU time of this process.
 
 What it says: a framework whose moves are plain Python has, at best, the floor's pace
 less everything the framework does (rules read from a variant, moves as objects, a state
@@ -30,10 +30,8 @@ import json
 import platform
 import random
 import statistics
-import time
-from collections.abc import Callable
 
-import pyspiel
+from contracts_race import measure, openspiel_runner  # bench/ is on the path
 
 CLUBS, DIAMONDS, HEARTS, SPADES = range(4)  # a card is suit * 13 + rank, the rank 0 (two) to 12 (ace)
 SUIT = [sum(1 << (s * 13 + r) for r in range(13)) for s in range(4)]
@@ -101,48 +99,20 @@ def floor_deal(rng: random.Random) -> int:
     return actions
 
 
-def openspiel_runner() -> Callable[[random.Random], int]:
-    game = pyspiel.load_game("hearts")
-
-    def run(rng: random.Random) -> int:
-        state = game.new_initial_state()
-        state.apply_action(1)  # the pass direction: left (0 none, 1 left, 2 across, 3 right)
-        actions = 0
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
-                continue
-            legal = state.legal_actions()
-            state.apply_action(legal[rng.randrange(len(legal))])
-            actions += 1
-        return actions
-
-    return run
-
-
-def measure(run: Callable[[random.Random], int], seconds: float, rng: random.Random) -> float:
-    """Player actions per CPU second over about ``seconds``."""
-    start = time.process_time()
-    actions = 0
-    while time.process_time() - start < seconds:
-        actions += run(rng)
-    return actions / (time.process_time() - start)
-
-
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--seconds", type=float, default=2.0, help="CPU seconds a contender a run")
     p.add_argument("--runs", type=int, default=5)
     args = p.parse_args()
-    contenders = {"floor": floor_deal, "openspiel": openspiel_runner()}
+    # OpenSpiel as contracts_race.py plays it, the pass direction forced to left (0 none, 1 left, 2 across, 3 right)
+    contenders = {"floor": floor_deal, "openspiel": openspiel_runner("hearts", {}, forced=(1,))}
     rng = random.Random(2026)
     for run in contenders.values():
         run(rng)  # warm
     rates: dict[str, list[float]] = {name: [] for name in contenders}
     for _ in range(args.runs):
         for name, run in contenders.items():
-            rates[name].append(measure(run, args.seconds, rng))
+            rates[name].append(measure(run, args.seconds, rng)[0])  # player actions per CPU second
     ratios = [f / o for f, o in zip(rates["floor"], rates["openspiel"], strict=True)]
     out = {
         "python": platform.python_version(),

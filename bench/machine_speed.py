@@ -4,9 +4,9 @@
 
 A virtual machine's speed is not a constant. On the 2-core machines tapete is measured on,
 the same server, the same load and the same code spent 0.6 ms of CPU a move in one minute
-and 1.1 ms a few minutes later, with nothing else running in the machine and no time
-taken by the host that the machine could see (``steal`` in ``/proc/stat`` stayed near
-zero): the host's other tenants share its caches, memory and clock. A figure in CPU time
+and 1.1 ms a few minutes later, with nothing else running in the machine; the time the host
+took from its cores (``steal`` in ``/proc/stat``) explains only part of that, since the host's
+other tenants also share its caches, memory and clock. A figure in CPU time
 per unit of work is therefore stated together with this one, taken in the same minutes, so
 that a reader can tell a change of the code from a change of the machine.
 

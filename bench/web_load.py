@@ -445,7 +445,7 @@ def breakdown(parts: dict[str, Any], server_cpu: float, moves: int) -> dict[str,
     per_move = {k: round(v / steps, 4) for k, v in cpu.items()}
     timed = sum(cpu.get(k, 0.0) for k in TOP_PARTS) + cpu.get("store_thread", 0.0) + cpu.get("bots_threads", 0.0)
     return {
-        "loop": parts.get("loop", "?"),  # the server's event loop (uvloop where the web extra installed it)
+        "loop": parts.get("loop", "?"),  # the server's event loop (uvicorn takes uvloop where it is installed)
         "ms_per_move": per_move,
         "rest_ms_per_move": round((server_cpu * 1000 - timed) / steps, 4),
         "gc_pauses": {g: p["pauses"] for g, p in parts["gc"].items()},  # by generation: 0, 1, 2 (full)
