@@ -197,14 +197,19 @@ class Game:
     def deal_round_robin(self, state: DealState, cards: list[int], per_hand: int | None, first: int) -> None:
         """Fresh hands, dealt one card at a time from ``first``; ``None`` deals everything."""
         n = state.players
+        total = len(cards) if per_hand is None else per_hand * n
+        # Card k off the top (the end of ``cards``) goes to seat first + k * step: seat j-th in
+        # dealing order takes every n-th card from its place, so a slice deals its hand at once.
+        if total > len(cards):
+            raise IndexError(f"{total} cards to deal from {len(cards)}")  # as the card-by-card deal failed
+        dealt = cards[::-1][:total] if total > 0 else []
+        if dealt:
+            del cards[-total:]
         hands: list[list[int]] = [[] for _ in range(n)]
+        for j in range(n):
+            hands[(first + j * self.step) % n] = dealt[j::n]
         for s in range(n):
             state.zones[f"hand.{s}"] = hands[s]
-        total = len(cards) if per_hand is None else per_hand * n
-        seat = first
-        for _ in range(total):
-            hands[seat].append(cards.pop())
-            seat = (seat + self.step) % n
 
     def facts(self) -> dict[str, Any]:
         """Public derived facts a bot may read through ``view.facts`` (card values, tables, solvers).
