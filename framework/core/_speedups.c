@@ -80,7 +80,11 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "tapete.core._speedups", "The few loops where plain Python costs most, in C.", -1, methods,
+    .m_base = PyModuleDef_HEAD_INIT,
+    .m_name = "tapete.core._speedups",
+    .m_doc = "The few loops where plain Python costs most, in C.",
+    .m_size = -1,
+    .m_methods = methods,
 };
 
 PyMODINIT_FUNC

@@ -41,6 +41,12 @@ from .bidding import Bidding
 from .blind import Blind
 from .words import WORDS
 
+_fast: Any
+try:  # the commonest steps in C, where they were built (_fast.c); this file's Python is their reference
+    from . import _fast
+except ImportError:
+    _fast = None
+
 # The rule ids each game's documents give the family's mechanics (cited by help, refusals, the rulebook).
 IDS = {
     "hearts": {
@@ -147,6 +153,43 @@ class Tricks(Game):
         self.blind = Blind(self)
         self.tables = {name: tuple(values) for name, values in rules.tables.items()}
         self._ctx = Ctx(game=self)
+        self._fast = self._fast_rules()
+
+    def _fast_rules(self) -> Any:
+        """The play rules for the C steps (`_fast`), or None where they cannot be used.
+
+        A deck of at most 64 cards each of a suit, no trump exchange (a second kind of move in
+        play), the bans as card masks; a ban's condition is read by the C code only when it is a
+        constant truth, and every other time it would decide, the C code hands back to `playable`."""
+        deck = self.deck
+        if _fast is None or self.exchange_rank is not None or len(deck.ids) > 64:
+            return None
+        if type(self).next_seat is not Game.next_seat:  # the C steps move the turn on as Game.next_seat does
+            return None
+        if list(deck.ids) != list(range(len(deck.ids))) or any(self.suit_of[c] not in deck.suits for c in deck.ids):
+            return None
+
+        def mask(cards: Collection[int]) -> int:
+            return sum(1 << c for c in set(cards))
+
+        def bans(pairs: list[tuple[frozenset[int], Compiled]]) -> list[tuple[int, bool]]:
+            return [(mask(cards), bool(when.const and when.value)) for cards, when in pairs]
+
+        if len(self.lead_bans) > 16:
+            return None
+        follow = {"free": 0, "must": 1, "trump": 2}.get(self.follow, 1)
+        return _fast.Rules(
+            bytes(deck.suits.index(self.suit_of[c]) for c in deck.ids),
+            tuple(mask(self.of_suit[s]) for s in deck.suits),
+            follow,
+            mask(self.first_card),
+            mask(self.breaks),
+            bans(self.lead_bans),
+            bans(self.no_play),
+            self.plays,
+            tuple(f"hand.{s}" for s in range(16)),
+            self.step,
+        )
 
     def _bans(self, key: str) -> list[tuple[frozenset[int], Compiled]]:
         out: list[tuple[frozenset[int], Compiled]] = []
@@ -283,6 +326,16 @@ class Tricks(Game):
                     ctx.release()
         return narrowed if narrowed is not None else list(cards)
 
+    def _judge(self, state: DealState, seat: int, lead: bool, index: int) -> bool:
+        """Whether a ban's condition holds now, asked by the C steps when it decides (as `playable` reads it)."""
+        when = (self.lead_bans if lead else self.no_play)[index][1]
+        ctx = self._ctx
+        ctx.state, ctx.seat = state, seat
+        try:
+            return bool(when(ctx))
+        finally:
+            ctx.release()
+
     @staticmethod
     def _with_hand(state: DealState, seat: int, hand: Collection[int]) -> DealState:
         probe = DealState(players=state.players, dealer=state.dealer, to_move=seat)
@@ -312,6 +365,10 @@ class Tricks(Game):
         if self.bidding.active(state):
             return self.bidding.actions(state)
         seat = state.to_move
+        if self._fast is not None:
+            quick: list[Action] | None = _fast.legal(self._fast, state, self._judge)
+            if quick is not None:
+                return quick
         plays = self.plays
         actions = [plays[c] for c in self.playable(state, seat)]
         if self.exchange_rank is not None:
@@ -383,6 +440,8 @@ class Tricks(Game):
         return f"you may play {shown} now"
 
     def apply(self, state: DealState, action: Action) -> list[dict[str, Any]]:
+        if self._fast is not None and action.kind == "play" and _fast.play(self._fast, state, action.cards[0]):
+            return []  # a card that does not end the trick, played in C as below (HE-3.2)
         if action.kind == "pass" and self.blind.passing(state):
             return self.blind.passed(state, action.cards[0])
         if action.kind in ("blind", "look"):

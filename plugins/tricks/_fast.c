@@ -1,0 +1,512 @@
+/* tapete_plugins.tricks._fast: the trick family's two commonest steps, in C.
+ *
+ * What a card game's random play, a search's rollouts and a learner's episodes do most in a
+ * trick game is ask which cards may be played and play one that does not end the trick. Both
+ * are written in Python in game.py (`Tricks.playable`, `Tricks.apply`) and stay the rules'
+ * reference: this module does the same on the same state (the hand and trick lists, the
+ * counters), and hands back to the Python code every case it does not settle itself:
+ *
+ *   legal() answers None when a zone holds what is not a card, or a counter what is not a
+ *   number (a ban's condition, when it decides, is read by the game's Python: ``judge``);
+ *   play() answers False for the card that ends the trick (the winner, the draw and the
+ *   words said stay in Python) and for anything it cannot do exactly as Python would.
+ *
+ * The module is optional, built where there is a C compiler; tests/tricks/test_fast.py
+ * plays every trick variant both ways, move by move, and compares the states.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+
+#define MAX_CARDS 64
+#define MAX_BANS 16
+#define MAX_SEATS 16
+#define FOLLOW_FREE 0
+#define FOLLOW_MUST 1
+#define FOLLOW_TRUMP 2
+
+typedef struct {
+    PyObject_HEAD
+    int ncards;
+    unsigned char suit_of[MAX_CARDS];
+    uint64_t suit_mask[8];
+    int nsuits;
+    int follow;
+    uint64_t first_mask;
+    uint64_t breaks;
+    int nlead, nplay;
+    uint64_t lead_ban[MAX_BANS];
+    int lead_always[MAX_BANS];
+    uint64_t play_ban[MAX_BANS];
+    int play_always[MAX_BANS];
+    PyObject *plays;     /* tuple: the Action playing each card */
+    PyObject *hand_keys; /* tuple: "hand.0", "hand.1", ... */
+    int step;            /* seats the turn moves on by: 1 clockwise, -1 the other way */
+    PyObject *k_trick, *k_played, *k_trump, *k_lead, *k_broken, *one;
+    PyObject *k_zones, *k_counters, *k_to_move, *k_players;
+} Rules;
+
+static void
+Rules_dealloc(Rules *self)
+{
+    Py_XDECREF(self->plays);
+    Py_XDECREF(self->hand_keys);
+    Py_XDECREF(self->k_trick);
+    Py_XDECREF(self->k_played);
+    Py_XDECREF(self->k_trump);
+    Py_XDECREF(self->k_lead);
+    Py_XDECREF(self->k_broken);
+    Py_XDECREF(self->one);
+    Py_XDECREF(self->k_zones);
+    Py_XDECREF(self->k_counters);
+    Py_XDECREF(self->k_to_move);
+    Py_XDECREF(self->k_players);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int
+read_mask(PyObject *obj, uint64_t *out)
+{
+    unsigned long long v = PyLong_AsUnsignedLongLong(obj);
+    if (v == (unsigned long long)-1 && PyErr_Occurred()) {
+        return -1;
+    }
+    *out = (uint64_t)v;
+    return 0;
+}
+
+/* bans: a sequence of (mask, always) pairs */
+static int
+read_bans(PyObject *seq, uint64_t *masks, int *always, int *count)
+{
+    PyObject *fast = PySequence_Fast(seq, "bans must be a sequence");
+    if (fast == NULL) {
+        return -1;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (n > MAX_BANS) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "too many bans for the fast path");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *pair = PySequence_Fast_GET_ITEM(fast, i);
+        PyObject *mask, *flag;
+        if (!PyArg_ParseTuple(pair, "OO", &mask, &flag) || read_mask(mask, &masks[i]) < 0) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        int truth = PyObject_IsTrue(flag);
+        if (truth < 0) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        always[i] = truth;
+    }
+    *count = (int)n;
+    Py_DECREF(fast);
+    return 0;
+}
+
+/* Rules(suit_of: bytes, suit_masks: tuple[int], follow: int, first_mask: int, breaks: int,
+ *       lead_bans, play_bans, plays: tuple[Action], hand_keys: tuple[str], step: int) */
+static PyObject *
+Rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    (void)kwds;
+    Py_buffer suits;
+    PyObject *suit_masks, *first, *breaks, *lead_bans, *play_bans, *plays, *hand_keys;
+    int follow, step;
+    if (!PyArg_ParseTuple(args, "y*O!iOOOOO!O!i", &suits, &PyTuple_Type, &suit_masks, &follow, &first, &breaks,
+                          &lead_bans, &play_bans, &PyTuple_Type, &plays, &PyTuple_Type, &hand_keys, &step)) {
+        return NULL;
+    }
+    Rules *self = (Rules *)type->tp_alloc(type, 0);
+    if (self == NULL) {
+        PyBuffer_Release(&suits);
+        return NULL;
+    }
+    if (suits.len > MAX_CARDS || PyTuple_GET_SIZE(plays) != suits.len || PyTuple_GET_SIZE(suit_masks) > 8 ||
+        PyTuple_GET_SIZE(hand_keys) > MAX_SEATS || follow < FOLLOW_FREE || follow > FOLLOW_TRUMP || step < -MAX_SEATS ||
+        step > MAX_SEATS) {
+        PyBuffer_Release(&suits);
+        Py_DECREF(self);
+        PyErr_SetString(PyExc_ValueError, "these rules do not fit the fast path");
+        return NULL;
+    }
+    self->ncards = (int)suits.len;
+    memcpy(self->suit_of, suits.buf, (size_t)suits.len);
+    PyBuffer_Release(&suits);
+    self->nsuits = (int)PyTuple_GET_SIZE(suit_masks);
+    for (int i = 0; i < self->nsuits; i++) {
+        if (read_mask(PyTuple_GET_ITEM(suit_masks, i), &self->suit_mask[i]) < 0) {
+            Py_DECREF(self);
+            return NULL;
+        }
+    }
+    for (int c = 0; c < self->ncards; c++) {
+        if (self->suit_of[c] >= self->nsuits) {
+            Py_DECREF(self);
+            PyErr_SetString(PyExc_ValueError, "a card's suit is out of range");
+            return NULL;
+        }
+    }
+    self->follow = follow;
+    self->step = step;
+    if (read_mask(first, &self->first_mask) < 0 || read_mask(breaks, &self->breaks) < 0 ||
+        read_bans(lead_bans, self->lead_ban, self->lead_always, &self->nlead) < 0 ||
+        read_bans(play_bans, self->play_ban, self->play_always, &self->nplay) < 0) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    Py_INCREF(plays);
+    self->plays = plays;
+    Py_INCREF(hand_keys);
+    self->hand_keys = hand_keys;
+    self->k_trick = PyUnicode_InternFromString("trick");
+    self->k_played = PyUnicode_InternFromString("played");
+    self->k_trump = PyUnicode_InternFromString("trump");
+    self->k_lead = PyUnicode_InternFromString("lead");
+    self->k_broken = PyUnicode_InternFromString("broken");
+    self->one = PyLong_FromLong(1);
+    self->k_zones = PyUnicode_InternFromString("zones");
+    self->k_counters = PyUnicode_InternFromString("counters");
+    self->k_to_move = PyUnicode_InternFromString("to_move");
+    self->k_players = PyUnicode_InternFromString("players");
+    if (!self->k_trick || !self->k_played || !self->k_trump || !self->k_lead || !self->k_broken || !self->one ||
+        !self->k_zones || !self->k_counters || !self->k_to_move || !self->k_players) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    return (PyObject *)self;
+}
+
+static PyTypeObject RulesType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tapete_plugins.tricks._fast.Rules",
+    .tp_basicsize = sizeof(Rules),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = Rules_new,
+    .tp_dealloc = (destructor)Rules_dealloc,
+    .tp_doc = "A trick game's play rules, read once: suits, following, the first card, the bans.",
+};
+
+/* The card an item of a zone holds, or -1 when it is not a card of this deck. */
+static inline int
+card_of(Rules *r, PyObject *item)
+{
+    if (!PyLong_CheckExact(item)) {
+        return -1;
+    }
+    long c = PyLong_AsLong(item);
+    if (c < 0 || c >= r->ncards) {
+        PyErr_Clear();
+        return -1;
+    }
+    return (int)c;
+}
+
+/* A counter read as a C long: ``fallback`` when absent, -1 with ok=0 when not a plain int. */
+static inline long
+counter(PyObject *counters, PyObject *key, long fallback, int *ok)
+{
+    PyObject *v = PyDict_GetItemWithError(counters, key);
+    if (v == NULL) {
+        if (PyErr_Occurred()) {
+            PyErr_Clear();
+            *ok = 0;
+        }
+        return fallback;
+    }
+    if (!PyLong_CheckExact(v)) {
+        *ok = 0;
+        return -1;
+    }
+    long x = PyLong_AsLong(v);
+    if (x == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        *ok = 0;
+    }
+    return x;
+}
+
+/* The parts of a DealState the steps read: borrowed zones and counters (owned by the state), a new
+ * reference to the seat to move, and the number of players. 0 when the state is not as expected. */
+typedef struct {
+    PyObject *zones, *counters, *seat;
+    long to_move, players;
+} Parts;
+
+static int
+read_state(Rules *r, PyObject *state, Parts *p)
+{
+    p->zones = p->counters = p->seat = NULL;
+    PyObject *zones = PyObject_GetAttr(state, r->k_zones);
+    PyObject *counters = PyObject_GetAttr(state, r->k_counters);
+    PyObject *seat = PyObject_GetAttr(state, r->k_to_move);
+    PyObject *players = PyObject_GetAttr(state, r->k_players);
+    int ok = zones && counters && seat && players && PyDict_CheckExact(zones) && PyDict_CheckExact(counters) &&
+             PyLong_CheckExact(seat) && PyLong_CheckExact(players);
+    if (ok) {
+        p->to_move = PyLong_AsLong(seat);
+        p->players = PyLong_AsLong(players);
+        ok = !PyErr_Occurred() && p->to_move >= 0 && p->to_move < PyTuple_GET_SIZE(r->hand_keys) && p->players > 0 &&
+             p->players <= MAX_SEATS;
+    }
+    PyErr_Clear();
+    Py_XDECREF(players);
+    /* zones and counters stay alive as the state's own attributes while the step runs */
+    Py_XDECREF(zones);
+    Py_XDECREF(counters);
+    if (!ok) {
+        Py_XDECREF(seat);
+        return 0;
+    }
+    p->zones = zones, p->counters = counters, p->seat = seat;
+    return 1;
+}
+
+/* legal(rules, state, judge) -> list[Action] | None: `Tricks.playable`'s moves for the seat to move,
+ * or None to ask Python. A ban whose condition decides is judged by ``judge(state, seat, lead, index)``,
+ * the game reading the script's condition of ban ``index`` (of the lead bans, or of the play bans). */
+static PyObject *legal_parts(Rules *r, PyObject *state, PyObject *judge, Parts *p);
+
+static PyObject *
+legal(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 3 || !PyObject_TypeCheck(args[0], &RulesType)) {
+        PyErr_SetString(PyExc_TypeError, "legal(rules, state, judge)");
+        return NULL;
+    }
+    Rules *r = (Rules *)args[0];
+    Parts p;
+    if (!read_state(r, args[1], &p)) {
+        Py_RETURN_NONE;
+    }
+    PyObject *out = legal_parts(r, args[1], args[2], &p);
+    Py_DECREF(p.seat);
+    return out;
+}
+
+static PyObject *
+legal_parts(Rules *r, PyObject *state, PyObject *judge, Parts *p)
+{
+    PyObject *zones = p->zones, *counters = p->counters;
+    long seat = p->to_move;
+    PyObject *hand = PyDict_GetItemWithError(zones, PyTuple_GET_ITEM(r->hand_keys, seat));
+    PyObject *trick = PyDict_GetItemWithError(zones, r->k_trick);
+    if (hand == NULL || trick == NULL || !PyList_CheckExact(hand) || !PyList_CheckExact(trick)) {
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(hand);
+    unsigned char cards[MAX_CARDS];
+    if (n > MAX_CARDS) {
+        Py_RETURN_NONE;
+    }
+    uint64_t held = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int c = card_of(r, PyList_GET_ITEM(hand, i));
+        if (c < 0) {
+            Py_RETURN_NONE;
+        }
+        cards[i] = (unsigned char)c;
+        held |= (uint64_t)1 << c;
+    }
+    int ok = 1;
+    uint64_t allowed = held;
+    const uint64_t *bans;
+    const int *always;
+    int nbans;
+    int lead = PyList_GET_SIZE(trick) == 0;
+    if (lead) { /* a lead: the first card of the deal (HE-3.1), the lead bans */
+        bans = r->lead_ban, always = r->lead_always, nbans = r->nlead;
+        if (r->first_mask && counter(counters, r->k_played, 0, &ok) == 0) {
+            uint64_t m = held & r->first_mask;
+            if (m) {
+                allowed = m;
+            }
+        }
+    } else { /* a follow: the suit led (HE-3.2), else trumps when the rules say so */
+        bans = r->play_ban, always = r->play_always, nbans = r->nplay;
+        if (r->follow != FOLLOW_FREE) {
+            int led = card_of(r, PyList_GET_ITEM(trick, 0));
+            if (led < 0) {
+                Py_RETURN_NONE;
+            }
+            uint64_t m = held & r->suit_mask[r->suit_of[led]];
+            if (!m && r->follow == FOLLOW_TRUMP) {
+                long t = counter(counters, r->k_trump, 0, &ok);
+                if (t > 0 && t <= r->nsuits) {
+                    m = held & r->suit_mask[t - 1];
+                } else if (t != 0) {
+                    ok = 0;
+                }
+            }
+            if (m) {
+                allowed = m;
+            }
+        }
+    }
+    if (!ok) {
+        Py_RETURN_NONE;
+    }
+    /* A ban decides only when it would keep some cards and take others: then its condition is read. */
+    for (int i = 0; i < nbans; i++) {
+        if ((allowed & (allowed - 1)) == 0) {
+            break; /* one card or none: Python reads no condition either */
+        }
+        uint64_t kept = allowed & ~bans[i];
+        if (kept == allowed || kept == 0) {
+            continue;
+        }
+        if (!always[i]) { /* the script's condition decides: the game reads it (judge) */
+            PyObject *index = PyLong_FromLong(i);
+            if (index == NULL) {
+                return NULL;
+            }
+            PyObject *call[4] = {state, p->seat, lead ? Py_True : Py_False, index};
+            PyObject *verdict = PyObject_Vectorcall(judge, call, 4, NULL);
+            Py_DECREF(index);
+            if (verdict == NULL) {
+                return NULL;
+            }
+            int holds = PyObject_IsTrue(verdict);
+            Py_DECREF(verdict);
+            if (holds < 0) {
+                return NULL;
+            }
+            if (!holds) {
+                continue;
+            }
+        }
+        allowed = kept;
+    }
+    PyObject *out = PyList_New(0);
+    if (out == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (allowed & ((uint64_t)1 << cards[i])) {
+            if (PyList_Append(out, PyTuple_GET_ITEM(r->plays, cards[i])) < 0) {
+                Py_DECREF(out);
+                return NULL;
+            }
+        }
+    }
+    return out;
+}
+
+/* play(rules, state, card) -> bool: a card that does not end the trick, played as `Tricks.apply`
+ * plays it (the hand, the lead, the trick, hearts broken, the turn moved on); False: not done,
+ * Python plays it. */
+static PyObject *play_parts(Rules *r, PyObject *state, PyObject *card_obj, Parts *p);
+
+static PyObject *
+play(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 3 || !PyObject_TypeCheck(args[0], &RulesType)) {
+        PyErr_SetString(PyExc_TypeError, "play(rules, state, card)");
+        return NULL;
+    }
+    Rules *r = (Rules *)args[0];
+    Parts p;
+    if (!read_state(r, args[1], &p)) {
+        Py_RETURN_FALSE;
+    }
+    PyObject *out = play_parts(r, args[1], args[2], &p);
+    Py_DECREF(p.seat);
+    return out;
+}
+
+static PyObject *
+play_parts(Rules *r, PyObject *state, PyObject *card_obj, Parts *p)
+{
+    PyObject *zones = p->zones, *counters = p->counters, *seat_obj = p->seat;
+    long seat = p->to_move, players = p->players;
+    if (card_of(r, card_obj) < 0) {
+        Py_RETURN_FALSE;
+    }
+    PyObject *hand = PyDict_GetItemWithError(zones, PyTuple_GET_ITEM(r->hand_keys, seat));
+    PyObject *trick = PyDict_GetItemWithError(zones, r->k_trick);
+    if (hand == NULL || trick == NULL || !PyList_CheckExact(hand) || !PyList_CheckExact(trick)) {
+        PyErr_Clear();
+        Py_RETURN_FALSE;
+    }
+    Py_ssize_t led = PyList_GET_SIZE(trick);
+    if (led + 1 >= players) {
+        Py_RETURN_FALSE; /* the trick's last card: its winner is Python's to find */
+    }
+    long card = PyLong_AsLong(card_obj);
+    Py_ssize_t at = -1, n = PyList_GET_SIZE(hand);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PyList_GET_ITEM(hand, i);
+        if (!PyLong_CheckExact(item)) {
+            Py_RETURN_FALSE; /* list.remove compares it with ==: Python's to judge */
+        }
+        if (item == card_obj || PyLong_AsLong(item) == card) {
+            at = i;
+            break;
+        }
+    }
+    if (at < 0) {
+        Py_RETURN_FALSE; /* not in the hand: Python's list.remove says so */
+    }
+    if (PySequence_DelItem(hand, at) < 0) {
+        return NULL;
+    }
+    if (led == 0 && PyDict_SetItem(counters, r->k_lead, seat_obj) < 0) {
+        return NULL;
+    }
+    if (PyList_Append(trick, card_obj) < 0) {
+        return NULL;
+    }
+    if ((r->breaks >> card) & 1) {
+        if (PyDict_SetItem(counters, r->k_broken, r->one) < 0) {
+            return NULL;
+        }
+    }
+    PyObject *next = PyLong_FromLong(((seat + r->step) % players + players) % players);
+    if (next == NULL || PyObject_SetAttr(state, r->k_to_move, next) < 0) {
+        Py_XDECREF(next);
+        return NULL;
+    }
+    Py_DECREF(next);
+    Py_RETURN_TRUE;
+}
+
+static PyMethodDef methods[] = {
+    {"legal", (PyCFunction)(void (*)(void))legal, METH_FASTCALL,
+     "legal(rules, state, judge) -> the moves Tricks.playable allows, or None to ask Python"},
+    {"play", (PyCFunction)(void (*)(void))play, METH_FASTCALL,
+     "play(rules, state, card) -> True when a card not ending the trick was played"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    .m_base = PyModuleDef_HEAD_INIT,
+    .m_name = "tapete_plugins.tricks._fast",
+    .m_doc = "The trick family's commonest steps, in C.",
+    .m_size = -1,
+    .m_methods = methods,
+};
+
+PyMODINIT_FUNC
+PyInit__fast(void)
+{
+    if (PyType_Ready(&RulesType) < 0) {
+        return NULL;
+    }
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL) {
+        return NULL;
+    }
+    Py_INCREF(&RulesType);
+    if (PyModule_AddObject(m, "Rules", (PyObject *)&RulesType) < 0) {
+        Py_DECREF(&RulesType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

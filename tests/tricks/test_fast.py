@@ -1,0 +1,135 @@
+"""The trick family's steps in C (`_fast.c`) play exactly as its Python does, in every variant.
+
+`Tricks.legal_actions` and `Tricks.apply` take a step in C when the module was built and the
+step is one it settles (a card that does not end the trick; the legal cards unless a ban's
+condition decides). Each variant of every trick game is played here twice in lockstep, by
+the game with the C steps and by the same rules without them, at every player count it
+allows: the legal moves must be the same objects in the same order, the words said the same,
+and the whole state the same after every move, to the end of several deals of a match."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from tapete import load_variant
+from tapete.core.ledger import Ledger
+from tapete.core.rng import Random
+from tapete.core.state import DealState
+from tapete.play.deal import start_deal
+from tapete.testing import variant_params
+from tapete_plugins.tricks import game as trick_game
+
+TRICK_GAMES = ("hearts", "briscola", "oh-hell", "spades")
+PARAMS = [p for g in TRICK_GAMES for p in variant_params(g)]
+
+if os.environ.get("CI") and trick_game._fast is None:  # CI builds with a compiler: the C steps must be there
+    raise AssertionError("tapete_plugins.tricks._fast was not built")
+pytestmark = pytest.mark.skipif(trick_game._fast is None, reason="the C steps were not built (no C compiler)")
+
+
+def lockstep(name: str, players: int, seed: int, deals: int = 3) -> int:
+    """Play ``deals`` deals both ways with the same random moves; the C steps taken (asserted equal throughout)."""
+    fast, plain = load_variant(name), load_variant(name)
+    plain._game._fast = None
+    game, reference = fast._game, plain._game
+    taken = 0
+    calls = {"legal": 0, "play": 0}
+    real_legal, real_play = trick_game._fast.legal, trick_game._fast.play
+
+    def legal(*args):  # count the steps the C code settled, so a test that never reaches it fails
+        out = real_legal(*args)
+        calls["legal"] += out is not None
+        return out
+
+    def play(*args):
+        out = real_play(*args)
+        calls["play"] += bool(out)
+        return out
+
+    trick_game._fast.legal, trick_game._fast.play = legal, play
+    try:
+        ledger_a, ledger_b = Ledger(players=players), Ledger(players=players)
+        dealer = 0
+        for number in range(deals):
+            ledger_a.deal_number = ledger_b.deal_number = number + 1
+            a = start_deal(game, players, dealer, Random(seed, f"deal-{number}"), ledger_a)
+            b = start_deal(reference, players, dealer, Random(seed, f"deal-{number}"), ledger_b)
+            chooser = Random(seed, f"moves-{number}")
+            assert a.to_json(game.deck) == b.to_json(reference.deck)
+            while not a.over:
+                moves, expected = game.legal_actions(a), reference.legal_actions(b)
+                assert moves == expected, (name, players, seed, number, a.to_json(game.deck))
+                # the very move objects the game made once, as its Python hands out
+                assert all(m is game.plays[m.cards[0]] for m in moves if m.kind == "play")
+                move = chooser.choice(moves)
+                assert game.apply(a, move) == reference.apply(b, move)
+                assert a.to_json(game.deck) == b.to_json(reference.deck), (name, players, seed, number, move)
+            dealer = game.next_seat(a, dealer)
+    finally:
+        trick_game._fast.legal, trick_game._fast.play = real_legal, real_play
+    taken = calls["legal"] + calls["play"]
+    return taken
+
+
+@pytest.mark.parametrize("name", PARAMS)
+def test_the_c_steps_play_as_the_python_does(name: str) -> None:
+    variant = load_variant(name)
+    lo, hi = variant.player_range()
+    taken = 0
+    for players in range(lo, min(hi, 7) + 1):
+        for seed in range(6):
+            taken += lockstep(name, players, seed)
+    if variant._game.exchange_rank is not None:  # BR-V4's exchange is a second kind of move in play: all Python
+        assert variant._game._fast is None and taken == 0
+    else:
+        assert taken > 0, f"{name}: no step was taken in C"
+
+
+def test_a_ban_that_decides_is_judged_by_the_script() -> None:
+    """HE-3.5: leading with hearts and clubs in hand, the script's ``not broken`` decides, read by the game."""
+    variant = load_variant("hearts/classic")
+    game = variant._game
+    deck = game.deck
+    state = start_deal(game, 4, 0, Random(1, "deal"), Ledger(players=4))
+    state.data.pop("choosing", None)
+    for s in range(4):
+        state.zones[f"hand.{s}"] = [deck.parse(c) for c in ("3♣", "4♥")]
+        state.zones.pop(f"chosen.{s}", None)
+    state.zones["trick"] = []
+    state.counters.update(played=1, lead=0, broken=0)
+    state.to_move = 0
+    asked = []
+
+    def judge(*args):
+        asked.append(args[1:])
+        return game._judge(*args)
+
+    def shown(moves):
+        return [deck.format(a.cards[0]) for a in moves]
+
+    assert shown(trick_game._fast.legal(game._fast, state, judge)) == ["3♣"]
+    # the lead bans in order: ``no_play ♥ Q♠ when first_trick`` (false after a trick), ``no_lead ♥ when not broken``
+    assert asked == [(0, True, 0), (0, True, 1)]
+    state.counters["broken"] = 1
+    assert shown(trick_game._fast.legal(game._fast, state, judge)) == ["3♣", "4♥"]
+    assert shown(game.legal_actions(state)) == [deck.format(c) for c in game.playable(state, 0)]
+    state.zones["hand.0"] = [deck.parse("3♣")]  # one card: no condition is read at all
+    asked.clear()
+    assert shown(trick_game._fast.legal(game._fast, state, judge)) == ["3♣"]
+    assert asked == []
+
+
+def test_a_hand_that_is_not_cards_is_left_to_python() -> None:
+    variant = load_variant("hearts/classic")
+    game = variant._game
+    state = DealState(players=4, dealer=3, to_move=0, zones={"hand.0": [1, "2♣"], "trick": []}, counters={"played": 1})
+    assert trick_game._fast.legal(game._fast, state, game._judge) is None
+    state.zones = {"hand.0": [True, 1], "trick": [3]}  # True == 1: list.remove would take the first
+    assert trick_game._fast.play(game._fast, state, 1) is False
+    assert state.zones == {"hand.0": [True, 1], "trick": [3]} and state.to_move == 0
+    state.zones, state.to_move = {"hand.0": [1], "trick": [3]}, 7  # a seat the deal has not: Python's KeyError
+    assert trick_game._fast.play(game._fast, state, 1) is False
+    with pytest.raises(KeyError):
+        game.apply(state, game.plays[1])
