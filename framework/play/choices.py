@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from ..game import Game
 
 CHOSEN = "chosen"  # zone kind of the cards a seat has chosen and not yet handed on
+CHOOSING = "choosing"  # the state's data key: how many cards each seat chooses, while the phase lasts
 
 
 class HiddenChoices:
@@ -35,6 +36,8 @@ class HiddenChoices:
     ``kind`` names the move (``pass``: ``pass 7♠``). The seats choose in turn from the
     first one `begin` is given, in the direction of play; the phase is over when every
     seat has chosen, and the family then says where the cards go with `hand_on`."""
+
+    key = CHOOSING  # the data key that is set while the phase lasts (what `active` reads)
 
     def __init__(self, game: Game, kind: str = "pass") -> None:
         self.game = game
@@ -52,15 +55,15 @@ class HiddenChoices:
         passes to another); the others have no ``chosen`` zone and are never asked."""
         for s in range(state.players) if seats is None else seats:
             state.zones[self.zone(s)] = []
-        state.data["choosing"] = count
+        state.data[CHOOSING] = count
         state.to_move = first
 
     def active(self, state: DealState) -> bool:
-        return bool(state.data.get("choosing"))
+        return bool(state.data.get(CHOOSING))
 
     def count(self, state: DealState) -> int:
         """How many cards each seat chooses in this phase (0 once it is over)."""
-        return int(state.data.get("choosing") or 0)
+        return int(state.data.get(CHOOSING) or 0)
 
     def left(self, state: DealState, seat: int) -> int:
         """How many more cards ``seat`` has to choose (0 for a seat that takes no part in the phase)."""
@@ -108,4 +111,4 @@ class HiddenChoices:
         for s in range(state.players):
             cards = state.zones.pop(self.zone(s), [])
             state.zones[targets.get(s, f"hand.{s}")].extend(cards)
-        state.data.pop("choosing", None)
+        state.data.pop(CHOOSING, None)

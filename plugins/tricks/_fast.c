@@ -8,8 +8,8 @@
  *
  *   legal() answers None when a zone holds what is not a card, or a counter what is not a
  *   number (a ban's condition, when it decides, is read by the game's Python: ``judge``);
- *   play() answers False for the card that ends the trick (the winner, the draw and the
- *   words said stay in Python) and for anything it cannot do exactly as Python would.
+ *   play() answers None for anything it cannot do exactly as Python would (a zone or a
+ *   counter not as the family keeps them), having changed nothing.
  *
  * The module is optional, built where there is a C compiler; tests/tricks/test_fast.py
  * plays every trick variant both ways, move by move, and compares the states.
@@ -42,6 +42,12 @@ typedef struct {
     PyObject *plays;     /* tuple: the Action playing each card */
     PyObject *hand_keys; /* tuple: "hand.0", "hand.1", ... */
     int step;            /* seats the turn moves on by: 1 clockwise, -1 the other way */
+    int draws;           /* the winner and then the others draw from the stock after a trick (BR-3.4) */
+    unsigned char pos[MAX_CARDS]; /* each card's place in its suit's order: the higher wins */
+    PyObject *names;     /* tuple: each card's name, for the words said when a trick is taken */
+    PyObject *taken_keys, *tricks_keys; /* tuples: "taken.0", ...; "tricks.0", ... */
+    PyObject *phase_data, *phase_counters; /* tuples of keys: while any is set, another phase is on */
+    PyObject *k_data, *k_over, *k_stock, *k_turned, *k_say, *k_show, *space;
     PyObject *k_trick, *k_played, *k_trump, *k_lead, *k_broken, *one;
     PyObject *k_zones, *k_counters, *k_to_move, *k_players;
 } Rules;
@@ -61,6 +67,18 @@ Rules_dealloc(Rules *self)
     Py_XDECREF(self->k_counters);
     Py_XDECREF(self->k_to_move);
     Py_XDECREF(self->k_players);
+    Py_XDECREF(self->names);
+    Py_XDECREF(self->taken_keys);
+    Py_XDECREF(self->tricks_keys);
+    Py_XDECREF(self->phase_data);
+    Py_XDECREF(self->phase_counters);
+    Py_XDECREF(self->k_data);
+    Py_XDECREF(self->k_over);
+    Py_XDECREF(self->k_stock);
+    Py_XDECREF(self->k_turned);
+    Py_XDECREF(self->k_say);
+    Py_XDECREF(self->k_show);
+    Py_XDECREF(self->space);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -109,23 +127,43 @@ read_bans(PyObject *seq, uint64_t *masks, int *always, int *count)
 }
 
 /* Rules(suit_of: bytes, suit_masks: tuple[int], follow: int, first_mask: int, breaks: int,
- *       lead_bans, play_bans, plays: tuple[Action], hand_keys: tuple[str], step: int) */
+ *       lead_bans, play_bans, plays: tuple[Action], hand_keys: tuple[str], step: int,
+ *       pos: bytes, names: tuple[str], taken_keys: tuple[str], tricks_keys: tuple[str], draws: bool,
+ *       phase_data: tuple[str], phase_counters: tuple[str]) */
 static PyObject *
 Rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
     (void)kwds;
+    unsigned char self_pos_buffer[MAX_CARDS] = {0};
     Py_buffer suits;
+    Py_buffer ranks;
     PyObject *suit_masks, *first, *breaks, *lead_bans, *play_bans, *plays, *hand_keys;
-    int follow, step;
-    if (!PyArg_ParseTuple(args, "y*O!iOOOOO!O!i", &suits, &PyTuple_Type, &suit_masks, &follow, &first, &breaks,
-                          &lead_bans, &play_bans, &PyTuple_Type, &plays, &PyTuple_Type, &hand_keys, &step)) {
+    PyObject *names, *taken_keys, *tricks_keys, *phase_data, *phase_counters;
+    int follow, step, draws;
+    if (!PyArg_ParseTuple(args, "y*O!iOOOOO!O!iy*O!O!O!pO!O!", &suits, &PyTuple_Type, &suit_masks, &follow, &first,
+                          &breaks, &lead_bans, &play_bans, &PyTuple_Type, &plays, &PyTuple_Type, &hand_keys, &step,
+                          &ranks, &PyTuple_Type, &names, &PyTuple_Type, &taken_keys, &PyTuple_Type, &tricks_keys, &draws,
+                          &PyTuple_Type, &phase_data, &PyTuple_Type, &phase_counters)) {
         return NULL;
     }
+    if (ranks.len != suits.len || PyTuple_GET_SIZE(names) != suits.len ||
+        PyTuple_GET_SIZE(taken_keys) != PyTuple_GET_SIZE(hand_keys) ||
+        PyTuple_GET_SIZE(tricks_keys) != PyTuple_GET_SIZE(hand_keys)) {
+        PyBuffer_Release(&suits);
+        PyBuffer_Release(&ranks);
+        PyErr_SetString(PyExc_ValueError, "these rules do not fit the fast path");
+        return NULL;
+    }
+    if (ranks.len <= MAX_CARDS) {
+        memcpy(self_pos_buffer, ranks.buf, (size_t)ranks.len);
+    }
+    PyBuffer_Release(&ranks);
     Rules *self = (Rules *)type->tp_alloc(type, 0);
     if (self == NULL) {
         PyBuffer_Release(&suits);
         return NULL;
     }
+    memcpy(self->pos, self_pos_buffer, sizeof self->pos);
     if (suits.len > MAX_CARDS || PyTuple_GET_SIZE(plays) != suits.len || PyTuple_GET_SIZE(suit_masks) > 8 ||
         PyTuple_GET_SIZE(hand_keys) > MAX_SEATS || follow < FOLLOW_FREE || follow > FOLLOW_TRUMP || step < -MAX_SEATS ||
         step > MAX_SEATS) {
@@ -153,6 +191,13 @@ Rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     }
     self->follow = follow;
     self->step = step;
+    self->draws = draws;
+    PyObject *held[] = {names, taken_keys, tricks_keys, phase_data, phase_counters};
+    for (size_t i = 0; i < sizeof held / sizeof held[0]; i++) {
+        Py_INCREF(held[i]);
+    }
+    self->names = names, self->taken_keys = taken_keys, self->tricks_keys = tricks_keys;
+    self->phase_data = phase_data, self->phase_counters = phase_counters;
     if (read_mask(first, &self->first_mask) < 0 || read_mask(breaks, &self->breaks) < 0 ||
         read_bans(lead_bans, self->lead_ban, self->lead_always, &self->nlead) < 0 ||
         read_bans(play_bans, self->play_ban, self->play_always, &self->nplay) < 0) {
@@ -173,8 +218,16 @@ Rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     self->k_counters = PyUnicode_InternFromString("counters");
     self->k_to_move = PyUnicode_InternFromString("to_move");
     self->k_players = PyUnicode_InternFromString("players");
+    self->k_data = PyUnicode_InternFromString("data");
+    self->k_over = PyUnicode_InternFromString("over");
+    self->k_stock = PyUnicode_InternFromString("stock");
+    self->k_turned = PyUnicode_InternFromString("turned");
+    self->k_say = PyUnicode_InternFromString("say");
+    self->k_show = PyUnicode_InternFromString("show");
+    self->space = PyUnicode_FromString(" ");
     if (!self->k_trick || !self->k_played || !self->k_trump || !self->k_lead || !self->k_broken || !self->one ||
-        !self->k_zones || !self->k_counters || !self->k_to_move || !self->k_players) {
+        !self->k_zones || !self->k_counters || !self->k_to_move || !self->k_players || !self->k_data ||
+        !self->k_over || !self->k_stock || !self->k_turned || !self->k_say || !self->k_show || !self->space) {
         Py_DECREF(self);
         return NULL;
     }
@@ -265,6 +318,38 @@ read_state(Rules *r, PyObject *state, Parts *p)
     return 1;
 }
 
+/* Whether another phase than the play is on (the pass, a round of bids, blind bids): any of the
+ * keys set to a true value, as the phases' own ``active`` reads them. -1 on an error. */
+static int
+other_phase(Rules *r, PyObject *state, PyObject *counters)
+{
+    if (PyTuple_GET_SIZE(r->phase_data)) {
+        PyObject *data = PyObject_GetAttr(state, r->k_data);
+        if (data == NULL || !PyDict_CheckExact(data)) {
+            Py_XDECREF(data);
+            PyErr_Clear();
+            return 1; /* not as expected: Python decides */
+        }
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(r->phase_data); i++) {
+            PyObject *v = PyDict_GetItemWithError(data, PyTuple_GET_ITEM(r->phase_data, i));
+            int on = v == NULL ? (PyErr_Occurred() ? -1 : 0) : PyObject_IsTrue(v);
+            if (on != 0) {
+                Py_DECREF(data);
+                return on;
+            }
+        }
+        Py_DECREF(data);
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(r->phase_counters); i++) {
+        PyObject *v = PyDict_GetItemWithError(counters, PyTuple_GET_ITEM(r->phase_counters, i));
+        int on = v == NULL ? (PyErr_Occurred() ? -1 : 0) : PyObject_IsTrue(v);
+        if (on != 0) {
+            return on;
+        }
+    }
+    return 0;
+}
+
 /* legal(rules, state, judge) -> list[Action] | None: `Tricks.playable`'s moves for the seat to move,
  * or None to ask Python. A ban whose condition decides is judged by ``judge(state, seat, lead, index)``,
  * the game reading the script's condition of ban ``index`` (of the lead bans, or of the play bans). */
@@ -293,6 +378,13 @@ legal_parts(Rules *r, PyObject *state, PyObject *judge, Parts *p)
 {
     PyObject *zones = p->zones, *counters = p->counters;
     long seat = p->to_move;
+    int phase = other_phase(r, state, counters);
+    if (phase != 0) {
+        if (phase < 0) {
+            return NULL;
+        }
+        Py_RETURN_NONE; /* the pass or the bids: their moves are the phases' own */
+    }
     PyObject *hand = PyDict_GetItemWithError(zones, PyTuple_GET_ITEM(r->hand_keys, seat));
     PyObject *trick = PyDict_GetItemWithError(zones, r->k_trick);
     if (hand == NULL || trick == NULL || !PyList_CheckExact(hand) || !PyList_CheckExact(trick)) {
@@ -397,9 +489,9 @@ legal_parts(Rules *r, PyObject *state, PyObject *judge, Parts *p)
     return out;
 }
 
-/* play(rules, state, card) -> bool: a card that does not end the trick, played as `Tricks.apply`
- * plays it (the hand, the lead, the trick, hearts broken, the turn moved on); False: not done,
- * Python plays it. */
+/* play(rules, state, card) -> list | None: the card played as `Tricks.apply` plays it, and the words
+ * said (none, or the trick taken); None: not done, Python plays it. Everything the step reads is
+ * checked before anything changes, so a state the C code does not settle is left as it was. */
 static PyObject *play_parts(Rules *r, PyObject *state, PyObject *card_obj, Parts *p);
 
 static PyObject *
@@ -413,11 +505,41 @@ play(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Rules *r = (Rules *)args[0];
     Parts p;
     if (!read_state(r, args[1], &p)) {
-        Py_RETURN_FALSE;
+        Py_RETURN_NONE;
     }
     PyObject *out = play_parts(r, args[1], args[2], &p);
     Py_DECREF(p.seat);
     return out;
+}
+
+/* An exact int of ``counters`` (-1 absent or not one: *ok cleared). */
+static long
+exact_counter(PyObject *counters, PyObject *key, int *ok)
+{
+    PyObject *v = PyDict_GetItemWithError(counters, key);
+    if (v == NULL || !PyLong_CheckExact(v)) {
+        PyErr_Clear();
+        *ok = 0;
+        return -1;
+    }
+    long x = PyLong_AsLong(v);
+    if (x == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        *ok = 0;
+    }
+    return x;
+}
+
+static int
+set_long(PyObject *dict, PyObject *key, long value)
+{
+    PyObject *v = PyLong_FromLong(value);
+    if (v == NULL) {
+        return -1;
+    }
+    int rc = PyDict_SetItem(dict, key, v);
+    Py_DECREF(v);
+    return rc;
 }
 
 static PyObject *
@@ -425,25 +547,25 @@ play_parts(Rules *r, PyObject *state, PyObject *card_obj, Parts *p)
 {
     PyObject *zones = p->zones, *counters = p->counters, *seat_obj = p->seat;
     long seat = p->to_move, players = p->players;
-    if (card_of(r, card_obj) < 0) {
-        Py_RETURN_FALSE;
+    int card = card_of(r, card_obj);
+    if (card < 0) {
+        Py_RETURN_NONE;
     }
     PyObject *hand = PyDict_GetItemWithError(zones, PyTuple_GET_ITEM(r->hand_keys, seat));
     PyObject *trick = PyDict_GetItemWithError(zones, r->k_trick);
     if (hand == NULL || trick == NULL || !PyList_CheckExact(hand) || !PyList_CheckExact(trick)) {
         PyErr_Clear();
-        Py_RETURN_FALSE;
+        Py_RETURN_NONE;
     }
     Py_ssize_t led = PyList_GET_SIZE(trick);
-    if (led + 1 >= players) {
-        Py_RETURN_FALSE; /* the trick's last card: its winner is Python's to find */
+    if (led + 1 > players) {
+        Py_RETURN_NONE;
     }
-    long card = PyLong_AsLong(card_obj);
     Py_ssize_t at = -1, n = PyList_GET_SIZE(hand);
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *item = PyList_GET_ITEM(hand, i);
         if (!PyLong_CheckExact(item)) {
-            Py_RETURN_FALSE; /* list.remove compares it with ==: Python's to judge */
+            Py_RETURN_NONE; /* list.remove compares it with ==: Python's to judge */
         }
         if (item == card_obj || PyLong_AsLong(item) == card) {
             at = i;
@@ -451,8 +573,70 @@ play_parts(Rules *r, PyObject *state, PyObject *card_obj, Parts *p)
         }
     }
     if (at < 0) {
-        Py_RETURN_FALSE; /* not in the hand: Python's list.remove says so */
+        Py_RETURN_NONE; /* not in the hand: Python's list.remove says so */
     }
+    int last = led + 1 == players;
+    long winner = -1;
+    PyObject *taken = NULL, *stock = NULL, *turned = NULL;
+    if (last) { /* the trick is taken: read all the step needs first (HE-3.4, BR-3.3, BR-3.4) */
+        int ok = 1;
+        int cards[MAX_SEATS];
+        for (Py_ssize_t i = 0; i < led; i++) {
+            cards[i] = card_of(r, PyList_GET_ITEM(trick, i));
+            if (cards[i] < 0) {
+                Py_RETURN_NONE;
+            }
+        }
+        cards[led] = card;
+        long lead = led == 0 ? seat : exact_counter(counters, r->k_lead, &ok);
+        long t = 0;
+        PyObject *tv = PyDict_GetItemWithError(counters, r->k_trump);
+        if (tv != NULL) {
+            t = PyLong_CheckExact(tv) ? PyLong_AsLong(tv) : -1;
+        }
+        PyErr_Clear();
+        if (!ok || t < 0 || t > r->nsuits) {
+            Py_RETURN_NONE;
+        }
+        int best = 0;
+        for (int i = 1; i <= (int)led; i++) { /* the highest trump, else the highest of the suit led */
+            int c = cards[i], b = cards[best];
+            if (r->suit_of[c] == r->suit_of[b]) {
+                if (r->pos[c] > r->pos[b]) {
+                    best = i;
+                }
+            } else if (t && r->suit_of[c] == t - 1) {
+                best = i;
+            }
+        }
+        winner = ((lead + (long)r->step * best) % players + players) % players;
+        taken = PyDict_GetItemWithError(zones, PyTuple_GET_ITEM(r->taken_keys, winner));
+        exact_counter(counters, PyTuple_GET_ITEM(r->tricks_keys, winner), &ok);
+        exact_counter(counters, r->k_played, &ok);
+        if (taken == NULL || !PyList_CheckExact(taken) || !ok) {
+            PyErr_Clear();
+            Py_RETURN_NONE;
+        }
+        if (r->draws) {
+            stock = PyDict_GetItemWithError(zones, r->k_stock);
+            turned = PyDict_GetItemWithError(zones, r->k_turned);
+            PyErr_Clear();
+            if (stock == Py_None) {
+                stock = NULL;
+            }
+            if ((stock != NULL && !PyList_CheckExact(stock)) || (turned != NULL && !PyList_CheckExact(turned))) {
+                Py_RETURN_NONE;
+            }
+            for (long s = 0; stock != NULL && s < players; s++) {
+                PyObject *h = PyDict_GetItemWithError(zones, PyTuple_GET_ITEM(r->hand_keys, s));
+                if (h == NULL || !PyList_CheckExact(h)) {
+                    PyErr_Clear();
+                    Py_RETURN_NONE;
+                }
+            }
+        }
+    }
+    /* the card leaves the hand for the trick, as Tricks.apply plays it */
     if (PySequence_DelItem(hand, at) < 0) {
         return NULL;
     }
@@ -467,20 +651,104 @@ play_parts(Rules *r, PyObject *state, PyObject *card_obj, Parts *p)
             return NULL;
         }
     }
-    PyObject *next = PyLong_FromLong(((seat + r->step) % players + players) % players);
-    if (next == NULL || PyObject_SetAttr(state, r->k_to_move, next) < 0) {
-        Py_XDECREF(next);
+    if (!last) {
+        PyObject *next = PyLong_FromLong(((seat + r->step) % players + players) % players);
+        if (next == NULL || PyObject_SetAttr(state, r->k_to_move, next) < 0) {
+            Py_XDECREF(next);
+            return NULL;
+        }
+        Py_DECREF(next);
+        return PyList_New(0);
+    }
+    /* the trick is taken: the words said, the cards to the winner, the counts, the draw, the lead */
+    Py_ssize_t size = PyList_GET_SIZE(trick);
+    PyObject *names = PyList_New(size);
+    if (names == NULL) {
         return NULL;
     }
-    Py_DECREF(next);
-    Py_RETURN_TRUE;
+    for (Py_ssize_t i = 0; i < size; i++) {
+        PyObject *name = PyTuple_GET_ITEM(r->names, PyLong_AsLong(PyList_GET_ITEM(trick, i)));
+        Py_INCREF(name);
+        PyList_SET_ITEM(names, i, name);
+    }
+    PyObject *joined = PyUnicode_Join(r->space, names);
+    PyObject *said = joined == NULL ? NULL
+                                    : PyUnicode_FromFormat("plays %U: seat %ld takes the trick (%U)",
+                                                           PyList_GET_ITEM(names, size - 1), winner, joined);
+    Py_XDECREF(joined);
+    PyObject *event = said == NULL ? NULL : PyDict_New();
+    if (event == NULL || PyDict_SetItem(event, r->k_say, said) < 0 || PyDict_SetItem(event, r->k_show, names) < 0) {
+        Py_XDECREF(said);
+        Py_XDECREF(event);
+        Py_DECREF(names);
+        return NULL;
+    }
+    Py_DECREF(said);
+    Py_DECREF(names);
+    PyObject *out = PyList_New(1);
+    if (out == NULL) {
+        Py_DECREF(event);
+        return NULL;
+    }
+    PyList_SET_ITEM(out, 0, event);
+    int ok = 1;
+    PyObject *tricks_key = PyTuple_GET_ITEM(r->tricks_keys, winner);
+    long won = exact_counter(counters, tricks_key, &ok);
+    long played = exact_counter(counters, r->k_played, &ok);
+    if (PyList_SetSlice(taken, PyList_GET_SIZE(taken), PyList_GET_SIZE(taken), trick) < 0 ||
+        PyList_SetSlice(trick, 0, size, NULL) < 0 || set_long(counters, tricks_key, won + 1) < 0 ||
+        set_long(counters, r->k_played, played + 1) < 0) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    if (stock != NULL && (PyList_GET_SIZE(stock) || (turned != NULL && PyList_GET_SIZE(turned)))) {
+        long s = winner; /* BR-3.4: the winner draws first, then the others in order; the turned card last */
+        for (long k = 0; k < players; k++) {
+            PyObject *source = PyList_GET_SIZE(stock) ? stock : turned;
+            if (source == NULL || PyList_GET_SIZE(source) == 0) {
+                break;
+            }
+            Py_ssize_t top = PyList_GET_SIZE(source) - 1;
+            PyObject *drawn = PyList_GET_ITEM(source, top);
+            Py_INCREF(drawn);
+            PyObject *h = PyDict_GetItemWithError(zones, PyTuple_GET_ITEM(r->hand_keys, s));
+            if (h == NULL || PyList_SetSlice(source, top, top + 1, NULL) < 0 || PyList_Append(h, drawn) < 0) {
+                Py_DECREF(drawn);
+                Py_DECREF(out);
+                return NULL;
+            }
+            Py_DECREF(drawn);
+            s = ((s + r->step) % players + players) % players;
+        }
+    }
+    PyObject *w = PyLong_FromLong(winner);
+    if (w == NULL || PyObject_SetAttr(state, r->k_to_move, w) < 0 || PyDict_SetItem(counters, r->k_lead, w) < 0) {
+        Py_XDECREF(w);
+        Py_DECREF(out);
+        return NULL;
+    }
+    Py_DECREF(w);
+    PyObject *own = PyDict_GetItemWithError(zones, PyTuple_GET_ITEM(r->hand_keys, winner));
+    if (own == NULL) {
+        Py_DECREF(out);
+        if (!PyErr_Occurred()) {
+            PyErr_SetObject(PyExc_KeyError, PyTuple_GET_ITEM(r->hand_keys, winner));
+        }
+        return NULL;
+    }
+    int empty = PyObject_Not(own);
+    if (empty < 0 || (empty && PyObject_SetAttr(state, r->k_over, Py_True) < 0)) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    return out;
 }
 
 static PyMethodDef methods[] = {
     {"legal", (PyCFunction)(void (*)(void))legal, METH_FASTCALL,
      "legal(rules, state, judge) -> the moves Tricks.playable allows, or None to ask Python"},
     {"play", (PyCFunction)(void (*)(void))play, METH_FASTCALL,
-     "play(rules, state, card) -> True when a card not ending the trick was played"},
+     "play(rules, state, card) -> the words said when the card was played as Tricks.apply plays it, or None to ask Python"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -37,7 +37,9 @@ from tapete import (
     View,
 )
 
+from .bidding import PHASE as BIDDING
 from .bidding import Bidding
+from .blind import ROUND as BLIND_ROUND
 from .blind import Blind
 from .words import WORDS
 
@@ -158,13 +160,17 @@ class Tricks(Game):
     def _fast_rules(self) -> Any:
         """The play rules for the C steps (`_fast`), or None where they cannot be used.
 
-        A deck of at most 64 cards each of a suit, no trump exchange (a second kind of move in
-        play), the bans as card masks; a ban's condition is read by the C code only when it is a
-        constant truth, and every other time it would decide, the C code hands back to `playable`."""
+        The C code answers `legal_actions` in play and plays a card as `apply` does, the trick
+        taken with it; this Python stays the rules' reference (tests/tricks/test_fast.py plays
+        every variant both ways). It needs a deck of at most 64 cards, each of a suit, and no
+        trump exchange (a second kind of move in play); the bans go as card masks, and a ban's
+        condition, when it decides, is read by the script through `_judge`."""
         deck = self.deck
         if _fast is None or self.exchange_rank is not None or len(deck.ids) > 64:
             return None
         if type(self).next_seat is not Game.next_seat:  # the C steps move the turn on as Game.next_seat does
+            return None
+        if any(not 0 <= self.pos[c] < 256 for c in deck.ids):
             return None
         if list(deck.ids) != list(range(len(deck.ids))) or any(self.suit_of[c] not in deck.suits for c in deck.ids):
             return None
@@ -189,6 +195,13 @@ class Tricks(Game):
             self.plays,
             tuple(f"hand.{s}" for s in range(16)),
             self.step,
+            bytes(self.pos[c] for c in deck.ids),
+            tuple(deck.format(c) for c in deck.ids),
+            tuple(f"taken.{s}" for s in range(16)),
+            tuple(f"tricks.{s}" for s in range(16)),
+            self.draws,
+            (HiddenChoices.key,),  # the phases before play: the pass, blind bids, the round of bids
+            (BLIND_ROUND, BIDDING),
         )
 
     def _bans(self, key: str) -> list[tuple[frozenset[int], Compiled]]:
@@ -358,6 +371,10 @@ class Tricks(Game):
         return None
 
     def legal_actions(self, state: DealState) -> list[Action]:
+        if self._fast is not None:  # in play (no pass, no bids on), the C steps answer as below
+            quick: list[Action] | None = _fast.legal(self._fast, state, self._judge)
+            if quick is not None:
+                return quick
         if self.choices.active(state):
             return self.choices.actions(state)
         if self.blind.active(state):
@@ -365,10 +382,6 @@ class Tricks(Game):
         if self.bidding.active(state):
             return self.bidding.actions(state)
         seat = state.to_move
-        if self._fast is not None:
-            quick: list[Action] | None = _fast.legal(self._fast, state, self._judge)
-            if quick is not None:
-                return quick
         plays = self.plays
         actions = [plays[c] for c in self.playable(state, seat)]
         if self.exchange_rank is not None:
@@ -440,8 +453,10 @@ class Tricks(Game):
         return f"you may play {shown} now"
 
     def apply(self, state: DealState, action: Action) -> list[dict[str, Any]]:
-        if self._fast is not None and action.kind == "play" and _fast.play(self._fast, state, action.cards[0]):
-            return []  # a card that does not end the trick, played in C as below (HE-3.2)
+        if self._fast is not None and action.kind == "play":
+            done: list[dict[str, Any]] | None = _fast.play(self._fast, state, action.cards[0])
+            if done is not None:  # played in C as below (HE-3.2, HE-3.4, BR-3.4)
+                return done
         if action.kind == "pass" and self.blind.passing(state):
             return self.blind.passed(state, action.cards[0])
         if action.kind in ("blind", "look"):

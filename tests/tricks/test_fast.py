@@ -1,11 +1,12 @@
 """The trick family's steps in C (`_fast.c`) play exactly as its Python does, in every variant.
 
 `Tricks.legal_actions` and `Tricks.apply` take a step in C when the module was built and the
-step is one it settles (a card that does not end the trick; the legal cards unless a ban's
-condition decides). Each variant of every trick game is played here twice in lockstep, by
-the game with the C steps and by the same rules without them, at every player count it
-allows: the legal moves must be the same objects in the same order, the words said the same,
-and the whole state the same after every move, to the end of several deals of a match."""
+step is one it settles: the legal cards in play (a ban's deciding condition read by the
+script), and a card played, the trick taken with it (the winner, the draw, the words said).
+Each variant of every trick game is played here twice in lockstep, by the game with the C
+steps and by the same rules without them, at every player count it allows: the legal moves
+must be the same objects in the same order, the words said the same, and the whole state the
+same after every move, to the end of several deals of a match."""
 
 from __future__ import annotations
 
@@ -45,7 +46,7 @@ def lockstep(name: str, players: int, seed: int, deals: int = 3) -> int:
 
     def play(*args):
         out = real_play(*args)
-        calls["play"] += bool(out)
+        calls["play"] += out is not None
         return out
 
     trick_game._fast.legal, trick_game._fast.play = legal, play
@@ -127,9 +128,33 @@ def test_a_hand_that_is_not_cards_is_left_to_python() -> None:
     state = DealState(players=4, dealer=3, to_move=0, zones={"hand.0": [1, "2♣"], "trick": []}, counters={"played": 1})
     assert trick_game._fast.legal(game._fast, state, game._judge) is None
     state.zones = {"hand.0": [True, 1], "trick": [3]}  # True == 1: list.remove would take the first
-    assert trick_game._fast.play(game._fast, state, 1) is False
+    assert trick_game._fast.play(game._fast, state, 1) is None
     assert state.zones == {"hand.0": [True, 1], "trick": [3]} and state.to_move == 0
     state.zones, state.to_move = {"hand.0": [1], "trick": [3]}, 7  # a seat the deal has not: Python's KeyError
-    assert trick_game._fast.play(game._fast, state, 1) is False
+    assert trick_game._fast.play(game._fast, state, 1) is None
     with pytest.raises(KeyError):
         game.apply(state, game.plays[1])
+
+
+def test_a_trick_taken_from_a_state_not_as_kept_changes_nothing_in_c() -> None:
+    """The last card of a trick with no ``played`` count: the C code reads everything first and leaves it to Python."""
+    game = load_variant("hearts/classic")._game
+    zones = {f"hand.{s}": [s + 10] for s in range(4)} | {f"taken.{s}": [] for s in range(4)} | {"trick": [1, 2, 3]}
+    counters = {"lead": 1, "tricks.0": 0, "tricks.1": 0, "tricks.2": 0, "tricks.3": 0}
+    state = DealState(players=4, dealer=3, to_move=0, zones=zones, counters=counters)
+    before = state.clone()
+    assert trick_game._fast.play(game._fast, state, 10) is None
+    assert state == before
+    with pytest.raises(KeyError):  # the Python step, as it always was: no count of tricks played
+        game.apply(state, game.plays[10])
+    state = before.clone()
+    state.counters["played"] = 3
+    said = trick_game._fast.play(game._fast, state, 10)  # HE-3.4: Q♣, the highest club of the trick, takes it
+    reference = before.clone()
+    reference.counters["played"] = 3
+    game._fast, kept = None, game._fast
+    try:
+        assert said == game.apply(reference, game.plays[10]) and state == reference
+        assert state.to_move == 0 and state.zones["taken.0"] == [1, 2, 3, 10] and state.counters["tricks.0"] == 1
+    finally:
+        game._fast = kept
