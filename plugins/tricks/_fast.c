@@ -282,8 +282,8 @@ counter(PyObject *counters, PyObject *key, long fallback, int *ok)
     return x;
 }
 
-/* The parts of a DealState the steps read: borrowed zones and counters (owned by the state), a new
- * reference to the seat to move, and the number of players. 0 when the state is not as expected. */
+/* The parts of a DealState the steps read: new references to its zones, its counters and the seat
+ * to move, and the number of players. 0 when the state is not as expected. */
 typedef struct {
     PyObject *zones, *counters, *seat;
     long to_move, players;
@@ -307,15 +307,23 @@ read_state(Rules *r, PyObject *state, Parts *p)
     }
     PyErr_Clear();
     Py_XDECREF(players);
-    /* zones and counters stay alive as the state's own attributes while the step runs */
-    Py_XDECREF(zones);
-    Py_XDECREF(counters);
     if (!ok) {
+        Py_XDECREF(zones);
+        Py_XDECREF(counters);
         Py_XDECREF(seat);
         return 0;
     }
     p->zones = zones, p->counters = counters, p->seat = seat;
     return 1;
+}
+
+/* The references `read_state` took, given back. */
+static void
+release_state(Parts *p)
+{
+    Py_DECREF(p->zones);
+    Py_DECREF(p->counters);
+    Py_DECREF(p->seat);
 }
 
 /* Whether another phase than the play is on (the pass, a round of bids, blind bids): any of the
@@ -369,7 +377,7 @@ legal(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         Py_RETURN_NONE;
     }
     PyObject *out = legal_parts(r, args[1], args[2], &p);
-    Py_DECREF(p.seat);
+    release_state(&p);
     return out;
 }
 
@@ -508,7 +516,7 @@ play(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         Py_RETURN_NONE;
     }
     PyObject *out = play_parts(r, args[1], args[2], &p);
-    Py_DECREF(p.seat);
+    release_state(&p);
     return out;
 }
 
