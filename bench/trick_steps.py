@@ -49,7 +49,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--variant", nargs="*", default=list(VARIANTS))
     args = parser.parse_args()
-    out = {}
+    out: dict[str, object] = {}
     for name in args.variant:
         if load_variant(name)._game._fast is None:
             out[name] = "no C steps for this variant (or the module was not built)"
@@ -59,7 +59,11 @@ def main() -> None:
             for c_steps in (False, True):
                 rounds[c_steps].append(one_round(name, c_steps, args.deals))
         python, c = statistics.median(rounds[False]), statistics.median(rounds[True])
-        out[name] = {"us/action python": round(python, 2), "us/action C": round(c, 2), "python / C": round(python / c, 2)}
+        out[name] = {
+            "us/action python": round(python, 2),
+            "us/action C": round(c, 2),
+            "python / C": round(python / c, 2),
+        }
     print(json.dumps(out, indent=1))
 
 

@@ -89,16 +89,19 @@ class HiddenChoices:
 
         While the phase lasts, the turn goes to the next seat still choosing once the mover
         has chosen all its cards."""
-        seat = state.to_move
-        state.zones[f"hand.{seat}"].remove(card)
-        state.zones[self.zone(seat)].append(card)
-        if self.left(state, seat) > 0:
+        seat, zones = state.to_move, state.zones
+        zones[f"hand.{seat}"].remove(card)
+        mine = zones[f"{CHOSEN}.{seat}"]
+        mine.append(card)
+        count = self.count(state)
+        if count > len(mine):  # `left`, read once for the whole move
             return False
         game = self.game
         nxt = seat
         for _ in range(state.players):
             nxt = game.next_seat(state, nxt)
-            if self.left(state, nxt) > 0:
+            chosen = zones.get(f"{CHOSEN}.{nxt}")
+            if chosen is not None and count > len(chosen):
                 state.to_move = nxt
                 return False
         return True

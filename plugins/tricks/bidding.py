@@ -191,6 +191,7 @@ class Bidding:
         self.ban = None if ban is not None and ban.const and not ban.value else ban  # OH-V1: 'no_bid when false'
         self.ids: tuple[str, ...] = game.ids.get("bid", ())
         self.words = NUMBER_WORDS[: len(game.deck.ids) // 2 + 1]
+        self._moves: tuple[Action, ...] = ()  # the move of each bid, made the first time bids are asked for
 
     @property
     def used(self) -> bool:
@@ -240,7 +241,10 @@ class Bidding:
         return bids
 
     def actions(self, state: DealState) -> list[Action]:
-        return [Action("bid", (), self.words[b]) for b in self.legal(state)]
+        moves = self._moves
+        if not moves:  # each bid's move, made once
+            moves = self._moves = tuple(Action("bid", (), w) for w in self.words)
+        return [moves[b] for b in self.legal(state)]
 
     def refusal(self, state: DealState, action: Action) -> str | None:
         ids = " ".join(self.ids)
