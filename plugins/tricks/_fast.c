@@ -183,9 +183,9 @@ Rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         }
     }
     for (int c = 0; c < self->ncards; c++) {
-        if (self->suit_of[c] >= self->nsuits) {
+        if (self->suit_of[c] >= self->nsuits || !PyUnicode_Check(PyTuple_GET_ITEM(names, c))) {
             Py_DECREF(self);
-            PyErr_SetString(PyExc_ValueError, "a card's suit is out of range");
+            PyErr_SetString(PyExc_ValueError, "a card's suit is out of range, or its name is not a str");
             return NULL;
         }
     }

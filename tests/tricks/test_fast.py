@@ -158,3 +158,21 @@ def test_a_trick_taken_from_a_state_not_as_kept_changes_nothing_in_c() -> None:
         assert state.to_move == 0 and state.zones["taken.0"] == [1, 2, 3, 10] and state.counters["tricks.0"] == 1
     finally:
         game._fast = kept
+
+
+def test_rules_that_do_not_fit_are_refused_when_made() -> None:
+    """The C rules check what they are given once, so a step never reads past a table."""
+    game = load_variant("hearts/classic")._game
+    fit = game._fast_rules()
+    assert fit is not None
+    suits = bytes(game.deck.suits.index(game.suit_of[c]) for c in game.deck.ids)
+    masks = tuple(sum(1 << c for c in game.of_suit[s]) for s in game.deck.suits)
+    keys = tuple(f"hand.{s}" for s in range(16))
+    names = tuple(game.deck.format(c) for c in game.deck.ids)
+    base = [suits, masks, 1, 0, 0, [], [], game.plays, keys, 1, bytes(52), names, keys, keys, False, (), ()]
+    trick_game._fast.Rules(*base)
+    for at, bad in [(11, (*names[:-1], 7)), (0, bytes([9]) * 52), (9, 99), (10, bytes(51)), (7, game.plays[:3])]:
+        args = list(base)
+        args[at] = bad
+        with pytest.raises(ValueError):
+            trick_game._fast.Rules(*args)
