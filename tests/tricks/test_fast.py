@@ -10,9 +10,12 @@ same after every move, to the end of several deals of a match."""
 
 from __future__ import annotations
 
+import copy
 import os
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tapete import load_variant
 from tapete.core.ledger import Ledger
@@ -176,3 +179,74 @@ def test_rules_that_do_not_fit_are_refused_when_made() -> None:
         args[at] = bad
         with pytest.raises(ValueError):
             trick_game._fast.Rules(*args)
+
+
+# -- fuzzing: any state at all, the C steps answer as the Python does or leave it to the Python --------------
+@st.composite
+def any_state(draw: st.DrawFn) -> tuple[str, DealState]:
+    """A trick deal in play, well kept or not: cards dealt without repeats, then maybe one thing spoiled."""
+    name = draw(st.sampled_from(["hearts/classic", "spades/classic", "briscola/classic", "oh-hell/classic"]))
+    players = draw(st.integers(min_value=2, max_value=5))
+    deck = list(draw(st.permutations(range(40 if name.startswith("briscola") else 52))))
+    zones: dict[str, list] = {"trick": [deck.pop() for _ in range(draw(st.integers(0, players - 1)))]}
+    for s in range(players):
+        zones[f"hand.{s}"] = [deck.pop() for _ in range(draw(st.integers(0, 4)))]
+        zones[f"taken.{s}"] = []
+    if draw(st.booleans()):
+        zones["stock"] = [deck.pop() for _ in range(draw(st.integers(0, 5)))]
+        zones["turned"] = [deck.pop()] if draw(st.booleans()) else []
+    counters = {"lead": draw(st.integers(0, players - 1)), "played": draw(st.integers(0, 3))}
+    counters |= {f"tricks.{s}": 0 for s in range(players)}
+    counters["trump"] = draw(st.integers(0, 4))
+    if draw(st.booleans()):
+        counters["broken"] = draw(st.integers(0, 1))
+    data: dict = {}
+    to_move = draw(st.integers(min_value=0, max_value=players - 1))
+    spoil = draw(st.integers(0, 11))
+    junk = draw(st.sampled_from([True, False, -1, 99, 3.0, "2♣", None, 2**70]))
+    if spoil == 1:
+        data["choosing"] = 3  # the pass is on
+    elif spoil == 2:
+        counters[draw(st.sampled_from(["bidding", "blind_round"]))] = 1
+    elif spoil == 3:
+        counters[draw(st.sampled_from(sorted(counters)))] = junk
+    elif spoil == 4:
+        del counters[draw(st.sampled_from(sorted(counters)))]
+    elif spoil == 5:
+        zone = draw(st.sampled_from(sorted(zones)))
+        zones[zone] = [*zones[zone], junk]
+    elif spoil == 6:
+        del zones[draw(st.sampled_from(sorted(zones)))]
+    elif spoil == 7:
+        to_move = draw(st.sampled_from([-1, players, 16, 99]))
+    elif spoil == 8:
+        zones[draw(st.sampled_from(sorted(zones)))] = junk  # a zone that is not a list
+    return name, DealState(players=players, dealer=0, to_move=to_move, zones=zones, counters=counters, data=data)
+
+
+def outcome(fn, *args):
+    try:
+        return ("value", fn(*args))
+    except Exception as exc:  # the same error, of the same type, from both
+        return ("error", type(exc))
+
+
+@settings(max_examples=600, deadline=None, derandomize=True)
+@given(any_state(), st.integers(min_value=-1, max_value=53))
+def test_the_c_steps_on_any_state_do_what_the_python_does(case: tuple[str, DealState], pick: int) -> None:
+    """Whatever the state holds (not cards, missing zones and counters, a seat out of range), no crash:
+    the moves and the state after a move are the Python's, error for error."""
+    name, state = case
+    game = load_variant(name)._game
+    reference = load_variant(name)._game
+    reference._fast = None
+    a, b = copy.deepcopy(state), copy.deepcopy(state)
+    assert outcome(game.legal_actions, a) == outcome(reference.legal_actions, b)
+    assert a == b
+    hand = state.zones.get(f"hand.{state.to_move}")
+    held = [c for c in hand if type(c) is int and 0 <= c < len(game.plays)] if isinstance(hand, list) else []
+    card = held[pick % len(held)] if held and pick % 3 else (pick if 0 <= pick < len(game.plays) else 0)
+    move = game.plays[card]
+    got, expected = outcome(game.apply, a, move), outcome(reference.apply, b, move)
+    assert got == expected
+    assert a == b
