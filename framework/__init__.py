@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from .core.problems import ERROR, WARNING, DesignProblem
     from .core.rng import Random
     from .core.state import DealState
-    from .game import Game, MoveHelp, MoveKind, RuleText
+    from .game import Game, MoveHelp, MoveKind, QuickSteps, RuleText
     from .hookspecs import hookimpl
     from .layout import Layout, Row
     from .play.choices import HiddenChoices
@@ -89,6 +89,7 @@ __all__ = [
     "Function",
     "Game",
     "GameRecord",
+    "QuickSteps",
     "IN_TABLE",
     "IllegalAction",
     "Layout",
@@ -150,7 +151,7 @@ _MODULES: dict[str, tuple[str, ...]] = {
     ".play.deal": ("Deal",),
     ".play.loading": ("Variant", "load_variant"),
     ".core.errors": ("ErrorList", "IllegalAction", "ScriptError", "SnapshotError", "TapeteError", "VariantError"),
-    ".game": ("Game", "MoveHelp", "MoveKind", "RuleText"),
+    ".game": ("Game", "MoveHelp", "MoveKind", "QuickSteps", "RuleText"),
     ".hookspecs": ("hookimpl",),
     ".layout": ("Layout", "Row"),
     ".play.match": ("Match", "MatchResult"),

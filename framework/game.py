@@ -9,7 +9,7 @@ methods only touch the `DealState` and those attributes.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
@@ -29,6 +29,14 @@ if TYPE_CHECKING:
 
 
 REMOVED = "removed"  # the zone of the cards a ``remove`` statement sets aside: face up, seen by every seat
+
+
+class QuickSteps(NamedTuple):
+    """A game's `Game.quick_steps`: ``legal(state)`` and ``apply(state, action)``, each None when
+    it leaves the state to `Game.legal_actions` or `Game.apply`."""
+
+    legal: Callable[[DealState], list[Action] | None]
+    apply: Callable[[DealState, Action], list[dict[str, Any]] | None]
 
 
 class Bound(NamedTuple):
@@ -155,6 +163,14 @@ class Game:
     def apply(self, state: DealState, action: Action) -> list[dict[str, Any]]:
         """Carry out a legal action; return events worth logging or printing."""
         raise NotImplementedError
+
+    def quick_steps(self) -> QuickSteps | None:
+        """`legal_actions` and `apply` for the states a game settles fastest, as callables a caller
+        may hold and call with no method of the game between (built-in methods of a C type,
+        say); None by default. Each answers exactly as the game's own method does, or None,
+        having changed nothing, for a state it leaves to it. `tapete.Deal` asks for them once
+        per deal, so a move made through it costs no Python frame of the game's."""
+        return None
 
     # -- helpers families share ------------------------------------------------
     def same_team(self, a: int, b: int) -> bool:

@@ -60,6 +60,26 @@ def test_a_condition_reading_quantity_at_most_n_gives_n(tmp_path, rule, unmatche
     assert variant.new_game().close_limit == unmatched  # Chinchón's fast path takes what the rule says
 
 
+@pytest.mark.parametrize(
+    ("condition", "truth"),
+    [
+        ("broken", ("broken", True)),  # a quantity's own truth
+        ("not broken", ("broken", False)),
+        ("not not first_trick", ("first_trick", True)),
+        ("broken and first_trick", None),  # another shape says nothing
+        ("tricks <= 2", None),
+        ("not (tricks <= 2)", None),
+    ],
+)
+def test_a_condition_that_is_one_quantitys_truth_says_which_and_which_way(tmp_path, condition, truth):
+    """`Compiled.truth`: the short cut Hearts' ``no_lead ♥ when not broken`` takes (the trick family
+    reads the counter behind the quantity in C instead of calling the rule back), told on a new ban."""
+    variant = child(tmp_path, "hearts/classic", f"no_lead ♦ when {condition}")
+    game = variant.new_game()
+    [when] = [when for cards, when in game.lead_bans if cards == frozenset(game.of_suit["♦"])]
+    assert when.truth() == truth
+
+
 @pytest.mark.parametrize("name", variant_names("chinchon") + variant_names("gin"))
 def test_the_closes_of_a_turn_are_the_cards_the_close_rule_allows_one_by_one(name):
     """CH-4.3: ``closes()`` (a plain limit answered by the penalties alone, or the rule per card)

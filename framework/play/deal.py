@@ -84,8 +84,12 @@ class Deal:
 
     def __init__(self, variant: Variant, game: Game, state: DealState, record: bool = True):
         self.variant, self.game, self._state = variant, game, state
-        # the moves last handed out by `legal_actions`, while the state is known unchanged since
-        self._offered: tuple[Action, ...] | None = None
+        # the moves last handed out by `legal_actions` (a list only this deal holds), while the state
+        # is known unchanged since
+        self._offered: list[Action] | None = None
+        quick = game.quick_steps()  # the game's steps with no Python frame of its own, where it has them
+        self._quick_legal = quick.legal if quick is not None else None
+        self._quick_apply = quick.apply if quick is not None else None
         self._recorder: Recorder | None = None
         # recording lazily: the deal where the recorder stands, and the moves played since
         self._behind: DealState | None = state.clone() if record else None
@@ -141,8 +145,14 @@ class Deal:
         offered = self._offered
         if offered is None:
             state = self._state
-            offered = self._offered = () if state.over else tuple(self.game.legal_actions(state))
-        return list(offered)
+            if state.over:
+                offered = []
+            else:
+                quick = self._quick_legal
+                found = quick(state) if quick is not None else None  # a new list, or None: ask the game
+                offered = found if found is not None else list(self.game.legal_actions(state))
+            self._offered = offered
+        return offered[:]
 
     @declare(text="action")
     def action(self, text: str) -> Action:
@@ -157,12 +167,19 @@ class Deal:
 
         Anything else handed in (None, a number, an Action naming a card the deck does not
         have) is an illegal move too, refused before the game sees it."""
-        if isinstance(action, str):
+        offered = self._offered
+        try:  # the very object handed out: the commonest case, checked first and quickest
+            handed_out = offered is not None and offered[offered.index(action)] is action
+        except Exception:  # not among them, or compared badly: the checks below say which
+            handed_out = False
+        if handed_out:
+            pass
+        elif isinstance(action, str):
             try:
                 action = self.action(action)
             except ValueError as exc:
                 raise IllegalAction(str(exc)) from None
-        if not self._offered_now(action):
+        if not handed_out and not self._offered_now(action):
             why = malformed(action, len(self.game.deck))
             if why is not None:
                 raise IllegalAction(why)
@@ -176,6 +193,11 @@ class Deal:
             self._moves.append(action)
         elif self._recorder is not None:
             return self._recorder.apply(self._state, action)
+        quick = self._quick_apply
+        if quick is not None:
+            events = quick(self._state, action)
+            if events is not None:
+                return events
         return self.game.apply(self._state, action)
 
     def _offered_now(self, action: object) -> bool:

@@ -63,7 +63,7 @@ class Compiled:
     limit on one quantity, so a family can take a short cut that needs only the number.
     """
 
-    __slots__ = ("const", "value", "fn", "_limit")
+    __slots__ = ("const", "value", "fn", "_limit", "_truth")
 
     def __init__(
         self,
@@ -71,10 +71,12 @@ class Compiled:
         value: Any = None,
         const: bool = False,
         limit: tuple[str, int] | None = None,
+        truth: tuple[str, bool] | None = None,
     ):
         self.const, self.value = const, value
         self.fn = fn if fn is not None else (lambda ctx, _v=value: _v)
         self._limit = limit
+        self._truth = truth
 
     def __call__(self, ctx: Ctx) -> Any:
         return self.fn(ctx)
@@ -89,6 +91,15 @@ class Compiled:
         and the family evaluates it as written."""
         limit = self._limit
         return limit[1] if limit is not None and limit[0] == quantity else None
+
+    def truth(self) -> tuple[str, bool] | None:
+        """``(QUANTITY, True)`` when this condition reads exactly ``QUANTITY``, ``(QUANTITY, False)``
+        when it reads ``not QUANTITY`` (or ``not not not QUANTITY``); any other shape says None.
+
+        Like `bound`, for a family's short cut: Hearts' ``no_lead ♥ when not broken`` is the
+        falsehood of one quantity the family keeps as a counter, so its steps in C read the
+        counter instead of calling the script back for every lead."""
+        return self._truth
 
 
 def constant(expr: t.Expr, env: Env) -> Any:
@@ -114,7 +125,9 @@ def compile_expr(node: t.Expr, env: Env, scope: frozenset[str]) -> Compiled:
         if inner.const:
             return Compiled(value=op(inner.value), const=True)
         f = inner.fn
-        return Compiled(lambda ctx: op(f(ctx)))
+        read = inner._truth
+        truth = (read[0], not read[1]) if read is not None and op is operator.not_ else None
+        return Compiled(lambda ctx: op(f(ctx)), truth=truth)
     if isinstance(node, t.Binary):
         return _binary(node, env, scope)
     if isinstance(node, t.Call):
@@ -159,7 +172,7 @@ def _name(node: t.Name, env: Env, scope: frozenset[str]) -> Compiled:
     missing = q.needs - scope
     if missing:
         raise env.error(node.pos, _scope_message(name, missing, scope))
-    return Compiled(q.get)
+    return Compiled(q.get, truth=(name, True))
 
 
 def _scope_message(name: str, missing: frozenset[str], scope: frozenset[str]) -> str:

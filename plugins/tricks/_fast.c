@@ -7,7 +7,8 @@
  * counters), and hands back to the Python code every case it does not settle itself:
  *
  *   legal() answers None when a zone holds what is not a card, or a counter what is not a
- *   number (a ban's condition, when it decides, is read by the game's Python: ``judge``);
+ *   number (a ban's condition, when it decides, is read from the counter it is the truth of,
+ *   ``not broken``, or else by the game's Python: ``judge``);
  *   play() answers None for anything it cannot do exactly as Python would (a zone or a
  *   counter not as the family keeps them), having changed nothing.
  *
@@ -37,8 +38,14 @@ typedef struct {
     int nlead, nplay;
     uint64_t lead_ban[MAX_BANS];
     int lead_always[MAX_BANS];
+    PyObject *lead_flag[MAX_BANS]; /* the counter whose truth is the ban's condition, or NULL */
+    int lead_truth[MAX_BANS];      /* the condition holds when the counter's truth is this */
     uint64_t play_ban[MAX_BANS];
     int play_always[MAX_BANS];
+    PyObject *play_flag[MAX_BANS];
+    int play_truth[MAX_BANS];
+    PyObject *judge; /* judge(state, seat, lead, index): the game reads a ban's condition (or NULL) */
+    PyObject *k_play_word;
     PyObject *plays;     /* tuple: the Action playing each card */
     PyObject *hand_keys; /* tuple: "hand.0", "hand.1", ... */
     int step;            /* seats the turn moves on by: 1 clockwise, -1 the other way */
@@ -52,9 +59,32 @@ typedef struct {
     PyObject *k_zones, *k_counters, *k_to_move, *k_players;
 } Rules;
 
+static PyTypeObject RulesType;
+
+static int
+Rules_traverse(Rules *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->judge); /* the game's bound method: the game holds these rules too */
+    return 0;
+}
+
+static int
+Rules_clear(Rules *self)
+{
+    Py_CLEAR(self->judge);
+    return 0;
+}
+
 static void
 Rules_dealloc(Rules *self)
 {
+    PyObject_GC_UnTrack(self);
+    Rules_clear(self);
+    for (int i = 0; i < MAX_BANS; i++) {
+        Py_XDECREF(self->lead_flag[i]);
+        Py_XDECREF(self->play_flag[i]);
+    }
+    Py_XDECREF(self->k_play_word);
     Py_XDECREF(self->plays);
     Py_XDECREF(self->hand_keys);
     Py_XDECREF(self->k_trick);
@@ -93,9 +123,10 @@ read_mask(PyObject *obj, uint64_t *out)
     return 0;
 }
 
-/* bans: a sequence of (mask, always) pairs */
+/* bans: a sequence of (mask, always) or (mask, always, flag) where flag is None or
+ * (counter: str, truth: bool): the ban's condition holds when the counter's truth is ``truth``. */
 static int
-read_bans(PyObject *seq, uint64_t *masks, int *always, int *count)
+read_bans(PyObject *seq, uint64_t *masks, int *always, PyObject **flags, int *truths, int *count)
 {
     PyObject *fast = PySequence_Fast(seq, "bans must be a sequence");
     if (fast == NULL) {
@@ -109,8 +140,8 @@ read_bans(PyObject *seq, uint64_t *masks, int *always, int *count)
     }
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *pair = PySequence_Fast_GET_ITEM(fast, i);
-        PyObject *mask, *flag;
-        if (!PyArg_ParseTuple(pair, "OO", &mask, &flag) || read_mask(mask, &masks[i]) < 0) {
+        PyObject *mask, *flag, *reads = Py_None;
+        if (!PyArg_ParseTuple(pair, "OO|O", &mask, &flag, &reads) || read_mask(mask, &masks[i]) < 0) {
             Py_DECREF(fast);
             return -1;
         }
@@ -120,6 +151,17 @@ read_bans(PyObject *seq, uint64_t *masks, int *always, int *count)
             return -1;
         }
         always[i] = truth;
+        if (reads != Py_None) {
+            PyObject *key;
+            int want;
+            if (!PyArg_ParseTuple(reads, "O!p", &PyUnicode_Type, &key, &want)) {
+                Py_DECREF(fast);
+                return -1;
+            }
+            Py_INCREF(key);
+            Py_XSETREF(flags[i], key);
+            truths[i] = want;
+        }
     }
     *count = (int)n;
     Py_DECREF(fast);
@@ -129,7 +171,7 @@ read_bans(PyObject *seq, uint64_t *masks, int *always, int *count)
 /* Rules(suit_of: bytes, suit_masks: tuple[int], follow: int, first_mask: int, breaks: int,
  *       lead_bans, play_bans, plays: tuple[Action], hand_keys: tuple[str], step: int,
  *       pos: bytes, names: tuple[str], taken_keys: tuple[str], tricks_keys: tuple[str], draws: bool,
- *       phase_data: tuple[str], phase_counters: tuple[str]) */
+ *       phase_data: tuple[str], phase_counters: tuple[str][, judge]) */
 static PyObject *
 Rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
@@ -138,12 +180,12 @@ Rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     Py_buffer suits;
     Py_buffer ranks;
     PyObject *suit_masks, *first, *breaks, *lead_bans, *play_bans, *plays, *hand_keys;
-    PyObject *names, *taken_keys, *tricks_keys, *phase_data, *phase_counters;
+    PyObject *names, *taken_keys, *tricks_keys, *phase_data, *phase_counters, *judge = NULL;
     int follow, step, draws;
-    if (!PyArg_ParseTuple(args, "y*O!iOOOOO!O!iy*O!O!O!pO!O!", &suits, &PyTuple_Type, &suit_masks, &follow, &first,
+    if (!PyArg_ParseTuple(args, "y*O!iOOOOO!O!iy*O!O!O!pO!O!|O", &suits, &PyTuple_Type, &suit_masks, &follow, &first,
                           &breaks, &lead_bans, &play_bans, &PyTuple_Type, &plays, &PyTuple_Type, &hand_keys, &step,
                           &ranks, &PyTuple_Type, &names, &PyTuple_Type, &taken_keys, &PyTuple_Type, &tricks_keys, &draws,
-                          &PyTuple_Type, &phase_data, &PyTuple_Type, &phase_counters)) {
+                          &PyTuple_Type, &phase_data, &PyTuple_Type, &phase_counters, &judge)) {
         return NULL;
     }
     if (ranks.len != suits.len || PyTuple_GET_SIZE(names) != suits.len ||
@@ -199,8 +241,8 @@ Rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     self->names = names, self->taken_keys = taken_keys, self->tricks_keys = tricks_keys;
     self->phase_data = phase_data, self->phase_counters = phase_counters;
     if (read_mask(first, &self->first_mask) < 0 || read_mask(breaks, &self->breaks) < 0 ||
-        read_bans(lead_bans, self->lead_ban, self->lead_always, &self->nlead) < 0 ||
-        read_bans(play_bans, self->play_ban, self->play_always, &self->nplay) < 0) {
+        read_bans(lead_bans, self->lead_ban, self->lead_always, self->lead_flag, self->lead_truth, &self->nlead) < 0 ||
+        read_bans(play_bans, self->play_ban, self->play_always, self->play_flag, self->play_truth, &self->nplay) < 0) {
         Py_DECREF(self);
         return NULL;
     }
@@ -225,23 +267,21 @@ Rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     self->k_say = PyUnicode_InternFromString("say");
     self->k_show = PyUnicode_InternFromString("show");
     self->space = PyUnicode_FromString(" ");
+    self->k_play_word = PyUnicode_InternFromString("play");
+    if (judge != NULL && judge != Py_None) {
+        Py_INCREF(judge);
+        self->judge = judge;
+    }
     if (!self->k_trick || !self->k_played || !self->k_trump || !self->k_lead || !self->k_broken || !self->one ||
         !self->k_zones || !self->k_counters || !self->k_to_move || !self->k_players || !self->k_data ||
-        !self->k_over || !self->k_stock || !self->k_turned || !self->k_say || !self->k_show || !self->space) {
+        !self->k_over || !self->k_stock || !self->k_turned || !self->k_say || !self->k_show || !self->space ||
+        !self->k_play_word) {
         Py_DECREF(self);
         return NULL;
     }
     return (PyObject *)self;
 }
 
-static PyTypeObject RulesType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tapete_plugins.tricks._fast.Rules",
-    .tp_basicsize = sizeof(Rules),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_new = Rules_new,
-    .tp_dealloc = (destructor)Rules_dealloc,
-    .tp_doc = "A trick game's play rules, read once: suits, following, the first card, the bans.",
-};
 
 /* The card an item of a zone holds, or -1 when it is not a card of this deck. */
 static inline int
@@ -326,6 +366,9 @@ release_state(Parts *p)
     Py_DECREF(p->seat);
 }
 
+static PyObject *legal_parts(Rules *r, PyObject *state, PyObject *judge, Parts *p);
+static PyObject *play_parts(Rules *r, PyObject *state, PyObject *card_obj, Parts *p);
+
 /* Whether another phase than the play is on (the pass, a round of bids, blind bids): any of the
  * keys set to a true value, as the phases' own ``active`` reads them. -1 on an error. */
 static int
@@ -361,8 +404,6 @@ other_phase(Rules *r, PyObject *state, PyObject *counters)
 /* legal(rules, state, judge) -> list[Action] | None: `Tricks.playable`'s moves for the seat to move,
  * or None to ask Python. A ban whose condition decides is judged by ``judge(state, seat, lead, index)``,
  * the game reading the script's condition of ban ``index`` (of the lead bans, or of the play bans). */
-static PyObject *legal_parts(Rules *r, PyObject *state, PyObject *judge, Parts *p);
-
 static PyObject *
 legal(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -416,11 +457,13 @@ legal_parts(Rules *r, PyObject *state, PyObject *judge, Parts *p)
     int ok = 1;
     uint64_t allowed = held;
     const uint64_t *bans;
-    const int *always;
+    const int *always, *truths;
+    PyObject *const *flags;
     int nbans;
     int lead = PyList_GET_SIZE(trick) == 0;
     if (lead) { /* a lead: the first card of the deal (HE-3.1), the lead bans */
         bans = r->lead_ban, always = r->lead_always, nbans = r->nlead;
+        flags = r->lead_flag, truths = r->lead_truth;
         if (r->first_mask && counter(counters, r->k_played, 0, &ok) == 0) {
             uint64_t m = held & r->first_mask;
             if (m) {
@@ -429,6 +472,7 @@ legal_parts(Rules *r, PyObject *state, PyObject *judge, Parts *p)
         }
     } else { /* a follow: the suit led (HE-3.2), else trumps when the rules say so */
         bans = r->play_ban, always = r->play_always, nbans = r->nplay;
+        flags = r->play_flag, truths = r->play_truth;
         if (r->follow != FOLLOW_FREE) {
             int led = card_of(r, PyList_GET_ITEM(trick, 0));
             if (led < 0) {
@@ -460,7 +504,19 @@ legal_parts(Rules *r, PyObject *state, PyObject *judge, Parts *p)
         if (kept == allowed || kept == 0) {
             continue;
         }
-        if (!always[i]) { /* the script's condition decides: the game reads it (judge) */
+        if (!always[i] && flags[i] != NULL) { /* the condition is a counter's truth (``not broken``) */
+            PyObject *v = PyDict_GetItemWithError(counters, flags[i]);
+            int t = v == NULL ? (PyErr_Occurred() ? -1 : 0) : PyObject_IsTrue(v);
+            if (t < 0) {
+                return NULL;
+            }
+            if (t != truths[i]) {
+                continue;
+            }
+        } else if (!always[i]) { /* the script's condition decides: the game reads it (judge) */
+            if (judge == NULL) {
+                Py_RETURN_NONE;
+            }
             PyObject *index = PyLong_FromLong(i);
             if (index == NULL) {
                 return NULL;
@@ -500,8 +556,6 @@ legal_parts(Rules *r, PyObject *state, PyObject *judge, Parts *p)
 /* play(rules, state, card) -> list | None: the card played as `Tricks.apply` plays it, and the words
  * said (none, or the trick taken); None: not done, Python plays it. Everything the step reads is
  * checked before anything changes, so a state the C code does not settle is left as it was. */
-static PyObject *play_parts(Rules *r, PyObject *state, PyObject *card_obj, Parts *p);
-
 static PyObject *
 play(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -751,6 +805,73 @@ play_parts(Rules *r, PyObject *state, PyObject *card_obj, Parts *p)
     }
     return out;
 }
+
+/* rules.legal(state): as legal(rules, state, judge) with the judge the rules were made with. A
+ * built-in method, so a caller that holds it (`tapete.Deal`) asks the C code with no Python frame. */
+static PyObject *
+Rules_legal(Rules *self, PyObject *state)
+{
+    Parts p;
+    if (!read_state(self, state, &p)) {
+        Py_RETURN_NONE;
+    }
+    PyObject *out = legal_parts(self, state, self->judge, &p);
+    release_state(&p);
+    return out;
+}
+
+/* rules.play(state, action): an Action ``play CARD`` played as play(rules, state, card) plays it;
+ * None for any other move (or a state it does not settle), as `Tricks.apply` reads it. */
+static PyObject *
+Rules_play(Rules *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "play(state, action)");
+        return NULL;
+    }
+    PyObject *action = args[1];
+    if (!PyTuple_Check(action) || PyTuple_GET_SIZE(action) < 2) {
+        Py_RETURN_NONE;
+    }
+    PyObject *kind = PyTuple_GET_ITEM(action, 0), *cards = PyTuple_GET_ITEM(action, 1);
+    if (!PyUnicode_CheckExact(kind) || !PyTuple_CheckExact(cards) || PyTuple_GET_SIZE(cards) < 1) {
+        Py_RETURN_NONE;
+    }
+    if (kind != self->k_play_word && PyUnicode_Compare(kind, self->k_play_word) != 0) {
+        if (PyErr_Occurred()) {
+            return NULL;
+        }
+        Py_RETURN_NONE;
+    }
+    Parts p;
+    if (!read_state(self, args[0], &p)) {
+        Py_RETURN_NONE;
+    }
+    PyObject *out = play_parts(self, args[0], PyTuple_GET_ITEM(cards, 0), &p);
+    release_state(&p);
+    return out;
+}
+
+static PyMethodDef Rules_methods[] = {
+    {"legal", (PyCFunction)Rules_legal, METH_O,
+     "legal(state) -> the moves Tricks.playable allows, or None to ask Python"},
+    {"play", (PyCFunction)(void (*)(void))Rules_play, METH_FASTCALL,
+     "play(state, action) -> the words said when a 'play' move was played as Tricks.apply plays it, or None"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject RulesType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tapete_plugins.tricks._fast.Rules",
+    .tp_basicsize = sizeof(Rules),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_new = Rules_new,
+    .tp_dealloc = (destructor)Rules_dealloc,
+    .tp_traverse = (traverseproc)Rules_traverse,
+    .tp_clear = (inquiry)Rules_clear,
+    .tp_free = PyObject_GC_Del,
+    .tp_doc = "A trick game's play rules, read once: suits, following, the first card, the bans.",
+    .tp_methods = Rules_methods,
+};
 
 static PyMethodDef methods[] = {
     {"legal", (PyCFunction)(void (*)(void))legal, METH_FASTCALL,

@@ -1,8 +1,13 @@
 # tapete_plugins.tricks._fast (_fast.c): the trick family's commonest steps in C; game.py is their reference.
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from tapete import Action, DealState
+
+# A ban: (cards' mask, always) or (cards' mask, always, (counter, truth) | None): with a counter,
+# the ban's condition holds when the counter's truth is ``truth`` (read in C, not by the judge).
+Ban = tuple[int, bool] | tuple[int, bool, tuple[str, bool] | None]
+Judge = Callable[[DealState, int, bool, int], Any]
 
 class Rules:
     def __init__(
@@ -12,15 +17,23 @@ class Rules:
         follow: int,
         first_mask: int,
         breaks: int,
-        lead_bans: list[tuple[int, bool]],
-        play_bans: list[tuple[int, bool]],
+        lead_bans: Sequence[Ban],
+        play_bans: Sequence[Ban],
         plays: tuple[Action, ...],
         hand_keys: tuple[str, ...],
         step: int,
+        pos: bytes,
+        names: tuple[str, ...],
+        taken_keys: tuple[str, ...],
+        tricks_keys: tuple[str, ...],
+        draws: bool,
+        phase_data: tuple[str, ...],
+        phase_counters: tuple[str, ...],
+        judge: Judge | None = None,
         /,
     ) -> None: ...
+    def legal(self, state: DealState, /) -> list[Action] | None: ...
+    def play(self, state: DealState, action: Action, /) -> list[dict[str, Any]] | None: ...
 
-def legal(
-    rules: Rules, state: DealState, judge: Callable[[DealState, int, bool, int], Any], /
-) -> list[Action] | None: ...
-def play(rules: Rules, state: DealState, card: int, /) -> bool: ...
+def legal(rules: Rules, state: DealState, judge: Judge, /) -> list[Action] | None: ...
+def play(rules: Rules, state: DealState, card: int, /) -> list[dict[str, Any]] | None: ...

@@ -31,6 +31,7 @@ from tapete import (
     HiddenChoices,
     MoveHelp,
     MoveKind,
+    QuickSteps,
     Random,
     Rules,
     RuleText,
@@ -41,7 +42,7 @@ from .bidding import PHASE as BIDDING
 from .bidding import Bidding
 from .blind import ROUND as BLIND_ROUND
 from .blind import Blind
-from .words import WORDS
+from .words import COUNTER_TRUTHS, WORDS
 
 _fast: Any
 try:  # the commonest steps in C, where they were built (_fast.c); this file's Python is their reference
@@ -178,8 +179,16 @@ class Tricks(Game):
         def mask(cards: Collection[int]) -> int:
             return sum(1 << c for c in set(cards))
 
-        def bans(pairs: list[tuple[frozenset[int], Compiled]]) -> list[tuple[int, bool]]:
-            return [(mask(cards), bool(when.const and when.value)) for cards, when in pairs]
+        def reads(when: Compiled) -> tuple[str, bool] | None:
+            """(counter, truth) when the condition is a counter's truth (``not broken``): read in C."""
+            truth = when.truth()
+            if truth is None or truth[0] not in COUNTER_TRUTHS:
+                return None
+            counter, true_when = COUNTER_TRUTHS[truth[0]]
+            return counter, true_when == truth[1]
+
+        def bans(pairs: list[tuple[frozenset[int], Compiled]]) -> list[tuple[int, bool, tuple[str, bool] | None]]:
+            return [(mask(cards), bool(when.const and when.value), reads(when)) for cards, when in pairs]
 
         if len(self.lead_bans) > 16:
             return None
@@ -202,6 +211,7 @@ class Tricks(Game):
             self.draws,
             (HiddenChoices.key,),  # the phases before play: the pass, blind bids, the round of bids
             (BLIND_ROUND, BIDDING),
+            self._judge,
         )
 
     def _bans(self, key: str) -> list[tuple[frozenset[int], Compiled]]:
@@ -370,9 +380,15 @@ class Tricks(Game):
                     return c if when(ctx) else None
         return None
 
+    def quick_steps(self) -> QuickSteps | None:
+        """The C steps' own methods (`_fast.Rules.legal`, `.play`), which `legal_actions` and `apply`
+        below ask first: a `tapete.Deal` calls them with no Python frame of the game's."""
+        rules = self._fast
+        return None if rules is None else QuickSteps(rules.legal, rules.play)
+
     def legal_actions(self, state: DealState) -> list[Action]:
         if self._fast is not None:  # in play (no pass, no bids on), the C steps answer as below
-            quick: list[Action] | None = _fast.legal(self._fast, state, self._judge)
+            quick: list[Action] | None = self._fast.legal(state)
             if quick is not None:
                 return quick
         if self.choices.active(state):
@@ -453,8 +469,8 @@ class Tricks(Game):
         return f"you may play {shown} now"
 
     def apply(self, state: DealState, action: Action) -> list[dict[str, Any]]:
-        if self._fast is not None and action.kind == "play":
-            done: list[dict[str, Any]] | None = _fast.play(self._fast, state, action.cards[0])
+        if self._fast is not None:
+            done: list[dict[str, Any]] | None = self._fast.play(state, action)
             if done is not None:  # played in C as below (HE-3.2, HE-3.4, BR-3.4)
                 return done
         if action.kind == "pass" and self.blind.passing(state):

@@ -9,7 +9,7 @@ moon, Omnibus' J♦ and Briscola's card points are all written in the script.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TypeAlias
 
 from tapete import (
@@ -146,6 +146,22 @@ def _tricks(c: TrickCtx) -> int:
     return sum(c.state.counters.get(f"tricks.{s}", 0) for s in _team(c))
 
 
+# The quantities that are the truth of one counter the family keeps, as (counter, the quantity is
+# true when the counter's truth is this): a ban whose condition reads one of them (``no_lead ♥ when
+# not broken``) is judged by the steps in C from the counter itself, without calling the script back
+# (`Tricks._fast_rules`). The quantities below are made from this table, so the two cannot differ.
+COUNTER_TRUTHS: dict[str, tuple[str, bool]] = {
+    "broken": ("broken", True),
+    "spades_broken": ("broken", True),
+    "first_trick": ("played", False),
+}
+
+
+def _counter_truth(name: str) -> Callable[[TrickCtx], bool]:
+    counter, when = COUNTER_TRUTHS[name]
+    return lambda c: bool(c.state.counters.get(counter, 0)) is when
+
+
 def _ban(key: str, doc: str) -> StatementSpec:
     """A ban on cards while a condition holds (``no_lead ♥ when not broken``); several, told apart by their cards."""
     return StatementSpec(
@@ -242,7 +258,7 @@ WORDS = (
         "broken",
         "a card that breaks hearts has been played this deal",
         DEAL_ONLY,
-        lambda c: bool(c.state.counters.get("broken", 0)),
+        _counter_truth("broken"),
         kind="truth",
         rulebook="hearts are broken|hearts are not broken yet",
     ),
@@ -250,7 +266,7 @@ WORDS = (
         "spades_broken",
         "a card that breaks spades has been played this deal (Spades' name for broken, SP-4.4)",
         DEAL_ONLY,
-        lambda c: bool(c.state.counters.get("broken", 0)),
+        _counter_truth("spades_broken"),
         kind="truth",
         rulebook="spades are broken|spades are not broken yet",
     ),
@@ -258,7 +274,7 @@ WORDS = (
         "first_trick",
         "no trick of the deal is finished yet",
         DEAL_ONLY,
-        lambda c: not c.state.counters.get("played", 0),
+        _counter_truth("first_trick"),
         kind="truth",
         rulebook="it is the first trick|it is not the first trick",
     ),

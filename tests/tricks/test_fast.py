@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tapete import load_variant
+from tapete import Action, load_variant
 from tapete.core.ledger import Ledger
 from tapete.core.rng import Random
 from tapete.core.state import DealState
@@ -34,26 +34,29 @@ if os.environ.get("CI") and trick_game._fast is None:  # CI builds with a compil
 pytestmark = pytest.mark.skipif(trick_game._fast is None, reason="the C steps were not built (no C compiler)")
 
 
+class Counting:
+    """A game's C rules, counting the steps they settle, so a test that never reaches the C code fails."""
+
+    def __init__(self, rules: object) -> None:
+        self.rules, self.taken = rules, 0
+
+    def legal(self, state: DealState) -> object:
+        out = self.rules.legal(state)
+        self.taken += out is not None
+        return out
+
+    def play(self, state: DealState, action: object) -> object:
+        out = self.rules.play(state, action)
+        self.taken += out is not None
+        return out
+
+
 def lockstep(name: str, players: int, seed: int, deals: int = 3) -> int:
     """Play ``deals`` deals both ways with the same random moves; the C steps taken (asserted equal throughout)."""
     fast, plain = load_variant(name), load_variant(name)
     plain._game._fast = None
     game, reference = fast._game, plain._game
-    taken = 0
-    calls = {"legal": 0, "play": 0}
-    real_legal, real_play = trick_game._fast.legal, trick_game._fast.play
-
-    def legal(*args):  # count the steps the C code settled, so a test that never reaches it fails
-        out = real_legal(*args)
-        calls["legal"] += out is not None
-        return out
-
-    def play(*args):
-        out = real_play(*args)
-        calls["play"] += out is not None
-        return out
-
-    trick_game._fast.legal, trick_game._fast.play = legal, play
+    counting = game._fast = Counting(game._fast) if game._fast is not None else None
     try:
         ledger_a, ledger_b = Ledger(players=players), Ledger(players=players)
         dealer = 0
@@ -73,9 +76,8 @@ def lockstep(name: str, players: int, seed: int, deals: int = 3) -> int:
                 assert a.to_json(game.deck) == b.to_json(reference.deck), (name, players, seed, number, move)
             dealer = game.next_seat(a, dealer)
     finally:
-        trick_game._fast.legal, trick_game._fast.play = real_legal, real_play
-    taken = calls["legal"] + calls["play"]
-    return taken
+        game._fast = counting.rules if counting is not None else None
+    return counting.taken if counting is not None else 0
 
 
 @pytest.mark.parametrize("name", PARAMS)
@@ -92,38 +94,74 @@ def test_the_c_steps_play_as_the_python_does(name: str) -> None:
         assert taken > 0, f"{name}: no step was taken in C"
 
 
-def test_a_ban_that_decides_is_judged_by_the_script() -> None:
-    """HE-3.5: leading with hearts and clubs in hand, the script's ``not broken`` decides, read by the game."""
-    variant = load_variant("hearts/classic")
-    game = variant._game
+def _leading(name: str, cards: tuple[str, ...]) -> tuple:
+    """A deal of ``name`` after its first trick, seat 0 to lead from ``cards`` (every seat holds them)."""
+    game = load_variant(name)._game
     deck = game.deck
     state = start_deal(game, 4, 0, Random(1, "deal"), Ledger(players=4))
     state.data.pop("choosing", None)
     for s in range(4):
-        state.zones[f"hand.{s}"] = [deck.parse(c) for c in ("3♣", "4♥")]
+        state.zones[f"hand.{s}"] = [deck.parse(c) for c in cards]
         state.zones.pop(f"chosen.{s}", None)
     state.zones["trick"] = []
     state.counters.update(played=1, lead=0, broken=0)
     state.to_move = 0
+    return game, state
+
+
+def _shown(game, moves) -> list[str]:
+    return [game.deck.format(a.cards[0]) for a in moves]
+
+
+def test_a_ban_on_a_counters_truth_is_read_in_c() -> None:
+    """HE-3.5: leading with hearts and clubs in hand, ``not broken`` decides; it is the truth of the
+    counter ``broken``, which the C code reads itself: the script is not called back."""
+    game, state = _leading("hearts/classic", ("3♣", "4♥"))
     asked = []
 
     def judge(*args):
         asked.append(args[1:])
         return game._judge(*args)
 
-    def shown(moves):
-        return [deck.format(a.cards[0]) for a in moves]
-
-    assert shown(trick_game._fast.legal(game._fast, state, judge)) == ["3♣"]
-    # the lead bans in order: ``no_play ♥ Q♠ when first_trick`` (false after a trick), ``no_lead ♥ when not broken``
-    assert asked == [(0, True, 0), (0, True, 1)]
+    assert _shown(game, game._fast.legal(state)) == ["3♣"]
+    assert _shown(game, trick_game._fast.legal(game._fast, state, judge)) == ["3♣"]
     state.counters["broken"] = 1
-    assert shown(trick_game._fast.legal(game._fast, state, judge)) == ["3♣", "4♥"]
-    assert shown(game.legal_actions(state)) == [deck.format(c) for c in game.playable(state, 0)]
-    state.zones["hand.0"] = [deck.parse("3♣")]  # one card: no condition is read at all
-    asked.clear()
-    assert shown(trick_game._fast.legal(game._fast, state, judge)) == ["3♣"]
+    assert _shown(game, game._fast.legal(state)) == ["3♣", "4♥"]
+    assert _shown(game, trick_game._fast.legal(game._fast, state, judge)) == ["3♣", "4♥"]
     assert asked == []
+    assert _shown(game, game.legal_actions(state)) == [game.deck.format(c) for c in game.playable(state, 0)]
+
+
+def test_a_ban_on_any_other_condition_is_judged_by_the_script() -> None:
+    """HE-V10 with HE-3.5: ``not broken and not holds_only(penalty)`` is no counter's truth: when it
+    decides, the game reads it; with one card in hand no condition is read at all."""
+    game, state = _leading("hearts/hearts-instead-of-queen", ("3♣", "4♥"))
+    asked = []
+
+    def judge(*args):
+        asked.append(args[1:])
+        return game._judge(*args)
+
+    assert _shown(game, trick_game._fast.legal(game._fast, state, judge)) == ["3♣"]
+    assert (0, True, 1) in asked  # the lead bans in order; ``no_lead ♥ when ...`` is the second
+    assert _shown(game, game._fast.legal(state)) == ["3♣"]  # the game's own judge, bound when the rules were made
+    state.counters["broken"] = 1
+    assert _shown(game, game._fast.legal(state)) == ["3♣", "4♥"]
+    assert _shown(game, game.legal_actions(state)) == [game.deck.format(c) for c in game.playable(state, 0)]
+    state.zones["hand.0"] = [game.deck.parse("3♣")]
+    asked.clear()
+    assert _shown(game, trick_game._fast.legal(game._fast, state, judge)) == ["3♣"]
+    assert asked == []
+
+
+def test_only_a_play_move_is_played_in_c() -> None:
+    """``rules.play`` takes the Action as `Tricks.apply` does: any other kind of move is the Python's."""
+    game, state = _leading("hearts/classic", ("3♣", "4♥"))
+    before = state.clone()
+    three = game.deck.parse("3♣")
+    for other in (Action("pass", (three,)), Action("play", ()), ("play",), "play 3♣", Action("bid", (), "3")):
+        assert game._fast.play(state, other) is None and state == before
+    assert game._fast.play(state, game.plays[three]) == [] and state.zones["trick"] == [three]
 
 
 def test_a_hand_that_is_not_cards_is_left_to_python() -> None:
