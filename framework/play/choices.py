@@ -70,11 +70,16 @@ class HiddenChoices:
         chosen = state.zones.get(self.zone(seat))
         return 0 if chosen is None else self.count(state) - len(chosen)
 
-    def actions(self, state: DealState) -> list[Action]:
-        """One move per card of the chooser's hand."""
+    def moves(self) -> tuple[Action, ...]:
+        """The move choosing each card, by card number: made once, the very objects `actions` hands out."""
         moves = self._moves
         if not moves:  # the deck is the game's once it is built; each card's move is made the first time
             moves = self._moves = tuple(Action(self.kind, (c,)) for c in self.game.deck.ids)
+        return moves
+
+    def actions(self, state: DealState) -> list[Action]:
+        """One move per card of the chooser's hand."""
+        moves = self._moves or self.moves()
         return [moves[c] for c in state.zones[f"hand.{state.to_move}"]]
 
     def refusal(self, state: DealState, action: Action) -> str | None:

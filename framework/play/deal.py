@@ -168,37 +168,48 @@ class Deal:
         Anything else handed in (None, a number, an Action naming a card the deck does not
         have) is an illegal move too, refused before the game sees it."""
         offered = self._offered
-        try:  # the very object handed out: the commonest case, checked first and quickest
-            handed_out = offered is not None and offered[offered.index(action)] is action
-        except Exception:  # not among them, or compared badly: the checks below say which
-            handed_out = False
-        if handed_out:
-            pass
-        elif isinstance(action, str):
+        move: Action | None = None
+        if offered is not None and type(action) is Action:
+            try:  # the very object handed out: the commonest case, checked first and quickest
+                if offered[offered.index(action)] is action:
+                    move = action
+            except Exception:  # not among them, or compared badly: the checks below say which
+                pass
+        if move is None:
+            move = self._checked(action)
+        self._offered = None  # whatever happens next, the state is another
+        if self._behind is not None:
+            self._moves.append(move)
+        elif self._recorder is not None:
+            return self._recorder.apply(self._state, move)
+        quick = self._quick_apply
+        if quick is not None:
+            events = quick(self._state, move)
+            if events is not None:
+                return events
+        return self.game.apply(self._state, move)
+
+    def _checked(self, action: object) -> Action:
+        """A move not among the very objects `legal_actions` handed out, checked: the Action it
+        is (its text parsed), or IllegalAction saying why it is none or not legal now."""
+        if isinstance(action, str):
             try:
                 action = self.action(action)
             except ValueError as exc:
                 raise IllegalAction(str(exc)) from None
-        if not handed_out and not self._offered_now(action):
-            why = malformed(action, len(self.game.deck))
-            if why is not None:
-                raise IllegalAction(why)
-            if self._state.over:
-                raise IllegalAction("the deal is over")
-            why = self.game.refusal(self._state, action)
-            if why is not None:
-                raise IllegalAction(why)
-        self._offered = None  # whatever happens next, the state is another
-        if self._behind is not None:
-            self._moves.append(action)
-        elif self._recorder is not None:
-            return self._recorder.apply(self._state, action)
-        quick = self._quick_apply
-        if quick is not None:
-            events = quick(self._state, action)
-            if events is not None:
-                return events
-        return self.game.apply(self._state, action)
+        if self._offered_now(action):
+            assert isinstance(action, Action)
+            return action
+        why = malformed(action, len(self.game.deck))
+        if why is not None:
+            raise IllegalAction(why)
+        assert isinstance(action, Action)
+        if self._state.over:
+            raise IllegalAction("the deal is over")
+        why = self.game.refusal(self._state, action)
+        if why is not None:
+            raise IllegalAction(why)
+        return action
 
     def _offered_now(self, action: object) -> bool:
         """Whether ``action`` is a move `legal_actions` handed out for the state as it is.

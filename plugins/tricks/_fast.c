@@ -46,6 +46,9 @@ typedef struct {
     int play_truth[MAX_BANS];
     PyObject *judge; /* judge(state, seat, lead, index): the game reads a ban's condition (or NULL) */
     PyObject *k_play_word;
+    /* the core's phase of hidden choices (the pass), or NULLs: the data key set while it lasts,
+     * the move's word, the move choosing each card, and the zones "chosen.0", ... */
+    PyObject *choosing_key, *pass_word, *pass_moves, *chosen_keys;
     PyObject *plays;     /* tuple: the Action playing each card */
     PyObject *hand_keys; /* tuple: "hand.0", "hand.1", ... */
     int step;            /* seats the turn moves on by: 1 clockwise, -1 the other way */
@@ -85,6 +88,10 @@ Rules_dealloc(Rules *self)
         Py_XDECREF(self->play_flag[i]);
     }
     Py_XDECREF(self->k_play_word);
+    Py_XDECREF(self->choosing_key);
+    Py_XDECREF(self->pass_word);
+    Py_XDECREF(self->pass_moves);
+    Py_XDECREF(self->chosen_keys);
     Py_XDECREF(self->plays);
     Py_XDECREF(self->hand_keys);
     Py_XDECREF(self->k_trick);
@@ -171,7 +178,8 @@ read_bans(PyObject *seq, uint64_t *masks, int *always, PyObject **flags, int *tr
 /* Rules(suit_of: bytes, suit_masks: tuple[int], follow: int, first_mask: int, breaks: int,
  *       lead_bans, play_bans, plays: tuple[Action], hand_keys: tuple[str], step: int,
  *       pos: bytes, names: tuple[str], taken_keys: tuple[str], tricks_keys: tuple[str], draws: bool,
- *       phase_data: tuple[str], phase_counters: tuple[str][, judge]) */
+ *       phase_data: tuple[str], phase_counters: tuple[str][, judge[, choices]]) where choices is
+ *       None or (data key: str, move word: str, moves: tuple[Action] a card, chosen zones: tuple[str]) */
 static PyObject *
 Rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
@@ -180,12 +188,12 @@ Rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     Py_buffer suits;
     Py_buffer ranks;
     PyObject *suit_masks, *first, *breaks, *lead_bans, *play_bans, *plays, *hand_keys;
-    PyObject *names, *taken_keys, *tricks_keys, *phase_data, *phase_counters, *judge = NULL;
+    PyObject *names, *taken_keys, *tricks_keys, *phase_data, *phase_counters, *judge = NULL, *choices = NULL;
     int follow, step, draws;
-    if (!PyArg_ParseTuple(args, "y*O!iOOOOO!O!iy*O!O!O!pO!O!|O", &suits, &PyTuple_Type, &suit_masks, &follow, &first,
+    if (!PyArg_ParseTuple(args, "y*O!iOOOOO!O!iy*O!O!O!pO!O!|OO", &suits, &PyTuple_Type, &suit_masks, &follow, &first,
                           &breaks, &lead_bans, &play_bans, &PyTuple_Type, &plays, &PyTuple_Type, &hand_keys, &step,
                           &ranks, &PyTuple_Type, &names, &PyTuple_Type, &taken_keys, &PyTuple_Type, &tricks_keys, &draws,
-                          &PyTuple_Type, &phase_data, &PyTuple_Type, &phase_counters, &judge)) {
+                          &PyTuple_Type, &phase_data, &PyTuple_Type, &phase_counters, &judge, &choices)) {
         return NULL;
     }
     if (ranks.len != suits.len || PyTuple_GET_SIZE(names) != suits.len ||
@@ -271,6 +279,21 @@ Rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     if (judge != NULL && judge != Py_None) {
         Py_INCREF(judge);
         self->judge = judge;
+    }
+    if (choices != NULL && choices != Py_None) {
+        PyObject *key, *word, *moves, *chosen;
+        if (!PyArg_ParseTuple(choices, "O!O!O!O!", &PyUnicode_Type, &key, &PyUnicode_Type, &word, &PyTuple_Type,
+                              &moves, &PyTuple_Type, &chosen)) {
+            Py_DECREF(self);
+            return NULL;
+        }
+        if (PyTuple_GET_SIZE(moves) != self->ncards || PyTuple_GET_SIZE(chosen) != PyTuple_GET_SIZE(hand_keys)) {
+            Py_DECREF(self);
+            PyErr_SetString(PyExc_ValueError, "these rules do not fit the fast path");
+            return NULL;
+        }
+        Py_INCREF(key), Py_INCREF(word), Py_INCREF(moves), Py_INCREF(chosen);
+        self->choosing_key = key, self->pass_word = word, self->pass_moves = moves, self->chosen_keys = chosen;
     }
     if (!self->k_trick || !self->k_played || !self->k_trump || !self->k_lead || !self->k_broken || !self->one ||
         !self->k_zones || !self->k_counters || !self->k_to_move || !self->k_players || !self->k_data ||
@@ -369,6 +392,140 @@ release_state(Parts *p)
 static PyObject *legal_parts(Rules *r, PyObject *state, PyObject *judge, Parts *p);
 static PyObject *play_parts(Rules *r, PyObject *state, PyObject *card_obj, Parts *p);
 
+/* Whether the phase of hidden choices is on, as `HiddenChoices.active` reads it (the truth of
+ * ``data[key]``): 1 with *value its value (borrowed), 0 when off, 2 when the data is not a dict
+ * (Python decides), -1 on an error. */
+static int
+choosing(Rules *r, PyObject *state, PyObject **value)
+{
+    PyObject *data = PyObject_GetAttr(state, r->k_data);
+    if (data == NULL || !PyDict_CheckExact(data)) {
+        Py_XDECREF(data);
+        PyErr_Clear();
+        return 2;
+    }
+    PyObject *v = PyDict_GetItemWithError(data, r->choosing_key);
+    int on = v == NULL ? (PyErr_Occurred() ? -1 : 0) : PyObject_IsTrue(v);
+    *value = v;
+    Py_DECREF(data); /* the state holds the dict, and the dict the value */
+    return on;
+}
+
+/* The chooser's moves while the pass is on, as `HiddenChoices.actions`: one a card of its hand. */
+static PyObject *
+pass_legal(Rules *r, PyObject *zones, long seat)
+{
+    PyObject *hand = PyDict_GetItemWithError(zones, PyTuple_GET_ITEM(r->hand_keys, seat));
+    if (hand == NULL || !PyList_CheckExact(hand)) {
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(hand);
+    PyObject *out = PyList_New(n);
+    if (out == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int c = card_of(r, PyList_GET_ITEM(hand, i));
+        if (c < 0) { /* not a card (a negative index reads from the end in Python): Python's */
+            Py_DECREF(out);
+            Py_RETURN_NONE;
+        }
+        PyObject *move = PyTuple_GET_ITEM(r->pass_moves, c);
+        Py_INCREF(move);
+        PyList_SET_ITEM(out, i, move);
+    }
+    return out;
+}
+
+/* A card chosen in the pass, as `HiddenChoices.choose` chooses it, when the phase goes on after
+ * it: [] (the words of a choice: none). None, having changed nothing, for the choice that ends
+ * the phase (the family hands the cards on) and for any state not as the phase keeps it. */
+static PyObject *
+pass_play(Rules *r, PyObject *state, PyObject *card_obj, Parts *p)
+{
+    PyObject *zones = p->zones;
+    long seat = p->to_move, players = p->players;
+    PyObject *v = NULL;
+    int on = choosing(r, state, &v);
+    if (on < 0) {
+        return NULL;
+    }
+    if (on != 1 || !PyLong_CheckExact(v)) {
+        Py_RETURN_NONE;
+    }
+    long count = PyLong_AsLong(v);
+    if (count == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    int card = card_of(r, card_obj);
+    if (card < 0 || players > PyTuple_GET_SIZE(r->chosen_keys)) {
+        Py_RETURN_NONE;
+    }
+    PyObject *hand = PyDict_GetItemWithError(zones, PyTuple_GET_ITEM(r->hand_keys, seat));
+    PyObject *mine = PyDict_GetItemWithError(zones, PyTuple_GET_ITEM(r->chosen_keys, seat));
+    if (hand == NULL || mine == NULL || !PyList_CheckExact(hand) || !PyList_CheckExact(mine)) {
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    Py_ssize_t at = -1, n = PyList_GET_SIZE(hand);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PyList_GET_ITEM(hand, i);
+        if (!PyLong_CheckExact(item)) {
+            Py_RETURN_NONE; /* list.remove compares it with ==: Python's to judge */
+        }
+        if (item == card_obj || PyLong_AsLong(item) == card) {
+            at = i;
+            break;
+        }
+    }
+    if (at < 0) {
+        Py_RETURN_NONE;
+    }
+    Py_ssize_t after = PyList_GET_SIZE(mine) + 1;
+    long next = -1;
+    if (count > after) {
+        next = seat; /* more to choose: the same seat again */
+    } else {           /* the next seat still choosing, in the direction of play (Game.next_seat) */
+        long s = seat;
+        for (long k = 0; k < players; k++) {
+            s = ((s + r->step) % players + players) % players;
+            PyObject *chosen = PyDict_GetItemWithError(zones, PyTuple_GET_ITEM(r->chosen_keys, s));
+            if (chosen == NULL) {
+                if (PyErr_Occurred()) {
+                    PyErr_Clear();
+                    Py_RETURN_NONE;
+                }
+                continue;
+            }
+            if (!PyList_CheckExact(chosen)) {
+                Py_RETURN_NONE;
+            }
+            Py_ssize_t size = s == seat ? after : PyList_GET_SIZE(chosen);
+            if (count > size) {
+                next = s;
+                break;
+            }
+        }
+        if (next < 0) {
+            Py_RETURN_NONE; /* every seat has chosen: the family ends the phase */
+        }
+    }
+    if (PySequence_DelItem(hand, at) < 0 || PyList_Append(mine, card_obj) < 0) {
+        return NULL;
+    }
+    if (next != seat) {
+        PyObject *who = PyLong_FromLong(next);
+        if (who == NULL || PyObject_SetAttr(state, r->k_to_move, who) < 0) {
+            Py_XDECREF(who);
+            return NULL;
+        }
+        Py_DECREF(who);
+    }
+    return PyList_New(0);
+}
+
 /* Whether another phase than the play is on (the pass, a round of bids, blind bids): any of the
  * keys set to a true value, as the phases' own ``active`` reads them. -1 on an error. */
 static int
@@ -427,6 +584,19 @@ legal_parts(Rules *r, PyObject *state, PyObject *judge, Parts *p)
 {
     PyObject *zones = p->zones, *counters = p->counters;
     long seat = p->to_move;
+    if (r->choosing_key != NULL) {
+        PyObject *v = NULL;
+        int on = choosing(r, state, &v);
+        if (on < 0) {
+            return NULL;
+        }
+        if (on == 2) {
+            Py_RETURN_NONE;
+        }
+        if (on == 1) {
+            return pass_legal(r, zones, seat);
+        }
+    }
     int phase = other_phase(r, state, counters);
     if (phase != 0) {
         if (phase < 0) {
@@ -837,17 +1007,20 @@ Rules_play(Rules *self, PyObject *const *args, Py_ssize_t nargs)
     if (!PyUnicode_CheckExact(kind) || !PyTuple_CheckExact(cards) || PyTuple_GET_SIZE(cards) < 1) {
         Py_RETURN_NONE;
     }
-    if (kind != self->k_play_word && PyUnicode_Compare(kind, self->k_play_word) != 0) {
-        if (PyErr_Occurred()) {
-            return NULL;
-        }
+    int is_play = kind == self->k_play_word || PyUnicode_Compare(kind, self->k_play_word) == 0;
+    int is_pass = !is_play && self->pass_word != NULL && PyUnicode_Compare(kind, self->pass_word) == 0;
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
+    if (!is_play && !is_pass) {
         Py_RETURN_NONE;
     }
     Parts p;
     if (!read_state(self, args[0], &p)) {
         Py_RETURN_NONE;
     }
-    PyObject *out = play_parts(self, args[0], PyTuple_GET_ITEM(cards, 0), &p);
+    PyObject *card = PyTuple_GET_ITEM(cards, 0);
+    PyObject *out = is_play ? play_parts(self, args[0], card, &p) : pass_play(self, args[0], card, &p);
     release_state(&p);
     return out;
 }

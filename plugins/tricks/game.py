@@ -212,6 +212,13 @@ class Tricks(Game):
             (HiddenChoices.key,),  # the phases before play: the pass, blind bids, the round of bids
             (BLIND_ROUND, BIDDING),
             self._judge,
+            # the pass (HE-2.3) and the blind nil exchange: a card chosen while the phase goes on
+            (
+                HiddenChoices.key,
+                self.choices.kind,
+                self.choices.moves(),
+                tuple(HiddenChoices.zone(s) for s in range(16)),
+            ),
         )
 
     def _bans(self, key: str) -> list[tuple[frozenset[int], Compiled]]:

@@ -241,10 +241,15 @@ def any_state(draw: st.DrawFn) -> tuple[str, DealState]:
         counters["broken"] = draw(st.integers(0, 1))
     data: dict = {}
     to_move = draw(st.integers(min_value=0, max_value=players - 1))
-    spoil = draw(st.integers(0, 11))
+    spoil = draw(st.integers(0, 14))
     junk = draw(st.sampled_from([True, False, -1, 99, 3.0, "2♣", None, 2**70]))
-    if spoil == 1:
-        data["choosing"] = 3  # the pass is on
+    if spoil in (1, 12, 13, 14):  # the pass is on: some cards chosen, seats done or not, zones kept or not
+        data["choosing"] = draw(st.sampled_from([3, 3, 1, 2, 0, True, -1, "3", None]))
+        for s in range(players):
+            if draw(st.integers(0, 5)):
+                zones[f"chosen.{s}"] = [deck.pop() for _ in range(draw(st.integers(0, 3)))]
+            elif draw(st.booleans()):
+                zones[f"chosen.{s}"] = junk
     elif spoil == 2:
         counters[draw(st.sampled_from(["bidding", "blind_round"]))] = 1
     elif spoil == 3:
@@ -279,10 +284,13 @@ def outcome(fn, *args):
 
 
 @settings(max_examples=400, deadline=None, derandomize=True)
-@given(any_state(), st.integers(min_value=-1, max_value=53))
-def test_the_c_steps_on_any_state_do_what_the_python_does(case: tuple[str, DealState], pick: int) -> None:
-    """Whatever the state holds (not cards, missing zones and counters, a seat out of range), no crash:
-    the moves and the state after a move are the Python's, error for error."""
+@given(any_state(), st.integers(min_value=-1, max_value=53), st.booleans())
+def test_the_c_steps_on_any_state_do_what_the_python_does(
+    case: tuple[str, DealState], pick: int, passing: bool
+) -> None:
+    """Whatever the state holds (not cards, missing zones and counters, a seat out of range, a pass
+    half made), no crash: the moves and the state after a move (a card played or passed) are the
+    Python's, error for error."""
     name, state = case
     game, reference = both_ways(name)
     a, b = copy.deepcopy(state), copy.deepcopy(state)
@@ -291,7 +299,42 @@ def test_the_c_steps_on_any_state_do_what_the_python_does(case: tuple[str, DealS
     hand = state.zones.get(f"hand.{state.to_move}")
     held = [c for c in hand if type(c) is int and 0 <= c < len(game.plays)] if isinstance(hand, list) else []
     card = held[pick % len(held)] if held and pick % 3 else (pick if 0 <= pick < len(game.plays) else 0)
-    move = game.plays[card]
+    move = game.choices.moves()[card] if passing else game.plays[card]
     got, expected = outcome(game.apply, a, move), outcome(reference.apply, b, move)
     assert got == expected
+    assert a == b
+
+
+@st.composite
+def a_pass_under_way(draw: st.DrawFn) -> tuple[str, DealState]:
+    """HE-2.3's pass part made: each seat has chosen some of its cards (``count`` at most), one to choose."""
+    name = draw(st.sampled_from(["hearts/classic", "hearts/three-player", "hearts/five-player"]))
+    players = {"hearts/three-player": 3, "hearts/five-player": 5}.get(name, 4)
+    count = draw(st.integers(1, 4))
+    deck = list(draw(st.permutations(range(52))))
+    zones: dict[str, list] = {"trick": []}
+    for s in range(players):
+        zones[f"hand.{s}"] = [deck.pop() for _ in range(draw(st.integers(0, 6)))]
+        zones[f"taken.{s}"] = []
+        zones[f"chosen.{s}"] = [deck.pop() for _ in range(draw(st.integers(0, count)))]
+    to_move = draw(st.integers(0, players - 1))
+    counters = {"played": 0, "pass_to": draw(st.integers(1, players - 1))}
+    counters |= {f"tricks.{s}": 0 for s in range(players)}
+    data = {"choosing": count}
+    return name, DealState(players=players, dealer=0, to_move=to_move, zones=zones, counters=counters, data=data)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(a_pass_under_way(), st.integers(min_value=0, max_value=51))
+def test_a_card_passed_in_c_is_passed_as_the_python_passes_it(case: tuple[str, DealState], pick: int) -> None:
+    """HE-2.3: the moves offered while the pass lasts, and a card chosen (the turn to the next seat
+    still choosing; the last choice, which hands the cards on, is the Python's), both ways alike."""
+    name, state = case
+    game, reference = both_ways(name)
+    a, b = copy.deepcopy(state), copy.deepcopy(state)
+    assert outcome(game.legal_actions, a) == outcome(reference.legal_actions, b)
+    hand = state.zones[f"hand.{state.to_move}"]
+    card = hand[pick % len(hand)] if hand and pick % 4 else pick
+    move = game.choices.moves()[card]
+    assert outcome(game.apply, a, move) == outcome(reference.apply, b, move)
     assert a == b
