@@ -1,4 +1,4 @@
-"""The word author's kit: `constant`, `Compiled.bound`, `Ctx.bound`, `suggest`.
+"""The word author's kit: `constant`, `Compiled.bound`, `Compiled.truth`, `Compiled.prepare`, `Ctx.bound`, `suggest`.
 
 A family writes its rule words with what ``tapete`` exports: a ``check`` reads its
 statement's words and folds its value with `constant`; a fast path asks the compiled rule
@@ -8,6 +8,7 @@ keeps one `Ctx` for speed points it at a deal for a ``with`` block and keeps not
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from tapete import (
     DealState,
     Env,
     ErrorList,
+    Quantity,
     Random,
     Statement,
     StatementSpec,
@@ -183,3 +185,73 @@ def test_suggest_names_the_close_matches_the_way_each_message_did():
     assert suggest("hand_sise", known, most=3) == " (did you mean 'hand_size', 'hand_cards'?)"
     assert suggest("fantan/pagt", ["fantan/pagat"], quote=False) == " (did you mean fantan/pagat?)"
     assert suggest("zzz", known) == ""
+
+
+# -- Compiled.prepare: one rule judged for many values of a quantity that varies -------------
+READS: list[int] = []
+
+
+class Weighing:
+    """Words another plugin adds to Fan Tan: a rule judged for several values of ``weighed``."""
+
+    @hookimpl
+    def tapete_register_vocabulary(self, register):
+        register("fantan", StatementSpec("weigh", "a rule judged for each value weighed", condition=SEAT_IN_DEAL))
+        weighed = Quantity("weighed", "the value weighed", SEAT_IN_DEAL, lambda c: c.extra["weighed"], kind="number")
+        register("fantan", dataclasses.replace(weighed, varies=True))
+        register("fantan", Quantity("read_count", "a count of its reads", SEAT_IN_DEAL, _counted_read, kind="number"))
+
+
+def _counted_read(c: Ctx) -> int:
+    READS.append(1)
+    return len(c.state.zones[f"hand.{c.seat}"])
+
+
+@pytest.mark.parametrize(
+    ("condition", "errs", "kept"),
+    [
+        ("weighed + read_count > 14", False, True),
+        ("read_count - weighed == 10 or weighed < 0", False, True),
+        ("12 / weighed > read_count - 10", True, True),  # weighed 0: the same located error, in its turn
+        ("not (weighed * 2 > read_count) and read_count > 1", False, True),
+        ("read_count > 99 and 1 / (weighed - weighed) > 1", False, True),  # the right side never read
+        ("read_count >= 13", False, True),  # nothing varies: read once for all
+        # a division or a call that reads the varying quantity is judged whole each time
+        ("weighed == 0 or read_count / weighed > 4", False, False),
+        ("if(weighed > 2, read_count > 5, read_count > 50)", False, False),
+    ],
+)
+def test_a_prepared_rule_answers_as_the_rule_reading_the_rest_once(tmp_path, condition, errs, kept):
+    """`Compiled.prepare`: judged for weighed = -2 ... 5, the prepared rule gives the rule's answers,
+    error for error, and reads what does not vary once, where it is written (the trick family's
+    ``no_bid``); a call that reads the varying quantity is judged whole each time."""
+    variant = child(tmp_path, "fantan/pagat", f"weigh when {condition}", build_registry([Weighing()]))
+    rule = variant.rules.condition("weigh")
+    assert rule is not None
+    deal = variant.new_deal(players=4, seed=3, record=False)
+    extra: dict = {}
+    ctx = Ctx(game=deal.game, state=deal.state, seat=0, extra=extra)
+
+    def answer(judge):
+        try:
+            return judge()
+        except Exception as exc:  # the same error, said the same way
+            return f"{type(exc).__name__}: {exc}"
+
+    READS.clear()
+    plain = []
+    for weighed in range(-2, 6):
+        extra["weighed"] = weighed
+        plain.append(answer(lambda: rule(ctx)))
+    plain_reads = len(READS)
+    READS.clear()
+    prepared, judge = [], rule.prepare(ctx)
+    for weighed in range(-2, 6):
+        extra["weighed"] = weighed
+        prepared.append(answer(judge))
+    assert prepared == plain
+    assert any(isinstance(a, str) for a in plain) == errs
+    if kept:
+        assert len(READS) <= condition.count("read_count") < plain_reads
+    else:
+        assert len(READS) == plain_reads

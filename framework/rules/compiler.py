@@ -63,7 +63,7 @@ class Compiled:
     limit on one quantity, so a family can take a short cut that needs only the number.
     """
 
-    __slots__ = ("const", "value", "fn", "_limit", "_truth")
+    __slots__ = ("const", "value", "fn", "_limit", "_truth", "_prep")
 
     def __init__(
         self,
@@ -77,6 +77,8 @@ class Compiled:
         self.fn = fn if fn is not None else (lambda ctx, _v=value: _v)
         self._limit = limit
         self._truth = truth
+        # set on an expression that reads a quantity which varies within one judgement (`prepare`)
+        self._prep: Callable[[Ctx], Callable[[], Any]] | None = None
 
     def __call__(self, ctx: Ctx) -> Any:
         return self.fn(ctx)
@@ -91,6 +93,23 @@ class Compiled:
         and the family evaluates it as written."""
         limit = self._limit
         return limit[1] if limit is not None and limit[0] == quantity else None
+
+    def prepare(self, ctx: Ctx) -> Callable[[], Any]:
+        """This expression on ``ctx``, as a function of nothing, for judging it again and again while
+        only a quantity that varies (`Quantity.varies`) changes between the calls: the parts that
+        do not read such a quantity are read once, when first needed, and kept.
+
+        The trick family weighs ``no_bid when bid + bidding > dealt`` for each of 14 bids: the
+        side's bid and the deal's size are read once, ``bidding`` every time. The answers are
+        those of calling the expression, error for error, provided nothing but the varying
+        quantities changes between the calls (the state, the seat and the other extras stay)."""
+        prep = self._prep
+        if prep is not None:
+            return prep(ctx)
+        if self.const:
+            value = self.value
+            return lambda: value
+        return _kept(self.fn, ctx)
 
     def truth(self) -> tuple[str, bool] | None:
         """``(QUANTITY, True)`` when this condition reads exactly ``QUANTITY``, ``(QUANTITY, False)``
@@ -114,7 +133,49 @@ def constant(expr: t.Expr, env: Env) -> Any:
     return compiled.value
 
 
+def _kept(fn: Callable[[Ctx], Any], ctx: Ctx) -> Callable[[], Any]:
+    """``fn(ctx)`` read on the first call and kept for the next (a part that does not vary, `prepare`)."""
+    kept: list[Any] = []
+
+    def value() -> Any:
+        if not kept:
+            kept.append(fn(ctx))  # an error is raised again next time: nothing is kept
+        return kept[0]
+
+    return value
+
+
+def _each_time(fn: Callable[[Ctx], Any]) -> Callable[[Ctx], Callable[[], Any]]:
+    """A varying expression `prepare` does not take apart: the whole read at every call."""
+    return lambda ctx: lambda: fn(ctx)
+
+
+def _varies(node: t.Expr, env: Env) -> bool:
+    """Whether ``node`` reads a quantity that varies within one judgement (`Quantity.varies`)."""
+    stack = [node]
+    while stack:
+        e = stack.pop()
+        if isinstance(e, t.Name):
+            q = env.vocab.quantities.get(e.name)
+            if q is not None and q.varies and e.name not in env.options and e.name not in env.vocab.symbols:
+                return True
+        elif isinstance(e, t.Unary):
+            stack.append(e.operand)
+        elif isinstance(e, t.Binary):
+            stack += [e.left, e.right]
+        elif isinstance(e, t.Call):
+            stack += list(e.args)
+    return False
+
+
 def compile_expr(node: t.Expr, env: Env, scope: frozenset[str]) -> Compiled:
+    compiled = _compile_node(node, env, scope)
+    if compiled._prep is None and not compiled.const and _varies(node, env):
+        compiled._prep = _each_time(compiled.fn)  # read whole at each call, never kept
+    return compiled
+
+
+def _compile_node(node: t.Expr, env: Env, scope: frozenset[str]) -> Compiled:
     if isinstance(node, t.Literal):
         return Compiled(value=_literal(node, env), const=True)
     if isinstance(node, t.Name):
@@ -127,7 +188,10 @@ def compile_expr(node: t.Expr, env: Env, scope: frozenset[str]) -> Compiled:
         f = inner.fn
         read = inner._truth
         truth = (read[0], not read[1]) if read is not None and op is operator.not_ else None
-        return Compiled(lambda ctx: op(f(ctx)), truth=truth)
+        out = Compiled(lambda ctx: op(f(ctx)), truth=truth)
+        if inner._prep is not None:
+            out._prep = lambda ctx: _unary(op, inner.prepare(ctx))
+        return out
     if isinstance(node, t.Binary):
         return _binary(node, env, scope)
     if isinstance(node, t.Call):
@@ -192,8 +256,12 @@ def _binary(node: t.Binary, env: Env, scope: frozenset[str]) -> Compiled:
             return Compiled(value=v, const=True)
         lf, rf = left.fn, right.fn
         if node.op == "and":
-            return Compiled(lambda ctx: lf(ctx) and rf(ctx))
-        return Compiled(lambda ctx: lf(ctx) or rf(ctx))
+            out = Compiled(lambda ctx: lf(ctx) and rf(ctx))
+        else:
+            out = Compiled(lambda ctx: lf(ctx) or rf(ctx))
+        if left._prep is not None or right._prep is not None:
+            out._prep = lambda ctx: _logic(node.op, left.prepare(ctx), right.prepare(ctx))
+        return out
     op = _BINARY[node.op]
     if node.op in ("/", "%") and right.const and right.value == 0:
         raise env.error(node.pos, f"division by zero: {node.op} 0")
@@ -216,8 +284,27 @@ def _binary(node: t.Binary, env: Env, scope: frozenset[str]) -> Compiled:
         limit = None
         if node.op == "<=" and isinstance(node.left, t.Name) and isinstance(rv, int) and not isinstance(rv, bool):
             limit = (node.left.name, rv)  # QUANTITY <= N: the left side is not constant, so a quantity
-        return Compiled(lambda ctx: op(lf(ctx), rv), limit=limit)
-    return Compiled(lambda ctx: op(lf(ctx), rf(ctx)))
+        out = Compiled(lambda ctx: op(lf(ctx), rv), limit=limit)
+    else:
+        out = Compiled(lambda ctx: op(lf(ctx), rf(ctx)))
+    if left._prep is not None or right._prep is not None:
+        out._prep = lambda ctx: _operation(op, left.prepare(ctx), right.prepare(ctx))
+    return out
+
+
+# `Compiled.prepare`'s parts: each takes its operands already prepared (functions of nothing)
+def _unary(op: Callable[[Any], Any], inner: Callable[[], Any]) -> Callable[[], Any]:
+    return lambda: op(inner())
+
+
+def _logic(word: str, left: Callable[[], Any], right: Callable[[], Any]) -> Callable[[], Any]:
+    if word == "and":
+        return lambda: left() and right()
+    return lambda: left() or right()
+
+
+def _operation(op: Callable[[Any, Any], Any], left: Callable[[], Any], right: Callable[[], Any]) -> Callable[[], Any]:
+    return lambda: op(left(), right())
 
 
 def _division(
@@ -481,7 +568,10 @@ def truth_checked(cond: Compiled, env: Env, pos: t.Pos) -> Compiled:
             return value
         raise env.error(pos, f"a condition must be true or false, but in play it gave {value!r}")
 
-    return Compiled(run)
+    checked = Compiled(run)
+    if cond._prep is not None:
+        checked._prep = _each_time(run)
+    return checked
 
 
 # Card patterns and tables ----------------------------------------------------

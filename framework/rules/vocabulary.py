@@ -126,6 +126,10 @@ class Quantity:
     get: Callable[[Any], Any]
     kind: str = ""  # NUMBER or TRUTH: lets a script that uses it wrongly be refused at load time
     rulebook: str = ""
+    # True for a quantity whose value changes while one rule is judged for several values of it (the
+    # trick family's ``bidding``, the bid weighed in ``no_bid``): `Compiled.prepare` reads the rest of
+    # the rule once for all of them
+    varies: bool = False
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from tapete import (
     CONSTANT,
     DEAL_ONLY,
+    MAX_PLAYERS,
     PER_SEAT,
     SEAT_IN_DEAL,
     Action,
@@ -56,9 +57,16 @@ def bid_word(n: int) -> str:
     return NUMBER_WORDS[n]
 
 
+_BID_KEYS = tuple(f"bid.{s}" for s in range(MAX_PLAYERS))  # each seat's counter, named once
+
+
 def _side_bid(c: Ctx[Tricks]) -> int:
+    # read once per bid weighed in ``no_bid`` (14 times a Spades bid): a plain loop, the keys made once
     counters = c.state.counters
-    return sum(counters.get(f"bid.{s}", 0) for s in c.game.team_seats(c.state.players, c.seat))
+    total = 0
+    for s in c.game.team_seats(c.state.players, c.seat):
+        total += counters.get(_BID_KEYS[s], 0)
+    return total
 
 
 def _members(c: Ctx[Tricks]) -> list[tuple[int, int, bool]]:
@@ -176,6 +184,7 @@ WORDS = (
         lambda c: c.extra.get("bidding", 0),
         kind="number",
         rulebook="the bid",
+        varies=True,  # `no_bid` is judged for every bid: the rest of its condition is read once (`legal`)
     ),
 )
 
@@ -232,10 +241,11 @@ class Bidding:
             top = min(int(self.most(ctx)), len(self.words) - 1)
             bids = list(range(top + 1))
             if self.ban is not None:
+                banned = self.ban.prepare(ctx)  # what does not read the bid weighed is read once
                 kept = []
                 for b in bids:
                     extra["bidding"] = b
-                    if not self.ban(ctx):
+                    if not banned():
                         kept.append(b)
                 bids = kept or bids
         return bids
