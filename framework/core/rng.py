@@ -27,7 +27,7 @@ T = TypeVar("T")
 
 def derive_seed(*parts: object) -> int:
     """A 64-bit seed from any printable parts (match seed, "deal", 3, ...)."""
-    return _seed_of("\x1f".join(str(p) for p in parts))
+    return _seed_of("\x1f".join(map(str, parts)))
 
 
 @functools.lru_cache(maxsize=1024)

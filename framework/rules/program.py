@@ -49,6 +49,7 @@ class Rules:
     # ``when`` conditions whose words do not say they give true or false (a plugin quantity without a
     # ``kind``), unchecked: the design checks try them on a fresh deal; in play they are checked as they run
     unknown_conditions: dict[tuple[str, str], Compiled] = field(default_factory=dict)
+    _keys: frozenset[str] | None = field(default=None, init=False, repr=False, compare=False)
 
     def location(self, key: str, first: str = "") -> Location:
         """Where a statement is written (file, line, column, the line itself), for messages."""
@@ -93,8 +94,14 @@ class Rules:
         return self.parsed.get((key, first), default)
 
     def has_any(self, key: str) -> bool:
-        """Whether any statement with this key is in force (a repeatable one under any first word)."""
-        return any(k == key for k, _ in self.statements)
+        """Whether any statement with this key is in force (a repeatable one under any first word).
+
+        Asked once a deal (``remove``): the keys are gathered the first time, the program being
+        complete once built."""
+        keys = self._keys
+        if keys is None:
+            keys = self._keys = frozenset(k for k, _ in self.statements)
+        return key in keys
 
     def each(self, key: str) -> list[tuple[str, t.Statement | t.Table]]:
         return [(first, s) for (k, first), s in self.statements.items() if k == key]
