@@ -554,6 +554,9 @@ class Recorder:
         before_changed = {z: before[z] for z in changed if z in before}
         after_changed = {z: zones[z] for z in changed if z in zones}
         history = self.history
+        # seats that saw the move alike (every seat but the mover, for a card played face up) share
+        # one Event: it is made from what the seat saw, and nothing changes an Event once made
+        told: list[tuple[dict[int, str], dict[int, str], set[int], Event]] = []
         for seat, mem in self.memory.items():
             vis_before = where(before_changed, False, seat)
             for c in shown_to_all:
@@ -572,9 +575,15 @@ class Recorder:
                 pins[c] = z
             mem.seen.update(vis_after)
             if history:
-                self._event(
-                    mem, mover, action, events, moved, where_before, where_after, vis_before, vis_after, deduced
-                )
+                for seen_before, seen_after, worked_out, event in told:
+                    if seen_before == vis_before and seen_after == vis_after and worked_out == deduced:
+                        break
+                else:
+                    event = self._event(
+                        mover, action, events, moved, where_before, where_after, vis_before, vis_after, deduced
+                    )
+                    told.append((vis_before, vis_after, deduced, event))
+                mem.events.append(event)
             if state.over:  # the deal's end shows every card
                 vis_end = where(zones, True, seat)
                 vis_now = where(zones, False, seat)
@@ -586,7 +595,6 @@ class Recorder:
 
     def _event(
         self,
-        mem: _SeatMemory,
         mover: int,
         action: Action,
         events: Sequence[Mapping[str, Any]],
@@ -596,8 +604,9 @@ class Recorder:
         vis_before: Mapping[int, str],
         vis_after: Mapping[int, str],
         deduced: set[int],
-    ) -> None:
-        """The action as this seat saw it, added to its history."""
+    ) -> Event:
+        """The action as a seat saw it (``vis_before``, ``vis_after``: the cards it saw, ``deduced``:
+        the moves it could work out), for its history."""
         names = self.game.deck.names
         shown = [
             Move(c if c in vis_before or c in vis_after or c in deduced else None, where_before[c], where_after[c])
@@ -610,7 +619,7 @@ class Recorder:
         words = [action.kind, *(names[c] if ok else HIDDEN for c, ok in zip(action.cards, can_see, strict=True))]
         if action.detail:
             words.append(action.detail)
-        mem.events.append(Event("action", mover, public, " ".join(words), tuple(shown), revealed, said))
+        return Event("action", mover, public, " ".join(words), tuple(shown), revealed, said)
 
     @staticmethod
     def _deduce(

@@ -192,7 +192,7 @@ def _last_move(layout: Layout, view: View, event: Any) -> list[Any]:
     Made once per event of a seat's history (and layout, viewer and deck): the events stay
     in the history as they were recorded, and three of a table's four last moves are the
     same from one position to the next, so every later state shares the line."""
-    key = id(event)
+    key = (id(event), view.seat)  # seats that saw a move alike share its Event; each reads it in its own words
     hit = _last_moves.get(key)
     if hit is not None and hit[0] is event and hit[1] is layout and hit[2] == view.seat and hit[3] is view.deck:
         return hit[4]
@@ -204,7 +204,7 @@ def _last_move(layout: Layout, view: View, event: Any) -> list[Any]:
     return made
 
 
-_last_moves: dict[int, tuple[Any, Layout, int, Deck, list[Any]]] = {}  # the event kept: its id stays its own
+_last_moves: dict[tuple[int, int], tuple[Any, Layout, int, Deck, list[Any]]] = {}  # the event kept: its id stays its own
 
 
 def score_sheet(table: LiveTable) -> list[Json]:
