@@ -575,10 +575,8 @@ class Recorder:
                 pins[c] = z
             mem.seen.update(vis_after)
             if history:
-                for seen_before, seen_after, worked_out, event in told:
-                    if seen_before == vis_before and seen_after == vis_after and worked_out == deduced:
-                        break
-                else:
+                event = next((e for b, a, d, e in told if b == vis_before and a == vis_after and d == deduced), None)
+                if event is None:
                     event = self._event(
                         mover, action, events, moved, where_before, where_after, vis_before, vis_after, deduced
                     )

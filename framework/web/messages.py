@@ -204,7 +204,8 @@ def _last_move(layout: Layout, view: View, event: Any) -> list[Any]:
     return made
 
 
-_last_moves: dict[tuple[int, int], tuple[Any, Layout, int, Deck, list[Any]]] = {}  # the event kept: its id stays its own
+# the event kept with its line: its id stays its own
+_last_moves: dict[tuple[int, int], tuple[Any, Layout, int, Deck, list[Any]]] = {}
 
 
 def score_sheet(table: LiveTable) -> list[Json]:
