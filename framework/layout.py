@@ -15,7 +15,7 @@ zone in words, hands sorted by suit and rank.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -288,8 +288,14 @@ def _action_cards(view: View, event: Event) -> list[Token]:
     return out
 
 
-def recap(layout: Layout, view: View, start: int) -> list[list[Token]]:
-    """What happened since history index ``start``: others' moves, and the cards this seat drew."""
+def recap(
+    layout: Layout, view: View, start: int, line: Callable[[View, Event], list[Token]] | None = None
+) -> list[list[Token]]:
+    """What happened since history index ``start``: others' moves, and the cards this seat drew.
+
+    ``line`` writes an event (``layout.event`` by default; the web table passes one that keeps
+    each event's line, made once per event and viewer)."""
+    event_line = layout.event if line is None else line
     lines: list[list[Token]] = []
     for event in list(view.history)[start:]:
         if event.kind != "action":
@@ -299,9 +305,9 @@ def recap(layout: Layout, view: View, start: int) -> list[list[Token]]:
             if drawn and event.action is not None and not set(drawn) & set(event.action.cards):
                 lines.append(["you drew", *drawn, f"({event.text})"])
             elif event.said:  # what the game said of your move (a stock card it turned for you)
-                lines.append(layout.event(view, event))
+                lines.append(event_line(view, event))
             continue
-        lines.append(layout.event(view, event))
+        lines.append(event_line(view, event))
         # cards another seat's move put in this seat's hand: Briscola's draw after a trick its taker won,
         # a pass that reached it (HE-2.3); said on a line of its own, as a draw of its own move is
         mine = f"hand.{view.seat}"

@@ -196,7 +196,7 @@ def _last_move(layout: Layout, view: View, event: Any) -> list[Any]:
     hit = _last_moves.get(key)
     if hit is not None and hit[0] is event and hit[1] is layout and hit[2] == view.seat and hit[3] is view.deck:
         return hit[4]
-    line = tokens(view, layout.event(view, event))
+    line = tokens(view, event_line(layout, view, event))
     made = line[1:] if line and line[0] == f"{seat_name(view, event.seat)}:" else line
     if len(_last_moves) >= MAX_ROWS:
         _last_moves.clear()  # a bound, not an eviction policy, as for the rows
@@ -206,6 +206,25 @@ def _last_move(layout: Layout, view: View, event: Any) -> list[Any]:
 
 # the event kept with its line: its id stays its own
 _last_moves: dict[tuple[int, int], tuple[Any, Layout, int, Deck, list[Any]]] = {}
+
+
+def event_line(layout: Layout, view: View, event: Any) -> list[Any]:
+    """``layout.event(view, event)``, made once per event and viewer (and layout and deck).
+
+    The line depends on the event and the viewer's seat only (`Layout.event`); a person's
+    recap and every seat's last move read the same events again after each move."""
+    key = (id(event), view.seat)
+    hit = _event_lines.get(key)
+    if hit is not None and hit[0] is event and hit[1] is layout and hit[2] is view.deck:
+        return hit[3]
+    line = layout.event(view, event)
+    if len(_event_lines) >= MAX_ROWS:
+        _event_lines.clear()  # a bound, not an eviction policy, as for the rows
+    _event_lines[key] = (event, layout, view.deck, line)
+    return line
+
+
+_event_lines: dict[tuple[int, int], tuple[Any, Layout, Deck, list[Any]]] = {}  # the event kept: its id stays its own
 
 
 def score_sheet(table: LiveTable) -> list[Json]:
@@ -278,7 +297,9 @@ def state_message(table: LiveTable, layout: Layout, viewer: int, clock: Json | N
         "at_seats": layout.seat_rows,
         "middle": layout.middle(view),
         "scores": list(layout.scores(view)),
-        "recap": [tokens(view, line) for line in recap(layout, view, since_last_move(view))] if seated else [],
+        "recap": [tokens(view, line) for line in recap(layout, view, since_last_move(view), _line_of(layout))]
+        if seated
+        else [],
         "table": [row(view, r, layout) for r in layout.table(view)],
         "hand": [faces(view.deck)[c] for c in layout.sorted_hand(view)] if seated else [],
         "hand_rows": [row(view, r, layout) for r in layout.hand(view, legal)] if seated else [],
@@ -296,6 +317,11 @@ def state_message(table: LiveTable, layout: Layout, viewer: int, clock: Json | N
     if table.phase == MATCH_OVER and table.result is not None:
         msg["result"] = {"winner": table.result.winner, "totals": list(table.result.totals)}
     return msg
+
+
+def _line_of(layout: Layout) -> Any:
+    """`event_line` for ``layout``, as `recap` takes it."""
+    return lambda view, event: event_line(layout, view, event)
 
 
 def fairness(table: LiveTable) -> Json:
