@@ -392,6 +392,24 @@ release_state(Parts *p)
 static PyObject *legal_parts(Rules *r, PyObject *state, PyObject *judge, Parts *p);
 static PyObject *play_parts(Rules *r, PyObject *state, PyObject *card_obj, Parts *p);
 
+/* Where ``card`` lies in ``hand`` as list.remove finds it (the first equal item), or -1: not there,
+ * or an item that is not a plain int (list.remove compares it with ==: Python's to judge). */
+static Py_ssize_t
+place_in(PyObject *hand, PyObject *card_obj, int card)
+{
+    Py_ssize_t n = PyList_GET_SIZE(hand);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PyList_GET_ITEM(hand, i);
+        if (!PyLong_CheckExact(item)) {
+            return -1;
+        }
+        if (item == card_obj || PyLong_AsLong(item) == card) {
+            return i;
+        }
+    }
+    return -1;
+}
+
 /* Whether the phase of hidden choices is on, as `HiddenChoices.active` reads it (the truth of
  * ``data[key]``): 1 with *value its value (borrowed), 0 when off, 2 when the data is not a dict
  * (Python decides), -1 on an error. */
@@ -469,19 +487,9 @@ pass_play(Rules *r, PyObject *state, PyObject *card_obj, Parts *p)
         PyErr_Clear();
         Py_RETURN_NONE;
     }
-    Py_ssize_t at = -1, n = PyList_GET_SIZE(hand);
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *item = PyList_GET_ITEM(hand, i);
-        if (!PyLong_CheckExact(item)) {
-            Py_RETURN_NONE; /* list.remove compares it with ==: Python's to judge */
-        }
-        if (item == card_obj || PyLong_AsLong(item) == card) {
-            at = i;
-            break;
-        }
-    }
+    Py_ssize_t at = place_in(hand, card_obj, card);
     if (at < 0) {
-        Py_RETURN_NONE;
+        Py_RETURN_NONE; /* not in the hand, or a hand not all cards: Python's list.remove to judge */
     }
     Py_ssize_t after = PyList_GET_SIZE(mine) + 1;
     long next = -1;
@@ -793,19 +801,9 @@ play_parts(Rules *r, PyObject *state, PyObject *card_obj, Parts *p)
     if (led + 1 > players) {
         Py_RETURN_NONE;
     }
-    Py_ssize_t at = -1, n = PyList_GET_SIZE(hand);
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *item = PyList_GET_ITEM(hand, i);
-        if (!PyLong_CheckExact(item)) {
-            Py_RETURN_NONE; /* list.remove compares it with ==: Python's to judge */
-        }
-        if (item == card_obj || PyLong_AsLong(item) == card) {
-            at = i;
-            break;
-        }
-    }
+    Py_ssize_t at = place_in(hand, card_obj, card);
     if (at < 0) {
-        Py_RETURN_NONE; /* not in the hand: Python's list.remove says so */
+        Py_RETURN_NONE; /* not in the hand, or a hand not all cards: Python's list.remove to judge */
     }
     int last = led + 1 == players;
     long winner = -1;
