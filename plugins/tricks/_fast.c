@@ -411,11 +411,12 @@ place_in(PyObject *hand, PyObject *card_obj, int card)
 }
 
 /* Whether the phase of hidden choices is on, as `HiddenChoices.active` reads it (the truth of
- * ``data[key]``): 1 with *value its value (borrowed), 0 when off, 2 when the data is not a dict
- * (Python decides), -1 on an error. */
+ * ``data[key]``): 1 with *value a new reference to its value, 0 when off, 2 when the data is not
+ * a dict (Python decides), -1 on an error; *value is NULL but for 1. */
 static int
 choosing(Rules *r, PyObject *state, PyObject **value)
 {
+    *value = NULL;
     PyObject *data = PyObject_GetAttr(state, r->k_data);
     if (data == NULL || !PyDict_CheckExact(data)) {
         Py_XDECREF(data);
@@ -423,9 +424,14 @@ choosing(Rules *r, PyObject *state, PyObject **value)
         return 2;
     }
     PyObject *v = PyDict_GetItemWithError(data, r->choosing_key);
+    Py_XINCREF(v); /* held on its own: nothing says the state keeps this dict */
+    Py_DECREF(data);
     int on = v == NULL ? (PyErr_Occurred() ? -1 : 0) : PyObject_IsTrue(v);
-    *value = v;
-    Py_DECREF(data); /* the state holds the dict, and the dict the value */
+    if (on == 1) {
+        *value = v;
+    } else {
+        Py_XDECREF(v);
+    }
     return on;
 }
 
@@ -470,9 +476,11 @@ pass_play(Rules *r, PyObject *state, PyObject *card_obj, Parts *p)
         return NULL;
     }
     if (on != 1 || !PyLong_CheckExact(v)) {
+        Py_XDECREF(v);
         Py_RETURN_NONE;
     }
     long count = PyLong_AsLong(v);
+    Py_DECREF(v);
     if (count == -1 && PyErr_Occurred()) {
         PyErr_Clear();
         Py_RETURN_NONE;
@@ -595,6 +603,7 @@ legal_parts(Rules *r, PyObject *state, PyObject *judge, Parts *p)
     if (r->choosing_key != NULL) {
         PyObject *v = NULL;
         int on = choosing(r, state, &v);
+        Py_XDECREF(v);
         if (on < 0) {
             return NULL;
         }
