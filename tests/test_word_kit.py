@@ -200,6 +200,9 @@ class Weighing:
         weighed = Quantity("weighed", "the value weighed", SEAT_IN_DEAL, lambda c: c.extra["weighed"], kind="number")
         register("fantan", dataclasses.replace(weighed, varies=True))
         register("fantan", Quantity("read_count", "a count of its reads", SEAT_IN_DEAL, _counted_read, kind="number"))
+        # a plugin's quantity that does not say its kind: a condition of it alone is checked as it runs
+        untyped = Quantity("weighed_high", "weighed above 2", SEAT_IN_DEAL, lambda c: c.extra["weighed"] > 2)
+        register("fantan", dataclasses.replace(untyped, varies=True))
 
 
 def _counted_read(c: Ctx) -> int:
@@ -219,6 +222,9 @@ def _counted_read(c: Ctx) -> int:
         # a division or a call that reads the varying quantity is judged whole each time
         ("weighed == 0 or read_count / weighed > 4", False, False),
         ("if(weighed > 2, read_count > 5, read_count > 50)", False, False),
+        # a condition whose kind its words do not say is checked true or false at every call, whole
+        ("weighed_high", False, False),
+        ("read_count > 1 and weighed_high", False, False),
     ],
 )
 def test_a_prepared_rule_answers_as_the_rule_reading_the_rest_once(tmp_path, condition, errs, kept):
