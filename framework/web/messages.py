@@ -192,20 +192,11 @@ def _last_move(layout: Layout, view: View, event: Any) -> list[Any]:
     Made once per event of a seat's history (and layout, viewer and deck): the events stay
     in the history as they were recorded, and three of a table's four last moves are the
     same from one position to the next, so every later state shares the line."""
-    key = (id(event), view.seat)  # seats that saw a move alike share its Event; each reads it in its own words
-    hit = _last_moves.get(key)
-    if hit is not None and hit[0] is event and hit[1] is layout and hit[2] == view.seat and hit[3] is view.deck:
-        return hit[4]
-    line = tokens(view, event_line(layout, view, event))
-    made = line[1:] if line and line[0] == f"{seat_name(view, event.seat)}:" else line
-    if len(_last_moves) >= MAX_ROWS:
-        _last_moves.clear()  # a bound, not an eviction policy, as for the rows
-    _last_moves[key] = (event, layout, view.seat, view.deck, made)
-    return made
-
-
-# the event kept with its line: its id stays its own
-_last_moves: dict[tuple[int, int], tuple[Any, Layout, int, Deck, list[Any]]] = {}
+    kept = _kept_line(layout, view, event)
+    if kept[1] is None:
+        line = tokens(view, kept[0])
+        kept[1] = line[1:] if line and line[0] == f"{seat_name(view, event.seat)}:" else line
+    return kept[1]
 
 
 def event_line(layout: Layout, view: View, event: Any) -> list[Any]:
@@ -213,18 +204,27 @@ def event_line(layout: Layout, view: View, event: Any) -> list[Any]:
 
     The line depends on the event and the viewer's seat only (`Layout.event`); a person's
     recap and every seat's last move read the same events again after each move."""
+    return _kept_line(layout, view, event)[0]
+
+
+def _kept_line(layout: Layout, view: View, event: Any) -> list[Any]:
+    """``[the event's line, its last-move tokens or None]`` for this viewer, kept for the next state.
+
+    Keyed by the event and the viewer's seat: seats that saw a move alike share its Event, and
+    each reads it in its own words."""
     key = (id(event), view.seat)
     hit = _event_lines.get(key)
     if hit is not None and hit[0] is event and hit[1] is layout and hit[2] is view.deck:
         return hit[3]
-    line = layout.event(view, event)
+    kept = [layout.event(view, event), None]
     if len(_event_lines) >= MAX_ROWS:
         _event_lines.clear()  # a bound, not an eviction policy, as for the rows
-    _event_lines[key] = (event, layout, view.deck, line)
-    return line
+    _event_lines[key] = (event, layout, view.deck, kept)
+    return kept
 
 
-_event_lines: dict[tuple[int, int], tuple[Any, Layout, Deck, list[Any]]] = {}  # the event kept: its id stays its own
+# the event kept with its lines: its id stays its own
+_event_lines: dict[tuple[int, int], tuple[Any, Layout, Deck, list[Any]]] = {}
 
 
 def score_sheet(table: LiveTable) -> list[Json]:
@@ -297,7 +297,10 @@ def state_message(table: LiveTable, layout: Layout, viewer: int, clock: Json | N
         "at_seats": layout.seat_rows,
         "middle": layout.middle(view),
         "scores": list(layout.scores(view)),
-        "recap": [tokens(view, line) for line in recap(layout, view, since_last_move(view), _line_of(layout))]
+        "recap": [
+            tokens(view, line)
+            for line in recap(layout, view, since_last_move(view), functools.partial(event_line, layout))
+        ]
         if seated
         else [],
         "table": [row(view, r, layout) for r in layout.table(view)],
@@ -317,11 +320,6 @@ def state_message(table: LiveTable, layout: Layout, viewer: int, clock: Json | N
     if table.phase == MATCH_OVER and table.result is not None:
         msg["result"] = {"winner": table.result.winner, "totals": list(table.result.totals)}
     return msg
-
-
-def _line_of(layout: Layout) -> Any:
-    """`event_line` for ``layout``, as `recap` takes it."""
-    return lambda view, event: event_line(layout, view, event)
 
 
 def fairness(table: LiveTable) -> Json:

@@ -740,26 +740,9 @@ legal_parts(Rules *r, PyObject *state, PyObject *judge, Parts *p)
     return out;
 }
 
-/* play(rules, state, card) -> list | None: the card played as `Tricks.apply` plays it, and the words
- * said (none, or the trick taken); None: not done, Python plays it. Everything the step reads is
- * checked before anything changes, so a state the C code does not settle is left as it was. */
-static PyObject *
-play(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
-{
-    (void)module;
-    if (nargs != 3 || !PyObject_TypeCheck(args[0], &RulesType)) {
-        PyErr_SetString(PyExc_TypeError, "play(rules, state, card)");
-        return NULL;
-    }
-    Rules *r = (Rules *)args[0];
-    Parts p;
-    if (!read_state(r, args[1], &p)) {
-        Py_RETURN_NONE;
-    }
-    PyObject *out = play_parts(r, args[1], args[2], &p);
-    release_state(&p);
-    return out;
-}
+/* A card played (`play_parts`, for ``rules.play``): the card as `Tricks.apply` plays it, and the
+ * words said (none, or the trick taken); None: not done, Python plays it. Everything the step reads
+ * is checked before anything changes, so a state the C code does not settle is left as it was. */
 
 /* An exact int of ``counters`` (-1 absent or not one: *ok cleared). */
 static long
@@ -997,7 +980,7 @@ Rules_legal(Rules *self, PyObject *state)
     return out;
 }
 
-/* rules.play(state, action): an Action ``play CARD`` played as play(rules, state, card) plays it;
+/* rules.play(state, action): an Action ``play CARD`` played as `Tricks.apply` plays it (`play_parts`);
  * None for any other move (or a state it does not settle), as `Tricks.apply` reads it. */
 static PyObject *
 Rules_play(Rules *self, PyObject *const *args, Py_ssize_t nargs)
@@ -1056,8 +1039,6 @@ static PyTypeObject RulesType = {
 static PyMethodDef methods[] = {
     {"legal", (PyCFunction)(void (*)(void))legal, METH_FASTCALL,
      "legal(rules, state, judge) -> the moves Tricks.playable allows, or None to ask Python"},
-    {"play", (PyCFunction)(void (*)(void))play, METH_FASTCALL,
-     "play(rules, state, card) -> the words said when the card was played as Tricks.apply plays it, or None to ask Python"},
     {NULL, NULL, 0, NULL},
 };
 

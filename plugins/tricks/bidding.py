@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING, Any
 from tapete import (
     CONSTANT,
     DEAL_ONLY,
-    MAX_PLAYERS,
     PER_SEAT,
     SEAT_IN_DEAL,
     Action,
@@ -57,16 +56,9 @@ def bid_word(n: int) -> str:
     return NUMBER_WORDS[n]
 
 
-_BID_KEYS = tuple(f"bid.{s}" for s in range(MAX_PLAYERS))  # each seat's counter, named once
-
-
 def _side_bid(c: Ctx[Tricks]) -> int:
-    # read once per bid weighed in ``no_bid`` (14 times a Spades bid): a plain loop, the keys made once
     counters = c.state.counters
-    total = 0
-    for s in c.game.team_seats(c.state.players, c.seat):
-        total += counters.get(_BID_KEYS[s], 0)
-    return total
+    return sum(counters.get(f"bid.{s}", 0) for s in c.game.team_seats(c.state.players, c.seat))
 
 
 def _members(c: Ctx[Tricks]) -> list[tuple[int, int, bool]]:

@@ -170,10 +170,10 @@ def test_a_hand_that_is_not_cards_is_left_to_python() -> None:
     state = DealState(players=4, dealer=3, to_move=0, zones={"hand.0": [1, "2♣"], "trick": []}, counters={"played": 1})
     assert trick_game._fast.legal(game._fast, state, game._judge) is None
     state.zones = {"hand.0": [True, 1], "trick": [3]}  # True == 1: list.remove would take the first
-    assert trick_game._fast.play(game._fast, state, 1) is None
+    assert game._fast.play(state, game.plays[1]) is None
     assert state.zones == {"hand.0": [True, 1], "trick": [3]} and state.to_move == 0
     state.zones, state.to_move = {"hand.0": [1], "trick": [3]}, 7  # a seat the deal has not: Python's KeyError
-    assert trick_game._fast.play(game._fast, state, 1) is None
+    assert game._fast.play(state, game.plays[1]) is None
     with pytest.raises(KeyError):
         game.apply(state, game.plays[1])
 
@@ -185,13 +185,13 @@ def test_a_trick_taken_from_a_state_not_as_kept_changes_nothing_in_c() -> None:
     counters = {"lead": 1, "tricks.0": 0, "tricks.1": 0, "tricks.2": 0, "tricks.3": 0}
     state = DealState(players=4, dealer=3, to_move=0, zones=zones, counters=counters)
     before = state.clone()
-    assert trick_game._fast.play(game._fast, state, 10) is None
+    assert game._fast.play(state, game.plays[10]) is None
     assert state == before
     with pytest.raises(KeyError):  # the Python step, as it always was: no count of tricks played
         game.apply(state, game.plays[10])
     state = before.clone()
     state.counters["played"] = 3
-    said = trick_game._fast.play(game._fast, state, 10)  # HE-3.4: Q♣, the highest club of the trick, takes it
+    said = game._fast.play(state, game.plays[10])  # HE-3.4: Q♣, the highest club of the trick, takes it
     reference = before.clone()
     reference.counters["played"] = 3
     game._fast, kept = None, game._fast
