@@ -196,7 +196,8 @@ def _last_move(layout: Layout, view: View, event: Any) -> list[Any]:
     if kept[1] is None:
         line = tokens(view, kept[0])
         kept[1] = line[1:] if line and line[0] == f"{seat_name(view, event.seat)}:" else line
-    return kept[1]
+    made: list[Any] = kept[1]
+    return made
 
 
 def event_line(layout: Layout, view: View, event: Any) -> list[Any]:
@@ -204,7 +205,8 @@ def event_line(layout: Layout, view: View, event: Any) -> list[Any]:
 
     The line depends on the event and the viewer's seat only (`Layout.event`); a person's
     recap and every seat's last move read the same events again after each move."""
-    return _kept_line(layout, view, event)[0]
+    line: list[Any] = _kept_line(layout, view, event)[0]
+    return line
 
 
 def _kept_line(layout: Layout, view: View, event: Any) -> list[Any]:
