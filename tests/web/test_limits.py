@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from websockets.exceptions import ConnectionClosed
 
 from tapete.web.guards import OPTION, Limits
 
@@ -250,5 +251,35 @@ def test_a_page_sending_too_fast_is_refused_and_the_table_plays_on(tmp_path: Pat
             await page.send({"type": "ping"})
             assert (await page.next_of("pong", "error"))["type"] == "pong"
             await page.close()
+
+        asyncio.run(run())
+
+
+@pytest.mark.parametrize("processes", PROCESSES)
+def test_pages_frames_go_uncompressed_and_a_compressed_frame_is_refused(tmp_path: Path, processes: int) -> None:
+    """A browser offers permessage-deflate; the server declines it, so it keeps no zlib state per page
+    and never inflates what a client sends: a frame marked compressed anyway closes that page alone."""
+    with limited(tmp_path, processes) as srv:
+        made = create(srv, "chinchon/fournier", ["person", "person"])
+
+        async def run() -> None:
+            page = await Client.open(srv.ws_url, token(made["seats"][0]["link"]))  # offers deflate, as browsers do
+            assert "permessage-deflate" in page.ws.request.headers.get("Sec-WebSocket-Extensions", "")
+            assert page.ws.response.headers.get("Sec-WebSocket-Extensions") is None
+            assert page.ws.protocol.extensions == []
+            await page.next_of("state")
+            other = await Client.open(srv.ws_url, token(made["seats"][1]["link"]))
+            await other.next_of("state")
+            # A text frame with RSV1 set (compressed, never agreed): FIN|RSV1|text, masked, "{}" deflated.
+            payload = b"\xab\xae\x05\x00"
+            frame = bytes([0xC1, 0x80 | len(payload)]) + b"\0\0\0\0" + payload
+            page.ws.transport.write(frame)
+            with pytest.raises(ConnectionClosed):
+                while True:
+                    await page.recv()
+            assert page.ws.close_code == 1002  # a protocol error, said as such
+            await other.send({"type": "ping"})
+            assert (await other.next_of("pong"))["type"] == "pong"
+            await other.close()
 
         asyncio.run(run())
