@@ -50,12 +50,17 @@ def trick_rows(view: View) -> list[Row]:
     return rows
 
 
-def last_finished(view: View, seated: bool = False) -> tuple[list[Event], int | None]:
-    """The plays of the last finished trick, in order, and the seat that took it (none yet: [], None).
+def last_finished(view: View, seated: bool = False) -> tuple[tuple[Event, ...], int | None]:
+    """The plays of the last finished trick, in order, and the seat that took it (none yet: (), None).
 
     Read from the end of the seat's history, so only the trick in play and the last finished
-    one are looked at, not the whole deal: it is asked for the middle and every seat's place
-    in every state a page is sent. ``seated``: plays of no seat are passed over."""
+    one are looked at, not the whole deal. A page's state asks it of one view up to six times
+    (the middle, the table, each seat's place), so the answer for the view last asked is kept:
+    a view never changes, and the one kept cannot be freed and its id given to another.
+    ``seated``: plays of no seat are passed over."""
+    kept = _last_asked.get(seated)
+    if kept is not None and kept[0] is view:
+        return kept[1]
     found: list[Event] = []
     taker: str | None = None
     for event in reversed(list(view.history)):
@@ -72,7 +77,12 @@ def last_finished(view: View, seated: bool = False) -> tuple[list[Event], int | 
             break
         found.append(event)
     found.reverse()
-    return found, None if taker is None else int(taker.split(".")[1])
+    answer = (tuple(found), None if taker is None else int(taker.split(".")[1]))
+    _last_asked[seated] = (view, answer)
+    return answer
+
+
+_last_asked: dict[bool, tuple[View, tuple[tuple[Event, ...], int | None]]] = {}  # by ``seated``: the view, its answer
 
 
 def last_taken(view: View) -> tuple[dict[int, int], int | None]:
