@@ -57,6 +57,20 @@ def test_the_load_runs_on_one_and_two_server_processes_side_by_side() -> None:
     assert result["scaling"][0]["workers"] == 2 and result["scaling"][0]["moves_per_s_ratio"] > 0
 
 
+@pytest.mark.slow  # two load runs: the most one and two server processes play, every seat a bot
+def test_a_saturating_load_of_bots_and_bare_pages_measures_what_one_and_two_processes_play_at_most() -> None:
+    args = ["--tables", "6", "--workers", "1,2", "--saturate", "--seconds", "3", "--warmup", "1", "--pace", "0.05"]
+    run = subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, timeout=180)
+    assert run.returncode == 0, run.stderr
+    result = json.loads(run.stdout)
+    for r in result["runs"]:
+        assert r["saturate"] and r["moves_per_s"] > 0 and r["refusals"] == 0 and r["tables_broken"] == 0
+        # Nobody moves, so there is no round trip to time; the pages were read, every table opened and played.
+        assert r["person_moves_measured"] == 0 and r["rtt_p99_ms"] is None
+        assert r["server_cpu_ms_per_move"] > 0
+    assert result["scaling"][0]["workers"] == 2 and result["scaling"][0]["moves_per_s_ratio"] > 0
+
+
 def test_a_server_not_asked_to_time_itself_has_no_timers(server: ThreadServer) -> None:
     from tapete.web import app
 
