@@ -55,6 +55,9 @@ typedef struct {
     int draws;           /* the winner and then the others draw from the stock after a trick (BR-3.4) */
     unsigned char pos[MAX_CARDS]; /* each card's place in its suit's order: the higher wins */
     PyObject *names;     /* tuple: each card's name, for the words said when a trick is taken */
+    PyObject *plays_of;  /* tuple: "plays NAME: seat " for each card, the words' first piece */
+    PyObject *takes_of;  /* tuple: "N takes the trick (" for each seat, the second */
+    PyObject *close, *empty; /* ")" and "": the words' last piece, and what joins the pieces */
     PyObject *taken_keys, *tricks_keys; /* tuples: "taken.0", ...; "tricks.0", ... */
     PyObject *phase_data, *phase_counters; /* tuples of keys: while any is set, another phase is on */
     PyObject *k_data, *k_over, *k_stock, *k_turned, *k_say, *k_show, *space;
@@ -105,6 +108,10 @@ Rules_dealloc(Rules *self)
     Py_XDECREF(self->k_to_move);
     Py_XDECREF(self->k_players);
     Py_XDECREF(self->names);
+    Py_XDECREF(self->plays_of);
+    Py_XDECREF(self->takes_of);
+    Py_XDECREF(self->close);
+    Py_XDECREF(self->empty);
     Py_XDECREF(self->taken_keys);
     Py_XDECREF(self->tricks_keys);
     Py_XDECREF(self->phase_data);
@@ -275,6 +282,26 @@ Rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     self->k_say = PyUnicode_InternFromString("say");
     self->k_show = PyUnicode_InternFromString("show");
     self->space = PyUnicode_FromString(" ");
+    self->close = PyUnicode_FromString(")");
+    self->empty = PyUnicode_FromString("");
+    self->plays_of = PyTuple_New(self->ncards);
+    self->takes_of = PyTuple_New(PyTuple_GET_SIZE(hand_keys));
+    for (int c = 0; self->plays_of != NULL && c < self->ncards; c++) {
+        PyObject *piece = PyUnicode_FromFormat("plays %U: seat ", PyTuple_GET_ITEM(names, c));
+        if (piece == NULL) {
+            Py_CLEAR(self->plays_of);
+            break;
+        }
+        PyTuple_SET_ITEM(self->plays_of, c, piece);
+    }
+    for (Py_ssize_t seat = 0; self->takes_of != NULL && seat < PyTuple_GET_SIZE(hand_keys); seat++) {
+        PyObject *piece = PyUnicode_FromFormat("%zd takes the trick (", seat);
+        if (piece == NULL) {
+            Py_CLEAR(self->takes_of);
+            break;
+        }
+        PyTuple_SET_ITEM(self->takes_of, seat, piece);
+    }
     self->k_play_word = PyUnicode_InternFromString("play");
     if (judge != NULL && judge != Py_None) {
         Py_INCREF(judge);
@@ -298,6 +325,7 @@ Rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     if (!self->k_trick || !self->k_played || !self->k_trump || !self->k_lead || !self->k_broken || !self->one ||
         !self->k_zones || !self->k_counters || !self->k_to_move || !self->k_players || !self->k_data ||
         !self->k_over || !self->k_stock || !self->k_turned || !self->k_say || !self->k_show || !self->space ||
+        !self->close || !self->empty || !self->plays_of || !self->takes_of ||
         !self->k_play_word) {
         Py_DECREF(self);
         return NULL;
@@ -883,21 +911,32 @@ play_parts(Rules *r, PyObject *state, PyObject *card_obj, Parts *p)
         return PyList_New(0);
     }
     /* the trick is taken: the words said, the cards to the winner, the counts, the draw, the lead */
+    /* "plays NAME: seat W takes the trick (NAME NAME ...)": pieces made with the rules, joined once */
     Py_ssize_t size = PyList_GET_SIZE(trick);
     PyObject *names = PyList_New(size);
-    if (names == NULL) {
+    PyObject *pieces = names == NULL ? NULL : PyList_New(2 * size + 2);
+    if (pieces == NULL) {
+        Py_XDECREF(names);
         return NULL;
     }
     for (Py_ssize_t i = 0; i < size; i++) {
         PyObject *name = PyTuple_GET_ITEM(r->names, PyLong_AsLong(PyList_GET_ITEM(trick, i)));
         Py_INCREF(name);
         PyList_SET_ITEM(names, i, name);
+        Py_INCREF(name);
+        PyList_SET_ITEM(pieces, 2 + 2 * i, name);
+        PyObject *after = i + 1 < size ? r->space : r->close;
+        Py_INCREF(after);
+        PyList_SET_ITEM(pieces, 3 + 2 * i, after);
     }
-    PyObject *joined = PyUnicode_Join(r->space, names);
-    PyObject *said = joined == NULL ? NULL
-                                    : PyUnicode_FromFormat("plays %U: seat %ld takes the trick (%U)",
-                                                           PyList_GET_ITEM(names, size - 1), winner, joined);
-    Py_XDECREF(joined);
+    PyObject *first = PyTuple_GET_ITEM(r->plays_of, PyLong_AsLong(PyList_GET_ITEM(trick, size - 1)));
+    PyObject *second = PyTuple_GET_ITEM(r->takes_of, winner);
+    Py_INCREF(first);
+    Py_INCREF(second);
+    PyList_SET_ITEM(pieces, 0, first);
+    PyList_SET_ITEM(pieces, 1, second);
+    PyObject *said = PyUnicode_Join(r->empty, pieces);
+    Py_DECREF(pieces);
     PyObject *event = said == NULL ? NULL : PyDict_New();
     if (event == NULL || PyDict_SetItem(event, r->k_say, said) < 0 || PyDict_SetItem(event, r->k_show, names) < 0) {
         Py_XDECREF(said);
