@@ -16,8 +16,8 @@ zone in words, hands sorted by suit and rank.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple
 
 from .core.actions import Action
 from .core.cards import spoken_names
@@ -34,18 +34,21 @@ SUIT_ORDER = "♠♥♣♦"  # how people hold a hand: the colours alternate
 _ORDERS: dict[tuple[str, tuple[str, ...]], str] = {}  # (a suit order, a deck's suits) -> `Layout.suit_order`
 
 
-@dataclass(frozen=True)
-class Row:
+class Row(NamedTuple):
     """One line of the picture: a label, then cards and words.
 
     ``marked`` cards are emphasised (playable now, or part of a meld held);
     ``width`` pads every card to that many characters, so that rows line up as
-    a grid (Fan Tan's suit rows)."""
+    a grid (Fan Tan's suit rows).
+
+    A named tuple, read-only like a frozen dataclass and built, hashed and compared
+    in C: a web page's state makes every row of its table again after each move and
+    finds the ones it has drawn before by their content (`tapete.web.messages.row`)."""
 
     label: str
     cards: tuple[Token, ...] = ()
     note: str = ""
-    marked: frozenset[int] = field(default_factory=frozenset)
+    marked: frozenset[int] = frozenset()
     width: int = 0
 
 
