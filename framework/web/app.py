@@ -1345,9 +1345,9 @@ def uvicorn_options(limits: Limits) -> dict[str, Any]:
         "timeout_keep_alive": max(1, round(limits.idle_timeout)),
         "ws_max_size": MAX_FRAME,
         # No permessage-deflate: a page's change is some 700 bytes (about 1 KB/s of a busy table),
-        # while the zlib state kept for each connection cost a third of a table's memory and an
-        # eighth of the server's CPU a move (bench/README.md, "Frames sent as they are"); and a
-        # client's frames are never inflated, so a small frame cannot become a large one.
+        # while the zlib state kept for each connection cost a third of a table's memory and 5-14 %
+        # of the server's CPU a move (bench/README.md, "Frames sent as they are"); and a client's
+        # frames are never inflated, so a small frame cannot become a large one.
         "ws_per_message_deflate": False,
         "log_level": "warning",
         "access_log": False,
