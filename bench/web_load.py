@@ -187,6 +187,7 @@ class Load:
         self.stop = False
         self.matches_done = 0  # matches that ended (or broke) while the load ran: their tables were replaced
         self.broken = 0
+        self.lost = 0  # bare pages the server closed while the load ran (unanswered pings would do it)
         self.opened = 0  # tables whose person has been shown the table once
         self.all_open = asyncio.Event()
         self.errors: list[str] = []
@@ -264,6 +265,7 @@ class Load:
             while not self.stop:
                 data = await reader.read(1 << 16)
                 if not data:
+                    self.lost += not self.stop
                     return
                 if first:
                     first = False
@@ -284,6 +286,7 @@ class Load:
                     if op == 0x9:  # a ping: the pong, or the server closes the page
                         writer.write(client_frame(0xA, payload))
                     elif op == 0x8:
+                        self.lost += not self.stop
                         return
                     elif op == 0x1 and (b'"phase":"match-over"' in payload or b'"phase":"broken"' in payload):
                         self.matches_done += 1
@@ -471,6 +474,7 @@ async def measure(
         "matches_finished": load.matches_done,
         "tables_broken": load.broken,
         "refusals": len(load.errors),
+        "pages_lost": load.lost,
     }
     if parts is not None:
         out["breakdown"] = breakdown(parts, server_cpu, moves)

@@ -65,6 +65,7 @@ def test_a_saturating_load_of_bots_and_bare_pages_measures_what_one_and_two_proc
     result = json.loads(run.stdout)
     for r in result["runs"]:
         assert r["saturate"] and r["moves_per_s"] > 0 and r["refusals"] == 0 and r["tables_broken"] == 0
+        assert r["pages_lost"] == 0  # no bare page was closed by the server (each ping had its pong)
         # Nobody moves, so there is no round trip to time; the pages were read, every table opened and played.
         assert r["person_moves_measured"] == 0 and r["rtt_p99_ms"] is None
         assert r["server_cpu_ms_per_move"] > 0
