@@ -215,7 +215,9 @@ class Load:
             )
             n += 1
             if self.args.saturate:  # every seat a bot: the table plays while its bare pages read it
-                watchers = [asyncio.create_task(self.bare(made["spectator"])) for _ in range(self.args.spectators)]
+                watchers = [
+                    asyncio.create_task(self.bare(made["spectator"], leads=i == 0)) for i in range(self.args.spectators)
+                ]
                 try:
                     await watchers[0]  # until the match ends (a new table then) or the run does
                 finally:
@@ -244,9 +246,10 @@ class Load:
         finally:
             await ws.close()
 
-    async def bare(self, link: str) -> None:
+    async def bare(self, link: str, leads: bool = False) -> None:
         """A spectator's page at the least cost to this script (``--saturate``): a bare socket whose frames are
-        walked and dropped, pings answered; it returns when its table's match ends or the server closes it."""
+        walked and dropped, pings answered; it returns when its table's match ends or the server closes it.
+        The page that ``leads`` stands for its table: it counts the table open, and its match's end."""
         token = link.split("#", 1)[1]
         route = f"?table={token.split('.', 1)[0]}" if "." in token else ""
         where = urllib.parse.urlsplit(self.base)
@@ -267,7 +270,7 @@ class Load:
                 if not data:
                     self.lost += not self.stop
                     return
-                if first:
+                if first and leads:  # the page that stands for its table (--saturate): the table is open
                     first = False
                     self.opened += 1
                     if self.opened >= self.tables:
@@ -289,8 +292,9 @@ class Load:
                         self.lost += not self.stop
                         return
                     elif op == 0x1 and (b'"phase":"match-over"' in payload or b'"phase":"broken"' in payload):
-                        self.matches_done += 1
-                        self.broken += b'"phase":"broken"' in payload
+                        if leads:
+                            self.matches_done += 1
+                            self.broken += b'"phase":"broken"' in payload
                         return
         finally:
             writer.close()
