@@ -70,6 +70,8 @@ from typing import Any
 from machine_speed import reference_ms_apart  # bench/ is on the path
 from websockets.asyncio.client import connect
 
+from tapete.web.routing import table_of_token
+
 TIMEOUT = 30.0
 TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
@@ -232,8 +234,7 @@ class Load:
                     w.cancel()
 
     async def hello(self, link: str) -> Any:
-        token = link.split("#", 1)[1]
-        route = f"?table={token.split('.', 1)[0]}" if "." in token else ""  # as the page opens it
+        token, route = page_route(link)
         ws = await connect(self.ws + route, open_timeout=TIMEOUT, max_size=None)
         await ws.send(json.dumps({"type": "hello", "token": token}))
         return ws
@@ -250,8 +251,7 @@ class Load:
         """A spectator's page at the least cost to this script (``--saturate``): a bare socket whose frames are
         walked and dropped, pings answered; it returns when its table's match ends or the server closes it.
         The page that ``leads`` stands for its table: it counts the table open, and its match's end."""
-        token = link.split("#", 1)[1]
-        route = f"?table={token.split('.', 1)[0]}" if "." in token else ""
+        token, route = page_route(link)
         where = urllib.parse.urlsplit(self.base)
         reader, writer = await asyncio.open_connection(where.hostname, where.port)
         key = base64.b64encode(os.urandom(16)).decode()
@@ -264,14 +264,14 @@ class Load:
             if not head.startswith(b"HTTP/1.1 101"):
                 raise RuntimeError(f"the server refused a page: {head[:60]!r}")
             writer.write(client_frame(0x1, json.dumps({"type": "hello", "token": token}).encode()))
-            buf, first = b"", True
+            buf, counted = b"", not leads  # the leading page counts its table open, at its first frame
             while not self.stop:
                 data = await reader.read(1 << 16)
                 if not data:
                     self.lost += not self.stop
                     return
-                if first and leads:  # the page that stands for its table (--saturate): the table is open
-                    first = False
+                if not counted:
+                    counted = True
                     self.opened += 1
                     if self.opened >= self.tables:
                         self.all_open.set()
@@ -361,6 +361,13 @@ class Load:
             await asyncio.sleep(0.01)
             if self.measuring:
                 self.lags.append(time.perf_counter() - t - 0.01)
+
+
+def page_route(link: str) -> tuple[str, str]:
+    """A seat's or spectator's link: its token, and the query the page opens ``/ws`` with (naming its table)."""
+    token = link.split("#", 1)[1]
+    table = table_of_token(token)
+    return token, f"?table={table}" if table else ""
 
 
 def client_frame(opcode: int, payload: bytes) -> bytes:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import socket
 import threading
 import time
@@ -17,9 +16,10 @@ import urllib.error
 import urllib.request
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import pytest
+from needs import unavailable  # tests/ is on the path: re-exported for the web tests
 
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
@@ -99,14 +99,6 @@ def server(tmp_path: Path) -> Iterator[ThreadServer]:
         yield srv
     finally:
         srv.stop()
-
-
-def unavailable(reason: str) -> NoReturn:
-    """A part this machine lacks (Chromium, PostgreSQL): skipped where a contributor has not installed it,
-    a failure in CI, where .ci/run installs it, so that a test CI should run can never pass by skipping."""
-    if os.environ.get("CI"):
-        pytest.fail(f"{reason}, though .ci/run installs it")
-    pytest.skip(reason)
 
 
 @pytest.fixture(scope="session")
