@@ -4,13 +4,17 @@ The server runs as its own process on a free loopback port (as a host runs it) w
 fresh database. This script opens N tables; at each one person's seat is played by a
 simulated page (a WebSocket client that thinks ``--think`` seconds, then sends a legal
 move) and the other seats by bots that wait ``--pace`` seconds before each move; a
-spectator page per table (``--spectators``) receives every update too. Once every
+spectator page per table (``--spectators``) receives every update too. Every page speaks
+WebSocket over a bare socket (`Page`): at a thousand tables a general client library took
+half a core of the two the server needs. Once every
 table is open (``opening_s``), and after a further warm-up, it measures for ``--seconds``:
 
 - moves/s: every step the server stored, over all tables (bots, people, next deals);
 - the round trip of a person's move, as the person meets it: from sending the move to
   having both its acknowledgement (stored, applied) and the table at the new position
-  (``rtt_*``: median, 99th percentile, worst); the acknowledgement alone is ``ack_*``;
+  (``rtt_*``: median, 99th percentile, worst); the acknowledgement alone is ``ack_*``; a move
+  sent while measuring and still without its round trip a second before the end is counted
+  in ``person_moves_unanswered`` (a page waits as long as it takes: none is given up on);
 - the server process's CPU time per stored move and its share of one core, read from
   ``/proc``: what the server costs, whatever else the machine is doing;
 - the machine while it ran: the 1-minute load average (median and highest of one sample
@@ -30,7 +34,7 @@ table is open (``opening_s``), and after a further warm-up, it measures for ``--
   before they were opened, divided by N.
 
 With ``--saturate`` every seat is a bot and each spectator page is read at the least cost to
-this script (a bare socket: the frames are walked, pings answered, nothing parsed), so that the
+this script (the frames are walked, nothing parsed), so that the
 bots' ``--pace`` can ask more moves than the server can play: ``moves_per_s`` is then what the
 server plays at most, and ``--workers 1,2`` its scaling ratio, with this script taking little
 of the cores the server's processes share (the round-trip figures are empty: nobody moves).
@@ -68,9 +72,13 @@ from pathlib import Path
 from typing import Any
 
 from machine_speed import reference_ms_apart  # bench/ is on the path
-from websockets.asyncio.client import connect
 
 from tapete.web.routing import table_of_token
+
+try:  # the web extra's JSON reader, several times the standard library's speed; either gives the same values
+    from orjson import loads as parse
+except ImportError:
+    parse = json.loads
 
 TIMEOUT = 30.0
 TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
@@ -186,6 +194,8 @@ class Load:
         self.acks: list[float] = []  # send -> ack
         self.lags: list[float] = []  # how late this script's loop woke from a 10 ms sleep
         self.measuring = False
+        self.window = (0.0, 0.0)  # when the measuring began and ended (perf_counter), once it has ended
+        self.unanswered = 0  # people's moves sent while measuring, still without their round trip a second after
         self.stop = False
         self.matches_done = 0  # matches that ended (or broke) while the load ran: their tables were replaced
         self.broken = 0
@@ -233,82 +243,49 @@ class Load:
                 for w in watchers:
                     w.cancel()
 
-    async def hello(self, link: str) -> Any:
-        token, route = page_route(link)
-        ws = await connect(self.ws + route, open_timeout=TIMEOUT, max_size=None)
-        await ws.send(json.dumps({"type": "hello", "token": token}))
-        return ws
-
-    async def spectator(self, link: str) -> None:
-        ws = await self.hello(link)
-        try:
-            async for _ in ws:
-                pass
-        finally:
-            await ws.close()
-
     async def bare(self, link: str, leads: bool = False) -> None:
-        """A spectator's page at the least cost to this script (``--saturate``): a bare socket whose frames are
-        walked and dropped, pings answered; it returns when its table's match ends or the server closes it.
-        The page that ``leads`` stands for its table: it counts the table open, and its match's end."""
-        token, route = page_route(link)
-        where = urllib.parse.urlsplit(self.base)
-        reader, writer = await asyncio.open_connection(where.hostname, where.port)
-        key = base64.b64encode(os.urandom(16)).decode()
-        writer.write(
-            f"GET /ws{route} HTTP/1.1\r\nHost: {where.netloc}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
-        )
+        """A spectator's page at the least cost to this script (``--saturate``): its frames are walked and
+        dropped; it returns when its table's match ends or the server closes it. The page that ``leads``
+        stands for its table: it counts the table open, and its match's end."""
+        page = await Page.open(self.base, link)
+        counted = not leads  # the leading page counts its table open, at its first frame
         try:
-            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), TIMEOUT)
-            if not head.startswith(b"HTTP/1.1 101"):
-                raise RuntimeError(f"the server refused a page: {head[:60]!r}")
-            writer.write(client_frame(0x1, json.dumps({"type": "hello", "token": token}).encode()))
-            buf, counted = b"", not leads  # the leading page counts its table open, at its first frame
-            while not self.stop:
-                data = await reader.read(1 << 16)
-                if not data:
-                    self.lost += not self.stop
-                    return
+            async for payload in page.texts(self):
                 if not counted:
                     counted = True
-                    self.opened += 1
-                    if self.opened >= self.tables:
-                        self.all_open.set()
-                buf += data
-                while len(buf) >= 2:  # each whole frame: its opcode and length (a server's frames are not masked)
-                    op, n, at = buf[0] & 0x0F, buf[1] & 0x7F, 2
-                    if n >= 126:
-                        at = 4 if n == 126 else 10
-                        if len(buf) < at:
-                            break
-                        n = int.from_bytes(buf[2:at], "big")
-                    if len(buf) < at + n:
-                        break
-                    payload, buf = buf[at : at + n], buf[at + n :]
-                    if op == 0x9:  # a ping: the pong, or the server closes the page
-                        writer.write(client_frame(0xA, payload))
-                    elif op == 0x8:
-                        self.lost += not self.stop
-                        return
-                    elif op == 0x1 and (b'"phase":"match-over"' in payload or b'"phase":"broken"' in payload):
-                        if leads:
-                            self.matches_done += 1
-                            self.broken += b'"phase":"broken"' in payload
-                        return
+                    self.count_open()
+                if b'"phase":"match-over"' in payload or b'"phase":"broken"' in payload:
+                    if leads:
+                        self.matches_done += 1
+                        self.broken += b'"phase":"broken"' in payload
+                    return
         finally:
-            writer.close()
+            page.close()
+
+    async def spectator(self, link: str) -> None:
+        """A spectator's page: it reads every frame the server sends, until the match ends or the run does."""
+        page = await Page.open(self.base, link)
+        try:
+            async for _ in page.texts(self):
+                pass
+        finally:
+            page.close()
+
+    def count_open(self) -> None:
+        self.opened += 1
+        if self.opened >= self.tables:
+            self.all_open.set()
 
     async def person(self, link: str, rng: random.Random) -> None:
         """A page that keeps the table as the server sends it (whole, or changed keys) and plays it."""
-        ws = await self.hello(link)
+        page = await Page.open(self.base, link)
         first = True
         acted = -1
         pending: dict[int, list[float]] = {}  # seq -> [sent at, ack at]
         state: dict[str, Any] = {}
         try:
-            while not self.stop:
-                msg = json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))
+            async for payload in page.texts(self):
+                msg = parse(payload)
                 kind = msg["type"]
                 if kind == "ack":
                     got = pending.get(msg["seq"])
@@ -321,14 +298,12 @@ class Load:
                 if kind == "state":
                     state = msg
                 elif kind == "change":
-                    state = merged(state, msg)
+                    merge(state, msg)
                 else:
                     continue
                 if first:
                     first = False
-                    self.opened += 1
-                    if self.opened >= self.tables:
-                        self.all_open.set()
+                    self.count_open()
                 seq = state["seq"]
                 now = time.perf_counter()
                 for s in [s for s in pending if s < seq]:
@@ -345,15 +320,17 @@ class Load:
                 me = state["seats"][0]
                 if state["phase"] == "deal-over" and not me["ready"]:
                     acted = seq
-                    await ws.send(json.dumps({"type": "next", "seq": seq}))
+                    page.send({"type": "next", "seq": seq})
                 elif state["moves"]:
                     acted = seq
                     await asyncio.sleep(self.args.think * rng.uniform(0.5, 1.5))
                     move = rng.choice(state["moves"])["text"]
                     pending[seq] = [time.perf_counter(), 0.0]
-                    await ws.send(json.dumps({"type": "move", "seq": seq, "move": move}))
+                    page.send({"type": "move", "seq": seq, "move": move})
         finally:
-            await ws.close()
+            page.close()
+            began, ended = self.window
+            self.unanswered += sum(1 for sent, _ in pending.values() if began <= sent < ended - 1.0)
 
     async def lag(self) -> None:
         while not self.stop:
@@ -361,6 +338,76 @@ class Load:
             await asyncio.sleep(0.01)
             if self.measuring:
                 self.lags.append(time.perf_counter() - t - 0.01)
+
+
+class Page:
+    """A page's WebSocket, spoken over a bare socket: the handshake, the client's masked frames, and
+    the server's frames walked as they come (pings answered, fragments joined, nothing decoded).
+
+    The pages are most of this script's work at a thousand tables, and a general client library
+    costs several times this for each frame; the cores this script does not take are the server's."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter):
+        self.reader, self.writer = reader, writer
+
+    @classmethod
+    async def open(cls, base: str, link: str) -> Page:
+        """The page of ``link`` (a seat's or a spectator's), upgraded and greeted with its token."""
+        token, route = page_route(link)
+        where = urllib.parse.urlsplit(base)
+        reader, writer = await asyncio.open_connection(where.hostname, where.port)
+        key = base64.b64encode(os.urandom(16)).decode()
+        writer.write(
+            f"GET /ws{route} HTTP/1.1\r\nHost: {where.netloc}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
+        )
+        try:
+            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), TIMEOUT)
+            if not head.startswith(b"HTTP/1.1 101"):
+                raise RuntimeError(f"the server refused a page: {head[:60]!r}")
+        except BaseException:
+            writer.close()
+            raise
+        page = cls(reader, writer)
+        page.send({"type": "hello", "token": token})
+        return page
+
+    def send(self, msg: Any) -> None:
+        self.writer.write(client_frame(0x1, json.dumps(msg).encode()))
+
+    async def texts(self, load: Load) -> Any:
+        """Each text message the server sends, as bytes, until it closes the page or ``load`` stops
+        (a close the run did not ask for counts in ``load.lost``)."""
+        buf, parts = b"", b""
+        while not load.stop:
+            data = await self.reader.read(1 << 16)  # no timeout: a move left unanswered is counted instead
+            if not data:
+                load.lost += not load.stop
+                return
+            buf += data
+            while len(buf) >= 2:  # each whole frame: its opcode and length (a server's frames are not masked)
+                fin, op, n, at = buf[0] & 0x80, buf[0] & 0x0F, buf[1] & 0x7F, 2
+                if n >= 126:
+                    at = 4 if n == 126 else 10
+                    if len(buf) < at:
+                        break
+                    n = int.from_bytes(buf[2:at], "big")
+                if len(buf) < at + n:
+                    break
+                payload, buf = buf[at : at + n], buf[at + n :]
+                if op == 0x9:  # a ping: the pong, or the server closes the page
+                    self.writer.write(client_frame(0xA, payload))
+                elif op == 0x8:
+                    load.lost += not load.stop
+                    return
+                elif op in (0x0, 0x1):
+                    parts += payload
+                    if fin:
+                        text, parts = parts, b""
+                        yield text
+
+    def close(self) -> None:
+        self.writer.close()
 
 
 def page_route(link: str) -> tuple[str, str]:
@@ -373,18 +420,26 @@ def page_route(link: str) -> tuple[str, str]:
 def client_frame(opcode: int, payload: bytes) -> bytes:
     """A client's WebSocket frame, whole and masked, as a client's must be (by zeros: the payload unchanged)."""
     n = len(payload)
-    size = bytes([0x80 | n]) if n < 126 else bytes([0x80 | 126]) + n.to_bytes(2, "big")
+    if n < 126:
+        size = bytes([0x80 | n])
+    elif n < 1 << 16:
+        size = bytes([0x80 | 126]) + n.to_bytes(2, "big")
+    else:
+        size = bytes([0x80 | 127]) + n.to_bytes(8, "big")
     return bytes([0x80 | opcode]) + size + b"\0\0\0\0" + payload
 
 
-def merged(state: dict[str, Any], change: dict[str, Any]) -> dict[str, Any]:
-    """The table a page holds after a change: its keys replaced, then the items of its patched lists."""
-    out = {**state, **{k: v for k, v in change.items() if k != "patch"}, "type": "state"}
-    for key, items in change.get("patch", {}).items():
-        out[key] = list(out[key])
-        for i, item in items.items():
-            out[key][int(i)] = item
-    return out
+def merge(state: dict[str, Any], change: dict[str, Any]) -> None:
+    """The table a page holds, changed in place: its keys replaced, then the items of its patched lists
+    (the page's own copy, parsed from the frames it was sent: nothing else holds it)."""
+    patch = change.pop("patch", None)
+    state.update(change)
+    state["type"] = "state"
+    if patch:
+        for key, items in patch.items():
+            held = state[key]
+            for i, item in items.items():
+                held[int(i)] = item
 
 
 def stored_steps(db: Path | str) -> int:
@@ -433,6 +488,7 @@ async def measure(
         loads.append(os.getloadavg()[0])
         await asyncio.sleep(min(1.0, left))
     steps1, t1 = stored_steps(db), time.perf_counter()
+    load.window = (t0, t1)
     server1, client1, machine1 = tree_cpu_seconds(pids), time.process_time(), machine_jiffies()
     waited1 = waited()
     loads.append(os.getloadavg()[0])
@@ -465,6 +521,7 @@ async def measure(
         "opening_s": round(opened_in, 1),
         "moves_per_s": round(moves / wall, 1),
         "person_moves_measured": len(rtts),
+        "person_moves_unanswered": load.unanswered,  # sent while measuring, no round trip a second before its end
         "rtt_p50_ms": ms_at(rtts, 0.50),
         "rtt_p99_ms": ms_at(rtts, 0.99),
         "rtt_max_ms": round(rtts[-1] * 1000, 2) if rtts else None,
@@ -607,6 +664,7 @@ def one_run(args: argparse.Namespace, tables: int, workers: int = 1, store: str 
 MEDIANS = (
     "moves_per_s",
     "person_moves_measured",
+    "person_moves_unanswered",
     "rtt_p50_ms",
     "rtt_p99_ms",
     "rtt_max_ms",

@@ -29,6 +29,7 @@ def test_ten_tables_of_bots_and_people_play_over_sockets_and_the_time_of_a_move_
     result = json.loads(run.stdout)
     assert result["tables"] == 10 and result["moves_per_s"] > 0
     assert result["person_moves_measured"] > 0 and result["refusals"] == 0
+    assert result["person_moves_unanswered"] == 0  # every move a page sent had its round trip
     assert result["memory_per_table_kib"] > 0
     # No match to 99 wins ends in seconds, and no table broke: the tables still playing at the end are not
     # counted as finished (they once were, making a short run look like many ended matches).
