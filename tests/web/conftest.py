@@ -255,7 +255,11 @@ class Client:
             await asyncio.sleep(0.1)
 
     async def recv(self) -> dict[str, Any]:
-        msg = json.loads(await asyncio.wait_for(self.ws.recv(), WAIT))
+        try:
+            msg = json.loads(await asyncio.wait_for(self.ws.recv(), WAIT))
+        except asyncio.TimeoutError:
+            last = self.raw[-3:]
+            raise AssertionError(f"the page heard nothing for {WAIT} s; the last it heard: {last}") from None
         self.raw.append(msg)
         if msg["type"] == "change":
             assert self.state is not None, f"a change before any state: {msg}"

@@ -41,6 +41,8 @@ async def play(client: Client, stop_after: int | None = None, first: dict[str, A
         msg, first = (first, None) if first is not None else (await client.recv(), None)
         if msg["type"] == "ack" and stop_after is not None and msg["seq"] >= stop_after:
             return last
+        # The page moves only when the table waits for it: a refusal would leave it waiting for nothing.
+        assert msg["type"] not in ("refused", "error"), f"the page's message was refused: {msg}"
         if msg["type"] != "state":
             continue
         last = msg
