@@ -337,6 +337,10 @@ class ProcessServer:
         self.seeds = seeds
         self.options = options  # more options of tapete serve (not with ``seeds``); one process unless --workers
         self.proc: Any = None
+        # What the server wrote, read as it comes: a pipe nobody reads stops a server that fills it, and a
+        # failed test's report shows it (`pytest_runtest_makereport`).
+        self.output: list[str] = []
+        self._reader: threading.Thread | None = None
 
     @property
     def url(self) -> str:
@@ -355,10 +359,14 @@ class ProcessServer:
         if self.seeds:
             cmd = [sys.executable, "-c", SEEDED, str(self.db), str(self.port), *self.seeds]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self._reader = threading.Thread(target=self._read, args=(self.proc.stdout,), daemon=True)
+        self._reader.start()
+        STARTED.append(self)
         deadline = time.monotonic() + WAIT
         while True:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"the server stopped: {self.proc.stdout.read()}")
+                self._finish()
+                raise RuntimeError(f"the server stopped: {''.join(self.output)}")
             try:
                 if get(self.url + "/")[0] == 200:
                     return self
@@ -376,7 +384,7 @@ class ProcessServer:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGKILL)
             self.proc.wait(WAIT)
-            self.proc.stdout.close()
+            self._finish()
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
@@ -385,7 +393,34 @@ class ProcessServer:
                 self.proc.wait(WAIT)
             except Exception:
                 self.kill()
+            self._finish()
+
+    def _read(self, pipe: Any) -> None:
+        for line in pipe:
+            self.output.append(line)
+
+    def _finish(self) -> None:
+        """The process has ended: what it wrote is read to the end, and the pipe closed."""
+        if self._reader is not None:
+            self._reader.join(WAIT)
+            self._reader = None
             self.proc.stdout.close()
+
+
+STARTED: list[ProcessServer] = []  # the servers the running test started, for its report
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """A failed test's report shows what each server process it started wrote (warnings, tracebacks)."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.failed:
+        for srv in STARTED:
+            text = "".join(srv.output[-200:]) or "(nothing)"
+            report.sections.append((f"Captured output of tapete serve on port {srv.port}", text))
+    if report.when == "teardown":
+        STARTED.clear()
 
 
 def first_in_play(
