@@ -189,7 +189,6 @@ SOURCES = [f"127.0.0.{i}" for i in range(1, 9)]  # the clients' addresses (Linux
 class Load:
     def __init__(self, args: argparse.Namespace, base: str, tables: int):
         self.args, self.base, self.tables = args, base, tables
-        self.ws = base.replace("http://", "ws://") + "/ws"
         self.rtts: list[float] = []  # send -> ack and the new position both received
         self.acks: list[float] = []  # send -> ack
         self.lags: list[float] = []  # how late this script's loop woke from a 10 ms sleep
