@@ -68,6 +68,7 @@ import tempfile
 import time
 import urllib.parse
 import urllib.request
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -198,7 +199,7 @@ class Load:
         self.stop = False
         self.matches_done = 0  # matches that ended (or broke) while the load ran: their tables were replaced
         self.broken = 0
-        self.lost = 0  # bare pages the server closed while the load ran (unanswered pings would do it)
+        self.lost = 0  # pages the server closed while the load ran (unanswered pings would do it)
         self.opened = 0  # tables whose person has been shown the table once
         self.all_open = asyncio.Event()
         self.errors: list[str] = []
@@ -219,33 +220,28 @@ class Load:
     async def table(self, k: int) -> None:
         """Keeps one table in play: a person's page and a spectator's; a new table when a match ends."""
         rng = random.Random(k)
-        n = 0
         while not self.stop:
             made = await asyncio.to_thread(
                 post_from, self.base + "/api/tables", self.form(k), SOURCES[k % len(SOURCES)]
             )
-            n += 1
-            if self.args.saturate:  # every seat a bot: the table plays while its bare pages read it
-                watchers = [
-                    asyncio.create_task(self.bare(made["spectator"], leads=i == 0)) for i in range(self.args.spectators)
-                ]
-                try:
-                    await watchers[0]  # until the match ends (a new table then) or the run does
-                finally:
-                    for w in watchers:
-                        w.cancel()
-                continue
-            watchers = [asyncio.create_task(self.spectator(made["spectator"])) for _ in range(self.args.spectators)]
+            leads = self.args.saturate  # every seat a bot: the first spectator stands for the table
+            watchers = [
+                asyncio.create_task(self.watch(made["spectator"], leads=leads and i == 0))
+                for i in range(self.args.spectators)
+            ]
             try:
-                await self.person(made["seats"][0]["link"], rng)
+                if leads:
+                    await watchers[0]  # until the match ends (a new table then) or the run does
+                else:
+                    await self.person(made["seats"][0]["link"], rng)
             finally:
                 for w in watchers:
                     w.cancel()
 
-    async def bare(self, link: str, leads: bool = False) -> None:
-        """A spectator's page at the least cost to this script (``--saturate``): its frames are walked and
-        dropped; it returns when its table's match ends or the server closes it. The page that ``leads``
-        stands for its table: it counts the table open, and its match's end."""
+    async def watch(self, link: str, leads: bool = False) -> None:
+        """A spectator's page: its frames are walked and dropped, unread; it returns when its table's match
+        ends or the server closes it. The page that ``leads`` (``--saturate``, where nobody plays) stands for
+        its table: it counts the table open, and its match's end."""
         page = await Page.open(self.base, link)
         counted = not leads  # the leading page counts its table open, at its first frame
         try:
@@ -258,15 +254,6 @@ class Load:
                         self.matches_done += 1
                         self.broken += b'"phase":"broken"' in payload
                     return
-        finally:
-            page.close()
-
-    async def spectator(self, link: str) -> None:
-        """A spectator's page: it reads every frame the server sends, until the match ends or the run does."""
-        page = await Page.open(self.base, link)
-        try:
-            async for _ in page.texts(self):
-                pass
         finally:
             page.close()
 
@@ -374,7 +361,7 @@ class Page:
     def send(self, msg: Any) -> None:
         self.writer.write(client_frame(0x1, json.dumps(msg).encode()))
 
-    async def texts(self, load: Load) -> Any:
+    async def texts(self, load: Load) -> AsyncIterator[bytes]:
         """Each text message the server sends, as bytes, until it closes the page or ``load`` stops
         (a close the run did not ask for counts in ``load.lost``)."""
         buf, parts = b"", b""

@@ -258,8 +258,7 @@ class Client:
         try:
             msg = json.loads(await asyncio.wait_for(self.ws.recv(), WAIT))
         except asyncio.TimeoutError:
-            last = self.raw[-3:]
-            raise AssertionError(f"the page heard nothing for {WAIT} s; the last it heard: {last}") from None
+            raise AssertionError(f"the page heard nothing for {WAIT} s; the last it heard: {self.raw[-3:]}") from None
         self.raw.append(msg)
         if msg["type"] == "change":
             assert self.state is not None, f"a change before any state: {msg}"
@@ -384,7 +383,7 @@ class ProcessServer:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGKILL)
             self.proc.wait(WAIT)
-            self._finish()
+        self._finish()
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
@@ -393,14 +392,15 @@ class ProcessServer:
                 self.proc.wait(WAIT)
             except Exception:
                 self.kill()
-            self._finish()
+        self._finish()
 
     def _read(self, pipe: Any) -> None:
         for line in pipe:
             self.output.append(line)
 
     def _finish(self) -> None:
-        """The process has ended: what it wrote is read to the end, and the pipe closed."""
+        """The process has ended (killed, stopped, or by itself): what it wrote is read to the end, and the
+        pipe closed; once."""
         if self._reader is not None:
             self._reader.join(WAIT)
             self._reader = None
