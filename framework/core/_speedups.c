@@ -9,10 +9,19 @@
  * 64-bit multiply, a shift and a rotation a number) drawn card by card with
  * rejection, in Python about half of dealing a hand of Hearts; every imagined
  * deal of a search shuffles too. Same numbers, same swaps, same final state.
+ *
+ * DealSteps: the base of tapete.play.deal.Deal, whose legal_actions, play, over and
+ * to_move a caller stepping through a deal calls for every move. Where the game hands
+ * over steps of its own with no Python frame (Game.quick_steps: the trick family's C
+ * code), a move through the public API then runs no Python frame at all. The Python
+ * twin is tapete.play.deal.DealSteps, line for line; everything it does not settle
+ * (a move not among the very objects handed out, a recorder) it asks of the Deal's
+ * Python methods, as the twin does. tests/test_deal_steps.py plays both in lockstep.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <structmember.h>
 
 #define PCG_MULT 6364136223846793005ULL
 
@@ -73,6 +82,268 @@ pcg_shuffle(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     return PyLong_FromUnsignedLongLong((unsigned long long)state);
 }
 
+
+/* -- DealSteps ------------------------------------------------------------------------------ */
+typedef struct {
+    PyObject_HEAD
+    PyObject *state;       /* _state: the DealState */
+    PyObject *offered;     /* _offered: the moves last handed out, or None */
+    PyObject *quick_legal; /* _quick_legal: legal(state) -> a new list or None; or None */
+    PyObject *quick_apply; /* _quick_apply: apply(state, action) -> events or None; or None */
+    PyObject *behind;      /* _behind: the copy where a lazy recorder stands, or None */
+    PyObject *recorder;    /* _recorder: the Recorder, or None */
+    PyObject *moves;       /* _moves: the moves played since the recorder last caught up */
+} DealSteps;
+
+static PyObject *s_over, *s_to_move, *s_game, *s_legal_actions, *s_apply, *s_checked;
+
+static int
+steps_traverse(DealSteps *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->state);
+    Py_VISIT(self->offered);
+    Py_VISIT(self->quick_legal);
+    Py_VISIT(self->quick_apply);
+    Py_VISIT(self->behind);
+    Py_VISIT(self->recorder);
+    Py_VISIT(self->moves);
+    return 0;
+}
+
+static int
+steps_clear(DealSteps *self)
+{
+    Py_CLEAR(self->state);
+    Py_CLEAR(self->offered);
+    Py_CLEAR(self->quick_legal);
+    Py_CLEAR(self->quick_apply);
+    Py_CLEAR(self->behind);
+    Py_CLEAR(self->recorder);
+    Py_CLEAR(self->moves);
+    return 0;
+}
+
+static void
+steps_dealloc(DealSteps *self)
+{
+    PyTypeObject *tp = Py_TYPE(self);
+    PyObject_GC_UnTrack(self);
+    steps_clear(self);
+    tp->tp_free((PyObject *)self);
+}
+
+/* An attribute of the deal that Deal.__init__ sets; AttributeError naming it when it is not. */
+static PyObject *
+steps_field(PyObject *value, const char *name)
+{
+    if (value == NULL) {
+        PyErr_Format(PyExc_AttributeError, "the deal has no %s yet", name);
+    }
+    return value;
+}
+
+/* legal_actions(): the legal moves now (none once the deal is over), remembered for play's check. */
+static PyObject *
+steps_legal_actions(DealSteps *self, PyObject *Py_UNUSED(ignored))
+{
+    PyObject *offered = self->offered;
+    if (offered == NULL || offered == Py_None) {
+        PyObject *state = steps_field(self->state, "_state");
+        if (state == NULL) {
+            return NULL;
+        }
+        PyObject *over = PyObject_GetAttr(state, s_over);
+        if (over == NULL) {
+            return NULL;
+        }
+        int done = PyObject_IsTrue(over);
+        Py_DECREF(over);
+        if (done < 0) {
+            return NULL;
+        }
+        PyObject *found = NULL;
+        if (done) {
+            found = PyList_New(0);
+        }
+        else {
+            if (self->quick_legal != NULL && self->quick_legal != Py_None) {
+                found = PyObject_CallOneArg(self->quick_legal, state);
+                if (found == NULL) {
+                    return NULL;
+                }
+                if (found == Py_None) {
+                    Py_CLEAR(found);
+                }
+                else if (!PyList_CheckExact(found)) { /* as the twin: a new list, or None */
+                    Py_SETREF(found, PySequence_List(found));
+                }
+            }
+            if (found == NULL && !PyErr_Occurred()) {
+                PyObject *game = PyObject_GetAttr((PyObject *)self, s_game);
+                if (game == NULL) {
+                    return NULL;
+                }
+                PyObject *legal = PyObject_CallMethodOneArg(game, s_legal_actions, state);
+                Py_DECREF(game);
+                if (legal == NULL) {
+                    return NULL;
+                }
+                found = PySequence_List(legal);
+                Py_DECREF(legal);
+            }
+        }
+        if (found == NULL) {
+            return NULL;
+        }
+        Py_XSETREF(self->offered, found);
+        offered = found;
+    }
+    if (!PyList_Check(offered)) {
+        PyErr_SetString(PyExc_TypeError, "the moves offered are kept as a list");
+        return NULL;
+    }
+    return PyList_GetSlice(offered, 0, PyList_GET_SIZE(offered));
+}
+
+/* play(action): make a move; an illegal one raises IllegalAction saying why and changes nothing. */
+static PyObject *
+steps_play(DealSteps *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PyObject *action = NULL;
+    Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
+    if (nargs == 1 && nkw == 0) {
+        action = args[0];
+    }
+    else if (nargs == 0 && nkw == 1 && PyUnicode_Check(PyTuple_GET_ITEM(kwnames, 0)) &&
+             PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "action") == 0) {
+        action = args[0];
+    }
+    else {
+        PyErr_SetString(PyExc_TypeError, "play() takes one move: play(action)");
+        return NULL;
+    }
+    PyObject *move = NULL;
+    PyObject *offered = self->offered;
+    if (offered != NULL && PyList_CheckExact(offered)) {
+        /* the very object handed out: the commonest case, checked first and quickest */
+        Py_ssize_t n = PyList_GET_SIZE(offered);
+        for (Py_ssize_t i = 0; i < n; i++) {
+            if (PyList_GET_ITEM(offered, i) == action) {
+                move = Py_NewRef(action);
+                break;
+            }
+        }
+    }
+    if (move == NULL) {
+        move = PyObject_CallMethodOneArg((PyObject *)self, s_checked, action);
+        if (move == NULL) {
+            return NULL;
+        }
+    }
+    Py_XSETREF(self->offered, Py_NewRef(Py_None)); /* whatever happens next, the state is another */
+    PyObject *state = steps_field(self->state, "_state");
+    if (state == NULL) {
+        Py_DECREF(move);
+        return NULL;
+    }
+    Py_INCREF(state);
+    PyObject *events = NULL;
+    if (self->behind != NULL && self->behind != Py_None) {
+        PyObject *moves = steps_field(self->moves, "_moves");
+        if (moves == NULL || PyList_Append(moves, move) < 0) {
+            goto done;
+        }
+    }
+    else if (self->recorder != NULL && self->recorder != Py_None) {
+        PyObject *recorder = Py_NewRef(self->recorder);
+        events = PyObject_CallMethodObjArgs(recorder, s_apply, state, move, NULL);
+        Py_DECREF(recorder);
+        goto done;
+    }
+    if (self->quick_apply != NULL && self->quick_apply != Py_None) {
+        PyObject *args[2] = {state, move};
+        events = PyObject_Vectorcall(self->quick_apply, args, 2, NULL);
+        if (events == NULL) {
+            goto done;
+        }
+        if (events != Py_None) {
+            goto done;
+        }
+        Py_CLEAR(events);
+    }
+    {
+        PyObject *game = PyObject_GetAttr((PyObject *)self, s_game);
+        if (game == NULL) {
+            goto done;
+        }
+        events = PyObject_CallMethodObjArgs(game, s_apply, state, move, NULL);
+        Py_DECREF(game);
+    }
+done:
+    Py_DECREF(state);
+    Py_DECREF(move);
+    return events;
+}
+
+static PyObject *
+steps_state_attr(DealSteps *self, PyObject *name)
+{
+    PyObject *state = steps_field(self->state, "_state");
+    return state == NULL ? NULL : PyObject_GetAttr(state, name);
+}
+
+static PyObject *
+steps_get_over(DealSteps *self, void *Py_UNUSED(closure))
+{
+    return steps_state_attr(self, s_over);
+}
+
+static PyObject *
+steps_get_to_move(DealSteps *self, void *Py_UNUSED(closure))
+{
+    return steps_state_attr(self, s_to_move);
+}
+
+static PyMethodDef steps_methods[] = {
+    {"legal_actions", (PyCFunction)steps_legal_actions, METH_NOARGS,
+     "legal_actions($self, /)\n--\n\nThe legal moves now (none once the deal is over), remembered for `play`'s check."},
+    {"play", (PyCFunction)(void (*)(void))steps_play, METH_FASTCALL | METH_KEYWORDS,
+     "play($self, action)\n--\n\nMake a move; an illegal one raises IllegalAction saying why and changes nothing."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyMemberDef steps_members[] = {
+    {"_state", T_OBJECT_EX, offsetof(DealSteps, state), 0, NULL},
+    {"_offered", T_OBJECT_EX, offsetof(DealSteps, offered), 0, NULL},
+    {"_quick_legal", T_OBJECT_EX, offsetof(DealSteps, quick_legal), 0, NULL},
+    {"_quick_apply", T_OBJECT_EX, offsetof(DealSteps, quick_apply), 0, NULL},
+    {"_behind", T_OBJECT_EX, offsetof(DealSteps, behind), 0, NULL},
+    {"_recorder", T_OBJECT_EX, offsetof(DealSteps, recorder), 0, NULL},
+    {"_moves", T_OBJECT_EX, offsetof(DealSteps, moves), 0, NULL},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyGetSetDef steps_getset[] = {
+    {"over", (getter)steps_get_over, NULL, "Whether the deal is over.", NULL},
+    {"to_move", (getter)steps_get_to_move, NULL, "The seat to move.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject DealStepsType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "tapete.core._speedups.DealSteps",
+    .tp_doc = "The base of tapete.play.deal.Deal: its commonest steps in C (the twin: tapete.play.deal.DealSteps).",
+    .tp_basicsize = sizeof(DealSteps),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+    .tp_new = PyType_GenericNew,
+    .tp_dealloc = (destructor)steps_dealloc,
+    .tp_traverse = (traverseproc)steps_traverse,
+    .tp_clear = (inquiry)steps_clear,
+    .tp_methods = steps_methods,
+    .tp_members = steps_members,
+    .tp_getset = steps_getset,
+};
+
 static PyMethodDef methods[] = {
     {"pcg_shuffle", (PyCFunction)(void (*)(void))pcg_shuffle, METH_FASTCALL,
      "pcg_shuffle(items, state, inc) -> state: Random.shuffle in C, in place"},
@@ -82,7 +353,7 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {
     .m_base = PyModuleDef_HEAD_INIT,
     .m_name = "tapete.core._speedups",
-    .m_doc = "The few loops where plain Python costs most, in C.",
+    .m_doc = "The few loops and steps where plain Python costs most, in C.",
     .m_size = -1,
     .m_methods = methods,
 };
@@ -90,5 +361,24 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC
 PyInit__speedups(void)
 {
-    return PyModule_Create(&module);
+    if ((s_over = PyUnicode_InternFromString("over")) == NULL ||
+        (s_to_move = PyUnicode_InternFromString("to_move")) == NULL ||
+        (s_game = PyUnicode_InternFromString("game")) == NULL ||
+        (s_legal_actions = PyUnicode_InternFromString("legal_actions")) == NULL ||
+        (s_apply = PyUnicode_InternFromString("apply")) == NULL ||
+        (s_checked = PyUnicode_InternFromString("_checked")) == NULL) {
+        return NULL;
+    }
+    if (PyType_Ready(&DealStepsType) < 0) {
+        return NULL;
+    }
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL) {
+        return NULL;
+    }
+    if (PyModule_AddObjectRef(m, "DealSteps", (PyObject *)&DealStepsType) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
 }

@@ -155,15 +155,27 @@ def declare(**kinds: str) -> Callable[[F], F]:
         raise ValueError(f"unknown kind of input {unknown[0]!r}; kinds: {', '.join(KINDS)}")
 
     def mark(fn: F) -> F:
-        fn.__tapete_inputs__ = dict(getattr(fn, "__tapete_inputs__", {}), **kinds)  # type: ignore[attr-defined]
+        merged = dict(declared(fn), **kinds)
+        try:
+            fn.__tapete_inputs__ = merged  # type: ignore[attr-defined]
+        except AttributeError:  # a method written in C takes no attribute: kept here instead
+            _DECLARED[fn] = merged
         return fn
 
     return mark
 
 
+_DECLARED: dict[Any, dict[str, str]] = {}  # what `declare` said of callables that take no attribute
+
+
 def declared(fn: Callable[..., Any]) -> dict[str, str]:
     """The kinds `declare` gave ``fn``'s parameters ({} when none)."""
     found = getattr(fn, "__tapete_inputs__", None)
+    if not isinstance(found, dict):
+        try:
+            found = _DECLARED.get(fn)
+        except TypeError:  # unhashable: nothing was declared of it here
+            found = None
     return dict(found) if isinstance(found, dict) else {}
 
 

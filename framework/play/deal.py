@@ -8,7 +8,7 @@ here and a deal of a match start alike.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..core.actions import Action
 from ..core.errors import IllegalAction, SnapshotError
@@ -63,7 +63,89 @@ def start_deal(game: Game, players: int, dealer: int, rng: Random, ledger: Ledge
     return state
 
 
-class Deal:
+class DealSteps:
+    """What a caller stepping through a deal calls for every move: `legal_actions`, `play`, `over`, `to_move`.
+
+    The base of `Deal`. ``tapete.core._speedups.DealSteps`` does the same in C where it is
+    built, line for line; with a game's own steps in C (`Game.quick_steps`, the trick
+    family's) a move through the public API then runs no Python frame at all. What the C
+    base does not settle (a move not among the very objects handed out, a recorder) it asks
+    of the `Deal` methods this one asks. tests/test_deal_steps.py plays both in lockstep.
+    The attributes are the `Deal`'s, set by its ``__init__``."""
+
+    _state: DealState
+    _offered: list[Action] | None
+    _quick_legal: Any
+    _quick_apply: Any
+    _behind: DealState | None
+    _recorder: Recorder | None
+    _moves: list[Action]
+    game: Game
+
+    @property
+    def to_move(self) -> int:
+        return self._state.to_move
+
+    @property
+    def over(self) -> bool:
+        return self._state.over
+
+    def legal_actions(self) -> list[Action]:
+        """The legal moves now (none once the deal is over), remembered for `play`'s check."""
+        offered = self._offered
+        if offered is None:
+            state = self._state
+            if state.over:
+                offered = []
+            else:
+                quick = self._quick_legal
+                found = quick(state) if quick is not None else None  # a new list, or None: ask the game
+                if found is not None and type(found) is not list:
+                    found = list(found)
+                offered = found if found is not None else list(self.game.legal_actions(state))
+            self._offered = offered
+        return offered[:]
+
+    def play(self, action: Action | str) -> list[dict[str, Any]]:
+        """Make a move; an illegal one raises IllegalAction saying why and changes nothing.
+
+        Anything else handed in (None, a number, an Action naming a card the deck does not
+        have) is an illegal move too, refused before the game sees it."""
+        offered = self._offered
+        move: Action | None = None
+        if offered is not None:  # the very object handed out: the commonest case, checked first and quickest
+            for item in offered:
+                if item is action:
+                    move = action
+                    break
+        if move is None:
+            move = self._checked(action)
+        self._offered = None  # whatever happens next, the state is another
+        if self._behind is not None:
+            self._moves.append(move)
+        elif self._recorder is not None:
+            return self._recorder.apply(self._state, move)
+        quick = self._quick_apply
+        if quick is not None:
+            events = quick(self._state, move)
+            if events is not None:
+                return cast("list[dict[str, Any]]", events)
+        return self.game.apply(self._state, move)
+
+    def _checked(self, action: object) -> Action:
+        raise NotImplementedError  # the Deal's
+
+
+_Steps: Any = DealSteps
+try:
+    from ..core import _speedups
+
+    _Steps = _speedups.DealSteps
+except ImportError:  # built without a C compiler: the twin above, the same steps in Python
+    pass
+
+
+class Deal(_Steps):  # type: ignore[misc]
     """One deal in play, for callers who move step by step (tests, tools, people).
 
     A deal keeps every seat's history (``record=False`` skips that), so ``view(seat)`` is
@@ -94,6 +176,16 @@ class Deal:
         # recording lazily: the deal where the recorder stands, and the moves played since
         self._behind: DealState | None = state.clone() if record else None
         self._moves: list[Action] = []
+
+    _STEPS = ("_state", "_offered", "_quick_legal", "_quick_apply", "_behind", "_recorder", "_moves")
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Everything the deal holds, its steps' fields too (kept by the C base where built): for copies."""
+        return {**self.__dict__, **{name: getattr(self, name) for name in Deal._STEPS}}
+
+    def __setstate__(self, held: dict[str, Any]) -> None:
+        for name, value in held.items():
+            setattr(self, name, value)
 
     @property
     def state(self) -> DealState:
@@ -132,62 +224,12 @@ class Deal:
         if behind != self._state:  # changed by hand: go on from the state as it is
             self._behind = self._state.clone()
 
-    @property
-    def to_move(self) -> int:
-        return self._state.to_move
-
-    @property
-    def over(self) -> bool:
-        return self._state.over
-
-    def legal_actions(self) -> list[Action]:
-        """The legal moves now (none once the deal is over), remembered for `play`'s check."""
-        offered = self._offered
-        if offered is None:
-            state = self._state
-            if state.over:
-                offered = []
-            else:
-                quick = self._quick_legal
-                found = quick(state) if quick is not None else None  # a new list, or None: ask the game
-                offered = found if found is not None else list(self.game.legal_actions(state))
-            self._offered = offered
-        return offered[:]
-
     @declare(text="action")
     def action(self, text: str) -> Action:
         """The move ``text`` writes (``play 7♥``); ValueError says why when it is none."""
         if not isinstance(text, str):
             raise ValueError(f"a move's text must be a string such as 'play 7♥', not {type(text).__name__}")
         return Action.parse(text, self.game.deck)
-
-    @declare(action="action")
-    def play(self, action: Action | str) -> list[dict[str, Any]]:
-        """Make a move; an illegal one raises IllegalAction saying why and changes nothing.
-
-        Anything else handed in (None, a number, an Action naming a card the deck does not
-        have) is an illegal move too, refused before the game sees it."""
-        offered = self._offered
-        move: Action | None = None
-        if offered is not None and type(action) is Action:
-            try:  # the very object handed out: the commonest case, checked first and quickest
-                if offered[offered.index(action)] is action:
-                    move = action
-            except Exception:  # not among them, or compared badly: the checks below say which
-                pass
-        if move is None:
-            move = self._checked(action)
-        self._offered = None  # whatever happens next, the state is another
-        if self._behind is not None:
-            self._moves.append(move)
-        elif self._recorder is not None:
-            return self._recorder.apply(self._state, move)
-        quick = self._quick_apply
-        if quick is not None:
-            events = quick(self._state, move)
-            if events is not None:
-                return events
-        return self.game.apply(self._state, move)
 
     def _checked(self, action: object) -> Action:
         """A move not among the very objects `legal_actions` handed out, checked: the Action it
@@ -245,6 +287,10 @@ class Deal:
     def observe(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may know (`observe`); a seat that is not one of this deal's is refused."""
         return observe(self.game, self._state, read_seat(seat, self._state.players))
+
+
+# `play`'s move goes through the reader of moves (`_checked`: a text is parsed, anything else refused by name)
+declare(action="action")(Deal.play)
 
 
 def malformed(action: object, deck_size: int) -> str | None:
