@@ -198,11 +198,10 @@ steps_legal_actions(DealSteps *self, PyObject *Py_UNUSED(ignored))
         Py_XSETREF(self->offered, found);
         offered = found;
     }
-    if (!PyList_Check(offered)) {
-        PyErr_SetString(PyExc_TypeError, "the moves offered are kept as a list");
-        return NULL;
+    if (PyList_CheckExact(offered)) {
+        return PyList_GetSlice(offered, 0, PyList_GET_SIZE(offered));
     }
-    return PyList_GetSlice(offered, 0, PyList_GET_SIZE(offered));
+    return PySequence_GetSlice(offered, 0, PY_SSIZE_T_MAX); /* ``offered[:]``, whatever was set there */
 }
 
 /* play(action): make a move; an illegal one raises IllegalAction saying why and changes nothing. */
@@ -250,8 +249,20 @@ steps_play(DealSteps *self, PyObject *const *args, Py_ssize_t nargs, PyObject *k
     PyObject *events = NULL;
     if (self->behind != NULL && self->behind != Py_None) {
         PyObject *moves = steps_field(self->moves, "_moves");
-        if (moves == NULL || PyList_Append(moves, move) < 0) {
+        if (moves == NULL) {
             goto done;
+        }
+        if (PyList_CheckExact(moves)) {
+            if (PyList_Append(moves, move) < 0) {
+                goto done;
+            }
+        }
+        else {
+            PyObject *appended = PyObject_CallMethod(moves, "append", "O", move);
+            if (appended == NULL) {
+                goto done;
+            }
+            Py_DECREF(appended);
         }
     }
     else if (self->recorder != NULL && self->recorder != Py_None) {
