@@ -4,9 +4,10 @@
 
 Random deals through the public API (``variant.new_deal(players, seed, record=False)``, then
 ``legal_actions()`` and ``play(action)`` to the end), the same seeds and the same random moves
-both ways: once with the game's C steps (`tapete_plugins.tricks._fast`), once with them turned
-off (``game._fast = None``: `Tricks.legal_actions` and `Tricks.apply` in Python, as without a
-compiler). The two alternate R rounds, so the machine's changes of speed hit both alike;
+both ways: once with the C steps (the game's, `tapete_plugins.tricks._fast`, and `Deal`'s own,
+`tapete.core._speedups.DealSteps`), once with both turned off (``game._fast = None``:
+`Tricks.legal_actions` and `Tricks.apply` in Python; `Deal` on its Python twin's steps), as
+without a compiler. The two alternate R rounds, so the machine's changes of speed hit both alike;
 reported: the medians of the rounds' CPU time per player action (the deal itself included)
 and the ratio Python / C.
 """
@@ -20,14 +21,26 @@ import statistics
 import time
 
 from tapete import load_variant
+from tapete.play.deal import Deal, DealSteps
 
 VARIANTS = ("hearts/classic", "briscola/classic", "oh-hell/classic", "spades/classic")
+DEAL_STEPS = ("legal_actions", "play", "over", "to_move")
+
+
+def deal_in_python(on: bool) -> None:
+    """`Deal` on its Python twin's steps (``on``), or back on its base's (the C ones where built)."""
+    for name in DEAL_STEPS:
+        if on:
+            setattr(Deal, name, DealSteps.__dict__[name])
+        elif name in Deal.__dict__:
+            delattr(Deal, name)
 
 
 def one_round(name: str, c_steps: bool, deals: int) -> float:
     """CPU microseconds per player action over ``deals`` seeded deals."""
     variant = load_variant(name)
     game = variant._game
+    deal_in_python(not c_steps)
     if not c_steps:
         game._fast = None
     players = variant.player_range()[0]
@@ -40,7 +53,9 @@ def one_round(name: str, c_steps: bool, deals: int) -> float:
             legal = deal.legal_actions()
             deal.play(legal[rng.randrange(len(legal))])
             actions += 1
-    return (time.process_time() - start) / actions * 1e6
+    spent = time.process_time() - start
+    deal_in_python(False)
+    return spent / actions * 1e6
 
 
 def main() -> None:
