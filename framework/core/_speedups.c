@@ -142,62 +142,60 @@ steps_field(PyObject *value, const char *name)
     return value;
 }
 
+/* The legal moves of ``state`` as a new list: none once it is over, else the game's quick steps'
+ * own new list, or (when they leave the state to the game) a copy of the game's. */
+static PyObject *
+steps_moves_now(DealSteps *self, PyObject *state)
+{
+    PyObject *over = PyObject_GetAttr(state, s_over);
+    if (over == NULL) {
+        return NULL;
+    }
+    int done = PyObject_IsTrue(over);
+    Py_DECREF(over);
+    if (done != 0) {
+        return done < 0 ? NULL : PyList_New(0);
+    }
+    if (self->quick_legal != NULL && self->quick_legal != Py_None) {
+        PyObject *found = PyObject_CallOneArg(self->quick_legal, state);
+        if (found == NULL || PyList_CheckExact(found)) {
+            return found;
+        }
+        if (found != Py_None) {
+            Py_SETREF(found, PySequence_List(found));
+            return found;
+        }
+        Py_DECREF(found);
+    }
+    PyObject *game = PyObject_GetAttr((PyObject *)self, s_game);
+    if (game == NULL) {
+        return NULL;
+    }
+    PyObject *legal = PyObject_CallMethodOneArg(game, s_legal_actions, state);
+    Py_DECREF(game);
+    if (legal == NULL) {
+        return NULL;
+    }
+    Py_SETREF(legal, PySequence_List(legal));
+    return legal;
+}
+
 /* legal_actions(): the legal moves now (none once the deal is over), remembered for play's check. */
 static PyObject *
 steps_legal_actions(DealSteps *self, PyObject *Py_UNUSED(ignored))
 {
-    PyObject *offered = self->offered;
-    if (offered == NULL || offered == Py_None) {
+    if (self->offered == NULL || self->offered == Py_None) {
         PyObject *state = steps_field(self->state, "_state");
         if (state == NULL) {
             return NULL;
         }
-        PyObject *over = PyObject_GetAttr(state, s_over);
-        if (over == NULL) {
-            return NULL;
-        }
-        int done = PyObject_IsTrue(over);
-        Py_DECREF(over);
-        if (done < 0) {
-            return NULL;
-        }
-        PyObject *found = NULL;
-        if (done) {
-            found = PyList_New(0);
-        }
-        else {
-            if (self->quick_legal != NULL && self->quick_legal != Py_None) {
-                found = PyObject_CallOneArg(self->quick_legal, state);
-                if (found == NULL) {
-                    return NULL;
-                }
-                if (found == Py_None) {
-                    Py_CLEAR(found);
-                }
-                else if (!PyList_CheckExact(found)) { /* as the twin: a new list, or None */
-                    Py_SETREF(found, PySequence_List(found));
-                }
-            }
-            if (found == NULL && !PyErr_Occurred()) {
-                PyObject *game = PyObject_GetAttr((PyObject *)self, s_game);
-                if (game == NULL) {
-                    return NULL;
-                }
-                PyObject *legal = PyObject_CallMethodOneArg(game, s_legal_actions, state);
-                Py_DECREF(game);
-                if (legal == NULL) {
-                    return NULL;
-                }
-                found = PySequence_List(legal);
-                Py_DECREF(legal);
-            }
-        }
+        PyObject *found = steps_moves_now(self, state);
         if (found == NULL) {
             return NULL;
         }
         Py_XSETREF(self->offered, found);
-        offered = found;
     }
+    PyObject *offered = self->offered;
     if (PyList_CheckExact(offered)) {
         return PyList_GetSlice(offered, 0, PyList_GET_SIZE(offered));
     }

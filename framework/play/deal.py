@@ -23,6 +23,8 @@ from ..rules.vocabulary import Ctx
 from ..view import Recorder, View, game_facts, make_view, observer, public, public_data, shown
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from .loading import Variant
 
 
@@ -81,6 +83,7 @@ class DealSteps:
     _recorder: Recorder | None
     _moves: list[Action]
     game: Game
+    _checked: Callable[[object], Action]  # the Deal's: a move not among those handed out, checked
 
     @property
     def to_move(self) -> int:
@@ -100,9 +103,10 @@ class DealSteps:
             else:
                 quick = self._quick_legal
                 found = quick(state) if quick is not None else None  # a new list, or None: ask the game
-                if found is not None and type(found) is not list:
-                    found = list(found)
-                offered = found if found is not None else list(self.game.legal_actions(state))
+                if found is None:
+                    offered = list(self.game.legal_actions(state))
+                else:
+                    offered = found if type(found) is list else list(found)
             self._offered = offered
         return offered[:]
 
@@ -131,9 +135,6 @@ class DealSteps:
             if events is not None:
                 return cast("list[dict[str, Any]]", events)
         return self.game.apply(self._state, move)
-
-    def _checked(self, action: object) -> Action:
-        raise NotImplementedError  # the Deal's
 
 
 _Steps: Any = DealSteps
