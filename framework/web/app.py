@@ -30,7 +30,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import gc
 import json
 import logging
 import math
@@ -65,6 +64,7 @@ from ..rules.variant_file import option_text
 from . import messages, timing
 from .asgi import Guard, guarded_http, guarded_ws, is_loopback
 from .botpool import BotLate, BotPool
+from .collector import COLLECTOR
 from .fairness import commitment, match_record
 from .guards import Bucket, Limits, cap_budget, client_key
 from .routing import new_table_id, owner
@@ -1160,28 +1160,6 @@ def _static() -> Path:
     return Path(str(resources.files("tapete.web") / "static"))
 
 
-GC_THRESHOLDS = (10_000, 10, 1000)  # the cyclic collector's in the server's own process (Python's: 700, 10, 10)
-
-
-def tune_gc() -> None:
-    """The cyclic garbage collector, set for a process that holds many long-lived tables.
-
-    A full collection walks every object of every table: at 200 tables it stopped all of
-    them for 100-340 ms, several times a minute (measured with ``gc.callbacks`` under
-    bench/web_load.py), and was most of a move's worst round trips. The garbage here is
-    short-lived (messages, views), freed by reference counting or the young generations;
-    so what was loaded at start (code, variants, the restored tables) is frozen out of
-    the collector's walks, and a full collection waits for 1,000 collections of the
-    middle generation instead of 10. The youngest generation is collected after 10,000
-    new objects rather than 700: most of a move's objects are freed by reference counting
-    before a collection comes, so it finds less to walk; at 200 tables the collector's CPU
-    fell from about 0.10 to 0.03 ms a move, its pauses from about 310 to 22 in 30 s
-    (``bench/web_load.py --breakdown``)."""
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
-
-
 class GuardedApp(Starlette):
     """Starlette with `tapete.web.asgi.Guard` outside everything, its own error pages included."""
 
@@ -1214,7 +1192,7 @@ def make_app(
 
     The database is checked (`tapete.web.dbfile`) before anything is written to it.
     ``own_process``: the server is the whole process (``tapete serve``), so it may set the
-    process's garbage collector (`tune_gc`); a server embedded elsewhere (the tests') leaves it.
+    process's garbage collector (`tapete.web.collector`); a server embedded elsewhere (the tests') leaves it.
     ``timers``: time the parts of every move (`tapete.web.timing`), read at ``/api/debug/timers``;
     off, nothing is timed and the route does not exist. ``holder`` names the process in the
     tables' leases (`Hub`), ``worker`` its place among ``tapete serve --workers``; ``shared``
@@ -1290,16 +1268,18 @@ def make_app(
     async def debug_timers(request: Request) -> Response:
         assert timed is not None
         out = timed.snapshot(hub.steps_played)
+        if own_process:
+            out["collector"] = COLLECTOR.report()
         if request.query_params.get("reset") == "1":
             timed.reset()
         return JSONResponse(out, headers={"Cache-Control": "no-store"})
 
     async def warm() -> None:
         """The lobby's catalogue (seconds of CPU: every variant loaded) built as the server starts, not at
-        the first visit; what it loaded is then frozen out of the collector's walks too (`tune_gc`)."""
+        the first visit; what it loaded is then frozen out of the collector's walks too (`Collector`)."""
         await asyncio.to_thread(hub.catalogue)
         await asyncio.to_thread(hub.policies.load)  # PyTorch imported here, not in the first table's form
-        tune_gc()
+        COLLECTOR.install()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -1307,13 +1287,16 @@ def make_app(
         if timed is not None:
             timed.start()
         if own_process:
-            tune_gc()
+            COLLECTOR.install()
             app.state.warm = asyncio.get_running_loop().create_task(warm())
+            app.state.collector = asyncio.get_running_loop().create_task(COLLECTOR.keep())
         try:
             yield
         finally:
             if timed is not None:
                 timed.stop()
+            if own_process:
+                app.state.collector.cancel()
             await hub.stop()
             store.close()
 
