@@ -590,7 +590,7 @@ def breakdown(parts: dict[str, Any], server_cpu: float, moves: int) -> dict[str,
         "gc_ms_per_move": round(sum(p["total_ms"] for p in parts["gc"].values()) / steps, 4),
         "gc_cpu_ms_per_move": round(parts["gc_cpu_ms"] / steps, 4),
         "gc_max_ms": {g: p["max_ms"] for g, p in parts["gc"].items()},
-        # the server's full walks (tapete.web.collector) since it started, not just in the window: the 2s above
+        # the server's full walks (tapete.web.collector) since it started; those in the window are gc_pauses' 2s
         "full_walks_since_start": parts.get("collector"),
         "server_lag_ms": parts["lag_ms"],
         "calls_per_move": {k: round(v / steps, 2) for k, v in parts["calls"].items()},

@@ -45,9 +45,9 @@ def test_ten_tables_of_bots_and_people_play_over_sockets_and_the_time_of_a_move_
     assert parts["ms_per_move"].get("store_loop", 0) + parts["ms_per_move"].get("store_thread", 0) > 0
     assert parts["server_lag_ms"]["max"] >= parts["server_lag_ms"]["p99"] >= parts["server_lag_ms"]["p50"] >= 0
     # The server is its own process, so it set its collector (tapete.web.collector): what it loaded is
-    # frozen out of the walks, by a full walk as it started and another once the catalogue was loaded.
+    # frozen out of the walks by a full walk as it started (another follows once the catalogue is loaded).
     walks = parts["full_walks_since_start"]
-    assert walks["walks"] >= 2 and walks["frozen"] > 0
+    assert walks["walks"] >= 1 and walks["frozen"] > 0
 
 
 @pytest.mark.slow  # two load runs side by side: one server process, then two behind the front
