@@ -108,6 +108,10 @@ class History(Sequence[Event]):
         # in C: a page's state lists a seat's whole history after every move (`list(view.history)`)
         return islice(self._events, self._n)
 
+    def __reversed__(self) -> Iterator[Event]:
+        # in C too: a page's state looks back from the end for each seat's last move, a few events
+        return reversed(self._events[: self._n]) if self._n < len(self._events) else reversed(self._events)
+
     def __repr__(self) -> str:
         return f"History({list(self)!r})"
 
@@ -571,8 +575,7 @@ class Recorder:
             for c in moved:  # a card seen moving is remembered where it went
                 if (c in vis_before or c in deduced) and c not in vis_after:
                     pins[c] = where_after[c]
-            for c, z in vis_after.items():
-                pins[c] = z
+            pins.update(vis_after)
             mem.seen.update(vis_after)
             if history:
                 event = next((e for b, a, d, e in told if b == vis_before and a == vis_after and d == deduced), None)
@@ -613,7 +616,12 @@ class Recorder:
         said = tuple(str(e["say"]) for e in events if "say" in e)
         revealed = tuple(sorted(c for c, z in vis_after.items() if vis_before.get(c) != z))
         can_see = [c in vis_before or c in vis_after or c in deduced for c in action.cards]
-        public = Action(action.kind, tuple(c for c, ok in zip(action.cards, can_see, strict=True) if ok), action.detail)
+        if all(can_see) and type(action) is Action and type(action.cards) is tuple:
+            public = action  # every card seen: the move itself (an Action never changes)
+        else:
+            public = Action(
+                action.kind, tuple(c for c, ok in zip(action.cards, can_see, strict=True) if ok), action.detail
+            )
         words = [action.kind, *(names[c] if ok else HIDDEN for c, ok in zip(action.cards, can_see, strict=True))]
         if action.detail:
             words.append(action.detail)

@@ -144,3 +144,15 @@ def test_an_old_style_bot_still_plays_with_a_deprecation_warning_naming_the_new_
         match = Match(v, 4, seed=1, agents=[OldStyle(None, s, None) for s in range(4)])
     assert isinstance(match.agents[0], LegacyBot)
     assert match.play().winner in range(4)
+
+
+def test_a_views_history_read_backwards_stops_where_the_view_was_made():
+    """A page looks back from the end of a seat's history for each seat's last move: read backwards,
+    the history is the same events, last first, and later moves of the deal are not among them."""
+    deal, a, b = chinchon()
+    deal.play("draw discard")
+    view = deal.view(b)
+    seen = list(view.history)
+    deal.play(deal.legal_actions()[0])  # the deal goes on after the view was made
+    assert list(reversed(view.history)) == seen[::-1]
+    assert len(list(reversed(deal.view(b).history))) == len(seen) + 1
