@@ -37,15 +37,41 @@ def tapete_deal_started(match, state):
 """
 
 
-def install_sleepy(tmp_path: Path) -> dict[str, str]:
-    """A plugin package whose deal hook sleeps, on PYTHONPATH for the subprocess (as tests/test_hostile_plugins.py)."""
+HALF_SENDING_PLUGIN = """
+import os
+import pathlib
+import struct
+import sys
+import time
+
+from tapete import hookimpl
+
+
+@hookimpl
+def tapete_deal_started(match, state):
+    frame = sys._getframe()
+    while frame is not None and frame.f_code.co_name != "_process_worker":
+        frame = frame.f_back
+    if frame is None:  # not in a pool's worker
+        return
+    results = frame.f_locals["result_queue"]  # the queue the worker sends its chunks' records back on
+    results._wlock.acquire()  # as SimpleQueue.put does; never let go, so the other worker waits on it
+    os.write(results._writer.fileno(), struct.pack("!i", 100_000) + bytes(1000))  # a length, then only the start
+    pathlib.Path(__file__).with_name("halfway").touch()
+    time.sleep(600)  # where SIGTERM finds it: stopped halfway through sending a result
+"""
+
+
+def install_sleepy(tmp_path: Path, name: str = "sleepy", source: str = SLEEPY_PLUGIN) -> dict[str, str]:
+    """A plugin package (by default one whose deal hook sleeps), on PYTHONPATH for the subprocess (as
+    tests/test_hostile_plugins.py)."""
     site = tmp_path / "site"
     site.mkdir()
-    (site / "sleepy.py").write_text(SLEEPY_PLUGIN, encoding="utf-8")
-    info = site / "sleepy-0.1.dist-info"
+    (site / f"{name}.py").write_text(source, encoding="utf-8")
+    info = site / f"{name}-0.1.dist-info"
     info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: sleepy\nVersion: 0.1\n", encoding="utf-8")
-    (info / "entry_points.txt").write_text("[tapete]\nsleepy = sleepy\n", encoding="utf-8")
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 0.1\n", encoding="utf-8")
+    (info / "entry_points.txt").write_text(f"[tapete]\n{name} = {name}\n", encoding="utf-8")
     env = dict(os.environ)
     env["PYTHONPATH"] = str(site) + os.pathsep + env.get("PYTHONPATH", "")
     return env
@@ -90,12 +116,15 @@ def wait_for(proc: subprocess.Popen[str], check: Callable[[], bool], seconds: fl
         time.sleep(0.05)
 
 
-def stop(proc: subprocess.Popen[str], signum: int) -> tuple[float, str, str]:
-    """Send ``signum`` to the command alone; the seconds it took to end, its stdout and stderr."""
+def stop(proc: subprocess.Popen[str], signum: int, timeout: float = 60) -> tuple[float, str, str]:
+    """Send ``signum`` to the command alone; the seconds it took to end, its stdout and stderr.
+
+    A command still running ``timeout`` seconds after the signal is killed, with all of its group,
+    and the test fails on `subprocess.TimeoutExpired`."""
     asked = time.monotonic()
     proc.send_signal(signum)
     try:
-        out, err = proc.communicate(timeout=60)
+        out, err = proc.communicate(timeout=timeout)
     finally:
         if proc.poll() is None or group(proc.pid):
             os.killpg(proc.pid, signal.SIGKILL)
@@ -168,6 +197,139 @@ def test_sigterm_stops_a_simulation_whose_workers_sleep_in_a_hook(tmp_path):
     assert took < STOP_SECONDS, took
     assert proc.returncode == 143
     assert err.strip().splitlines()[-1] == "terminated: 0 of 50 matches finished; nothing written to s.json"
+    assert no_one_left(proc)
+    assert list(work.iterdir()) == []
+
+
+def test_sigterm_stops_a_simulation_whose_worker_is_halfway_through_sending_a_result(tmp_path):
+    """The hang of the report test above, made certain: a worker stopped in the middle of sending a
+    chunk's records (about 40 KB in a report, sent in more than one write) leaves part of a message
+    in the results pipe, and the pool's own thread, reading it, waited for the rest for ever, and the
+    command with it. Here the worker writes a result's length and the start of it, then sleeps there."""
+    env = install_sleepy(tmp_path, "halfsend", HALF_SENDING_PLUGIN)
+    work = tmp_path / "work"
+    work.mkdir()
+    proc = start(work, "simulate", "fantan/pagat", "-n", "50", "--workers", "2", "--json", "s.json", env=env)
+    wait_for(proc, lambda: (tmp_path / "site" / "halfway").exists())
+    took, _, err = stop(proc, signal.SIGTERM, timeout=20)
+    assert took < STOP_SECONDS, took
+    assert proc.returncode == 143
+    assert err.strip().splitlines()[-1] == "terminated: 0 of 50 matches finished; nothing written to s.json", err
+    assert no_one_left(proc)
+    assert list(work.iterdir()) == []
+
+
+# Runs `tapete report` in a process of its own after patching one point of it to send SIGTERM to
+# itself there, once: argv is the point, the file to note the signal's time in, the command's arguments.
+SIGTERM_AT = """
+import os
+import signal
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+from tapete.design import report_stats
+from tapete.simulation import workers
+
+point, mark = sys.argv[1], sys.argv[2]
+sent = []
+
+
+def send():
+    if not sent:
+        sent.append(True)
+        with open(mark, "w") as f:
+            f.write(repr(time.monotonic()))
+        os.kill(os.getpid(), signal.SIGTERM)
+
+
+def named(handler):
+    return getattr(handler, "__name__", "")
+
+
+real_signal = signal.signal
+
+
+def set_handler(signum, handler):
+    previous = real_signal(signum, handler)
+    if point == "enter" and signum == signal.SIGINT and named(handler) == "_note":
+        send()  # the pool's handler set for Ctrl-C, not yet for SIGTERM
+    if point == "exit" and signum == signal.SIGTERM and named(previous) == "_note":
+        send()  # the command's handler for SIGTERM just put back
+    return previous
+
+
+signal.signal = set_handler
+if point == "start":  # just after the workers are forked, before their initializer has set SIGTERM to end them
+    real_submit = ProcessPoolExecutor.submit
+    real_init = workers._ignore_sigint
+
+    def submit(self, *args, **kwargs):
+        future = real_submit(self, *args, **kwargs)
+        send()
+        return future
+
+    def slow_init():
+        time.sleep(1.0)  # a loaded machine: the forked worker still has the parent's handler
+        real_init()
+
+    ProcessPoolExecutor.submit = submit
+    workers._ignore_sigint = slow_init
+if point == "shutdown":  # every chunk back, the pool being shut down
+    real_shutdown = ProcessPoolExecutor.shutdown
+
+    def shutdown(self, wait=True, *, cancel_futures=False):
+        send()
+        return real_shutdown(self, wait, cancel_futures=cancel_futures)
+
+    ProcessPoolExecutor.shutdown = shutdown
+if point == "between-arms":  # the first variant played, the second not started
+    real_check = report_stats.check_records
+
+    def check_records(records):
+        real_check(records)
+        send()
+
+    report_stats.check_records = check_records
+
+from tapete.cli.main import app
+
+app(prog_name="tapete", args=sys.argv[3:])
+"""
+
+
+@pytest.mark.parametrize("point", ["enter", "start", "shutdown", "exit", "between-arms"])
+def test_sigterm_anywhere_in_a_report_with_workers_ends_it_at_once_as_terminated(tmp_path, point):
+    """SIGTERM at each moment of a report's pool of processes where it used to raise or be lost:
+    while the pool's handlers are set (it came out as Ctrl-C: "interrupted", exit 130), just after
+    the workers are forked (they still had the parent's handler, which only notes SIGTERM, so they
+    went on playing the chunks they held: seconds), while the pool is shut down after the last chunk,
+    as the command's handler is put back (exit 130 again), and between one variant and the next."""
+    work = tmp_path / "work"
+    work.mkdir()
+    mark = tmp_path / "sent"
+    games = "200000" if point == "start" else "40"  # at the start, chunks long enough to show a wait for them
+    args = ["report", "fantan/pagat", "fantan/nines", "-n", games, "--no-ladder", "--workers", "2", "--out", "r.html"]
+    proc = subprocess.Popen(
+        [sys.executable, "-c", SIGTERM_AT, point, str(mark), *args],
+        cwd=work,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None or group(proc.pid):
+            os.killpg(proc.pid, signal.SIGKILL)
+    ended = time.monotonic()
+    assert mark.exists(), err  # the point was reached
+    took = ended - float(mark.read_text())
+    assert took < STOP_SECONDS, took
+    assert proc.returncode == 143, err
+    assert err.strip().splitlines()[-1] == "terminated; nothing written to r.html, r.md, r_files", err
+    assert "Traceback" not in err, err
     assert no_one_left(proc)
     assert list(work.iterdir()) == []
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import multiprocessing
 import signal
 import sys
+import threading
 import time
 from collections.abc import Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -90,15 +91,27 @@ def _context() -> Any:
 
 
 class _CtrlC:
-    """Ctrl-C (and SIGTERM) noted as a flag while the pool runs, instead of a KeyboardInterrupt.
+    """Ctrl-C (and SIGTERM) noted as a flag while a pool of processes lives, instead of an exception.
 
-    A KeyboardInterrupt raised inside `concurrent.futures.wait` can leave one of the
-    futures' locks held (it takes and releases every pending future's lock), and the
-    pool's own thread then waits on that lock for ever when the pool is stopped. So the
-    parent notes the signal and checks the flag between short waits. SIGTERM (``kill``,
-    a batch system ending the job) is noted the same way, so the parent stops every
-    worker before it exits instead of dying and leaving them playing as orphans. Where
-    no handler can be set (not the main thread), Ctrl-C stays a KeyboardInterrupt.
+    An exception raised by a signal handler comes out of whatever line the main thread is
+    on. Inside `concurrent.futures.wait` it can leave one of the futures' locks held (it
+    takes and releases every pending future's lock), and the pool's own thread then waits
+    on that lock for ever when the pool is stopped; inside the pool's start, its shutdown
+    or the stop of its workers it leaves the pool half started or half stopped, with its
+    thread and processes going on (and the interpreter's exit waits for that thread, which
+    waits for every chunk already queued). So from before the pool is made until its last
+    process has ended, the parent only notes the signal, checks the flag between short
+    waits and stops the pool itself. SIGTERM (``kill``, a batch system ending the job) is
+    noted the same way, so the parent stops every worker before it exits instead of dying
+    and leaving them playing as orphans. Where no handler can be set (not the main thread),
+    Ctrl-C stays a KeyboardInterrupt.
+
+    Setting and putting back the handlers are moments a signal can come too: the handler
+    still in place may raise (`tapete.core.signals.stopping` makes SIGTERM raise
+    `Terminated`) before the other one is set, or one just put back before the other one
+    is. Such an exception is noted like the signal itself and the handlers set all the
+    same (each step can be done again), so entering and leaving never raise and never
+    leave one handler swapped and not the other.
     """
 
     POLL = 0.2  # seconds: the longest a Ctrl-C waits to be noticed
@@ -110,51 +123,79 @@ class _CtrlC:
         self.previous: dict[int, Any] = {}
 
     def __enter__(self) -> _CtrlC:
-        for signum in self.SIGNALS:
+        if threading.current_thread() is not threading.main_thread():
+            return self
+        while True:
             try:
-                self.previous[signum] = signal.signal(signum, self._note)
-            except ValueError:  # not the main thread of the main interpreter
-                pass
-        return self
+                for signum in self.SIGNALS:
+                    if signum not in self.previous:
+                        self.previous[signum] = signal.getsignal(signum)
+                    if self.previous[signum] is not None:  # None: a handler not set from Python, left alone
+                        signal.signal(signum, self._note)
+                return self
+            except KeyboardInterrupt as exc:  # raised by the handler still in place: this run's signal all the same
+                self.noted(exc)
+            except ValueError:  # not the main interpreter: no handler can be set there, none was
+                self.previous.clear()
+                return self
 
     def _note(self, signum: int, frame: object) -> None:
         if not self.pressed:
             self.how = self.SIGNALS.get(signal.Signals(signum), "interrupted")
         self.pressed = True
 
+    def noted(self, exc: KeyboardInterrupt) -> None:
+        """A stop that came as an exception (`Terminated` for SIGTERM), noted as `_note` notes a signal."""
+        if not self.pressed:
+            self.how = how(exc)[0]
+        self.pressed = True
+
     def __exit__(self, *exc: object) -> None:
-        for signum, previous in self.previous.items():
-            signal.signal(signum, previous)
+        while self.previous:
+            try:
+                for signum, previous in list(self.previous.items()):
+                    if previous is not None:
+                        signal.signal(signum, previous)
+                    del self.previous[signum]
+            except KeyboardInterrupt as stop:  # raised by a handler just put back: noted, the others put back too
+                self.noted(stop)
 
 
 def _run_processes(plan: Plan, workers: int, progress: Progress | None) -> Simulation:
+    """On a pool of processes, made, used and stopped inside `_CtrlC`: a signal anywhere in the pool's life (its
+    start, a wait, the last chunk's end, its shutdown) is noted, the pool stopped, and the run returned stopped."""
     out = _Collector(plan, progress)
     jobs = plan.jobs(chunk_size(plan.total, workers))
-    pool = ProcessPoolExecutor(min(workers, len(jobs)), mp_context=_context(), initializer=_ignore_sigint)
-    pending: set[Future[list[MatchRecord]]] = set()
-    try:
-        with _CtrlC() as ctrl_c:
-            pending = {pool.submit(play_chunk, job) for job in jobs}
-            if progress is not None:
-                progress(0, plan.total)
-            while pending and not ctrl_c.pressed:
-                done, pending = wait(pending, timeout=_CtrlC.POLL, return_when=FIRST_COMPLETED)
-                for fut in done:
-                    out.add(fut.result())
-            if ctrl_c.pressed:
+    failure: SimulationError | None = None
+    with _CtrlC() as ctrl_c:
+        pool = ProcessPoolExecutor(min(workers, len(jobs)), mp_context=_context(), initializer=_ignore_sigint)
+        finished = False
+        try:
+            if not ctrl_c.pressed:
+                pending: set[Future[list[MatchRecord]]] = {pool.submit(play_chunk, job) for job in jobs}
+                if progress is not None:
+                    progress(0, plan.total)
+                while pending and not ctrl_c.pressed:
+                    done, pending = wait(pending, timeout=_CtrlC.POLL, return_when=FIRST_COMPLETED)
+                    for fut in done:
+                        out.add(fut.result())
+                finished = not pending
+        except KeyboardInterrupt as exc:  # only where no handler could be set (not the main thread)
+            ctrl_c.noted(exc)
+        except BrokenProcessPool:  # the pool has failed every pending chunk itself
+            done_matches = len(out.records)
+            failure = out.fail(f"a worker process died; {done_matches} of {plan.total} matches had finished")
+        except Exception as exc:  # a match failed in a worker: one line, the finished matches kept
+            failure = out.fail(str(exc) if isinstance(exc, TapeteError) else f"{type(exc).__name__}: {exc}")
+        finally:
+            if finished:
+                pool.shutdown()  # every chunk is back: the idle workers are told to end
+            else:
                 _stop(pool)
-                return out.result(ctrl_c.how)
-    except KeyboardInterrupt:
-        _stop(pool)
-        return out.result("interrupted")
-    except BrokenProcessPool:  # the pool has failed every pending chunk itself
-        _stop(pool)
-        finished = len(out.records)
-        raise out.fail(f"a worker process died; {finished} of {plan.total} matches had finished") from None
-    except Exception as exc:  # a match failed in a worker: one line, the finished matches kept
-        _stop(pool)
-        raise out.fail(str(exc) if isinstance(exc, TapeteError) else f"{type(exc).__name__}: {exc}") from None
-    pool.shutdown()
+    if ctrl_c.pressed:  # even after a failure: the command was told to stop, and says so
+        return out.result(ctrl_c.how)
+    if failure is not None:
+        raise failure from None
     return out.result()
 
 
