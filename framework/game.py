@@ -30,6 +30,13 @@ if TYPE_CHECKING:
 
 REMOVED = "removed"  # the zone of the cards a ``remove`` statement sets aside: face up, seen by every seat
 
+_HANDS: dict[int, tuple[str, ...]] = {}  # players -> ("hand.0", "hand.1", ...): named once, dealt every deal
+
+
+def _hand_names(players: int) -> tuple[str, ...]:
+    names = _HANDS[players] = tuple(f"hand.{s}" for s in range(players))
+    return names
+
 
 class QuickSteps(NamedTuple):
     """A game's `Game.quick_steps`: ``legal(state)`` and ``apply(state, action)``, each None when
@@ -213,19 +220,26 @@ class Game:
     def deal_round_robin(self, state: DealState, cards: list[int], per_hand: int | None, first: int) -> None:
         """Fresh hands, dealt one card at a time from ``first``; ``None`` deals everything."""
         n = state.players
-        total = len(cards) if per_hand is None else per_hand * n
+        left = len(cards)
+        total = left if per_hand is None else per_hand * n
         # Card k off the top (the end of ``cards``) goes to seat first + k * step: seat j-th in
         # dealing order takes every n-th card from its place, so a slice deals its hand at once.
-        if total > len(cards):
-            raise IndexError(f"{total} cards to deal from {len(cards)}")  # as the card-by-card deal failed
-        dealt = cards[::-1][:total] if total > 0 else []
-        if dealt:
-            del cards[-total:]
+        if total > left:
+            raise IndexError(f"{total} cards to deal from {left}")  # as the card-by-card deal failed
+        names = _HANDS.get(n) or _hand_names(n)
+        zones = state.zones
+        if total <= 0:
+            for name in names:
+                zones[name] = []
+            return
+        dealt = cards[::-1] if total == left else cards[: left - total - 1 : -1]  # the top ``total``, top first
+        del cards[left - total :]
         hands: list[list[int]] = [[] for _ in range(n)]
+        step = self.step
         for j in range(n):
-            hands[(first + j * self.step) % n] = dealt[j::n]
+            hands[(first + j * step) % n] = dealt[j::n]
         for s in range(n):
-            state.zones[f"hand.{s}"] = hands[s]
+            zones[names[s]] = hands[s]
 
     def facts(self) -> dict[str, Any]:
         """Public derived facts a bot may read through ``view.facts`` (card values, tables, solvers).

@@ -10,6 +10,12 @@
  * rejection, in Python about half of dealing a hand of Hearts; every imagined
  * deal of a search shuffles too. Same numbers, same swaps, same final state.
  *
+ * seed_of: tapete.core.rng._seed_of, the first 8 bytes of a text's SHA-256 read as
+ * a big-endian number: every generator's seed and stream are made so (derive_seed), three
+ * hashes a deal begun with Variant.new_deal, each a new text. hashlib's object costs more
+ * than the hash of a short text; this is the standard SHA-256 (FIPS 180-4) written out,
+ * compared with hashlib by tests/test_speedups.py.
+ *
  * DealSteps: the base of tapete.play.deal.Deal, whose legal_actions, play, over and
  * to_move a caller stepping through a deal calls for every move. Where the game hands
  * over steps of its own with no Python frame (Game.quick_steps: the trick family's C
@@ -21,6 +27,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <string.h>
 #include <structmember.h>
 
 #define PCG_MULT 6364136223846793005ULL
@@ -81,6 +88,97 @@ pcg_shuffle(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     }
     return PyLong_FromUnsignedLongLong((unsigned long long)state);
 }
+
+
+/* -- seed_of: SHA-256 of a text, its first 8 bytes ----------------------------------------- */
+static const uint32_t SHA_K[64] = {
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+};
+
+#define ROTR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
+
+/* One 64-byte block into the running hash ``h``. */
+static void
+sha256_block(uint32_t h[8], const unsigned char *block)
+{
+    uint32_t w[64];
+    for (int i = 0; i < 16; i++) {
+        w[i] = ((uint32_t)block[4 * i] << 24) | ((uint32_t)block[4 * i + 1] << 16) |
+               ((uint32_t)block[4 * i + 2] << 8) | (uint32_t)block[4 * i + 3];
+    }
+    for (int i = 16; i < 64; i++) {
+        uint32_t s0 = ROTR(w[i - 15], 7) ^ ROTR(w[i - 15], 18) ^ (w[i - 15] >> 3);
+        uint32_t s1 = ROTR(w[i - 2], 17) ^ ROTR(w[i - 2], 19) ^ (w[i - 2] >> 10);
+        w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+    }
+    uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], k = h[7];
+    for (int i = 0; i < 64; i++) {
+        uint32_t t1 = k + (ROTR(e, 6) ^ ROTR(e, 11) ^ ROTR(e, 25)) + ((e & f) ^ (~e & g)) + SHA_K[i] + w[i];
+        uint32_t t2 = (ROTR(a, 2) ^ ROTR(a, 13) ^ ROTR(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
+        k = g;
+        g = f;
+        f = e;
+        e = d + t1;
+        d = c;
+        c = b;
+        b = a;
+        a = t1 + t2;
+    }
+    h[0] += a;
+    h[1] += b;
+    h[2] += c;
+    h[3] += d;
+    h[4] += e;
+    h[5] += f;
+    h[6] += g;
+    h[7] += k;
+}
+
+/* seed_of(text: str) -> int: int.from_bytes(sha256(text.encode()).digest()[:8], "big"). */
+static PyObject *
+seed_of(PyObject *self, PyObject *text)
+{
+    (void)self;
+    if (!PyUnicode_Check(text)) {
+        PyErr_SetString(PyExc_TypeError, "seed_of: the text must be a str");
+        return NULL;
+    }
+    Py_ssize_t size;
+    const char *bytes = PyUnicode_AsUTF8AndSize(text, &size); /* strict UTF-8, as str.encode() */
+    if (bytes == NULL) {
+        return NULL;
+    }
+    uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+    const unsigned char *data = (const unsigned char *)bytes;
+    Py_ssize_t left = size;
+    while (left >= 64) {
+        sha256_block(h, data);
+        data += 64;
+        left -= 64;
+    }
+    unsigned char tail[128];
+    memset(tail, 0, sizeof(tail));
+    memcpy(tail, data, (size_t)left);
+    tail[left] = 0x80;
+    Py_ssize_t blocks = left + 9 <= 64 ? 1 : 2; /* the 0x80 and the 8-byte length must fit */
+    uint64_t bits = (uint64_t)size * 8;
+    for (int i = 0; i < 8; i++) {
+        tail[blocks * 64 - 1 - i] = (unsigned char)(bits >> (8 * i));
+    }
+    for (Py_ssize_t b = 0; b < blocks; b++) {
+        sha256_block(h, tail + 64 * b);
+    }
+    return PyLong_FromUnsignedLongLong(((unsigned long long)h[0] << 32) | (unsigned long long)h[1]);
+}
+
+#undef ROTR
 
 
 /* -- DealSteps ------------------------------------------------------------------------------ */
@@ -356,6 +454,8 @@ static PyTypeObject DealStepsType = {
 static PyMethodDef methods[] = {
     {"pcg_shuffle", (PyCFunction)(void (*)(void))pcg_shuffle, METH_FASTCALL,
      "pcg_shuffle(items, state, inc) -> state: Random.shuffle in C, in place"},
+    {"seed_of", (PyCFunction)seed_of, METH_O,
+     "seed_of(text) -> int: the first 8 bytes of the text's SHA-256 (UTF-8), big-endian: rng._seed_of in C"},
     {NULL, NULL, 0, NULL},
 };
 

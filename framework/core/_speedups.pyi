@@ -2,6 +2,7 @@
 from typing import Any
 
 def pcg_shuffle(items: list[Any], state: int, inc: int, /) -> int: ...
+def seed_of(text: str, /) -> int: ...
 
 class DealSteps:
     """The base of tapete.play.deal.Deal where built (its twin: tapete.play.deal.DealSteps)."""

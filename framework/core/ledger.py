@@ -52,6 +52,27 @@ class Ledger:
         self.reentries = self.reentries or [0] * n
         self.refresh()
 
+    @classmethod
+    def fresh(cls, players: int, deal_number: int = 0) -> Ledger:
+        """``Ledger(players)`` with its ``deal_number`` set: a new match's ledger, every seat in.
+
+        The same fields as the constructor gives (tests/test_new_deal_cost.py compares them),
+        set at once: every deal begun through `Variant.new_deal` makes one, for the rules
+        that read the ledger as the deal is dealt."""
+        ledger = cls.__new__(cls)
+        seats = list(range(players))
+        ledger.players = players
+        ledger.totals = [0] * players
+        ledger.deals_won = [0] * players
+        ledger.out = [False] * players
+        ledger.last_scores = []
+        ledger.reentries = [0] * players
+        ledger.deal_number = deal_number
+        ledger.active = seats[:]
+        ledger.seats = seats
+        ledger.carried = {}
+        return ledger
+
     def refresh(self) -> None:
         self.active = [s for s in range(self.players) if not self.out[s]]
 

@@ -13,16 +13,29 @@ import hashlib
 from collections.abc import Callable, MutableSequence, Sequence
 from typing import Any, TypeVar
 
-_pcg_shuffle: Callable[[list[Any], int, int], int] | None
-try:
-    from tapete.core._speedups import pcg_shuffle as _pcg_shuffle
-except ImportError:  # built without a C compiler: the plain Python loop below gives the same deals
-    _pcg_shuffle = None
-
 _MASK64 = (1 << 64) - 1
 _MULT = 6364136223846793005
 
 T = TypeVar("T")
+
+
+@functools.lru_cache(maxsize=1024)
+def _seed_of_python(text: str) -> int:
+    """`_seed_of` in plain Python, hashed once per text: every deal asks again for the same streams."""
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+
+
+# _seed_of(text): the first 8 bytes of the text's SHA-256 (of its UTF-8), big-endian. In C where built
+# (`tapete.core._speedups.seed_of`: a fifth of hashlib's time for a short text, so it needs no cache,
+# and a deal begun by `Variant.new_deal` hashes three texts no deal hashed before).
+_pcg_shuffle: Callable[[list[Any], int, int], int] | None
+_seed_of: Callable[[str], int]
+try:
+    from tapete.core._speedups import pcg_shuffle as _pcg_shuffle
+    from tapete.core._speedups import seed_of as _seed_of
+except ImportError:  # built without a C compiler: the plain Python twins give the same deals
+    _pcg_shuffle = None
+    _seed_of = _seed_of_python
 
 
 def derive_seed(*parts: object) -> int:
@@ -30,21 +43,45 @@ def derive_seed(*parts: object) -> int:
     return _seed_of("\x1f".join(map(str, parts)))
 
 
-@functools.lru_cache(maxsize=1024)
-def _seed_of(text: str) -> int:
-    """The seed of a joined text, hashed once: every deal asks again for the same streams."""
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+_INCS: dict[int | str, int] = {}  # stream (a plain int or str) -> its increment: a handful of streams are used
+
+
+def _increment(stream: object) -> int:
+    """The generator's increment for a stream: odd, from ``derive_seed("stream", stream)``.
+
+    Remembered for a plain int or str (exactly those types: ``True`` prints otherwise than
+    ``1`` and so is another stream), since every deal, bot and search asks again for the
+    same few streams."""
+    if type(stream) is str or type(stream) is int:
+        inc = _INCS.get(stream)
+        if inc is None:
+            if len(_INCS) >= 1024:  # a caller numbering its streams: keep the memory bounded
+                _INCS.clear()
+            inc = _INCS[stream] = ((_seed_of(f"stream\x1f{stream}") << 1) | 1) & _MASK64
+        return inc
+    return ((derive_seed("stream", stream) << 1) | 1) & _MASK64
+
+
+_INC0 = _increment(0)  # the default stream's
 
 
 class Random:
     __slots__ = ("state", "inc")
 
     def __init__(self, seed: object = 0, stream: object = 0):
-        self.inc = ((derive_seed("stream", stream) << 1) | 1) & _MASK64
-        self.state = 0
-        self._next()
-        self.state = (self.state + derive_seed("seed", seed)) & _MASK64
-        self._next()
+        # PCG32's seeding, written out: from state 0 one step (state = inc), the seed added,
+        # one step more; each step is state * _MULT + inc, modulo 2**64
+        inc = self.inc = _increment(stream)
+        self.state = ((inc + _seed_of("seed\x1f" + str(seed))) * _MULT + inc) & _MASK64
+
+    @classmethod
+    def derived(cls, *parts: object) -> Random:
+        """``Random(derive_seed(*parts))``: the generator of a derived seed (a match's deal), in one step."""
+        derived = _seed_of("\x1f".join(map(str, parts)))
+        r = cls.__new__(cls)
+        inc = r.inc = _INC0
+        r.state = ((inc + _seed_of(f"seed\x1f{derived}")) * _MULT + inc) & _MASK64
+        return r
 
     def _next(self) -> int:
         old = self.state

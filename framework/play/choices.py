@@ -28,6 +28,12 @@ if TYPE_CHECKING:
 
 CHOSEN = "chosen"  # zone kind of the cards a seat has chosen and not yet handed on
 CHOOSING = "choosing"  # the state's data key: how many cards each seat chooses, while the phase lasts
+_ZONES: dict[int, tuple[str, ...]] = {}  # players -> ("chosen.0", "chosen.1", ...)
+
+
+def _zone_names(players: int) -> tuple[str, ...]:
+    names = _ZONES[players] = tuple(f"{CHOSEN}.{s}" for s in range(players))
+    return names
 
 
 class HiddenChoices:
@@ -53,8 +59,13 @@ class HiddenChoices:
 
         ``seats``, when given, are the only seats that choose (a partner's exchange: one seat
         passes to another); the others have no ``chosen`` zone and are never asked."""
-        for s in range(state.players) if seats is None else seats:
-            state.zones[self.zone(s)] = []
+        zones = state.zones
+        if seats is None:  # every seat: the names made once per table size (a pass begins most Hearts deals)
+            for name in _ZONES.get(state.players) or _zone_names(state.players):
+                zones[name] = []
+        else:
+            for s in seats:
+                zones[self.zone(s)] = []
         state.data[CHOOSING] = count
         state.to_move = first
 
@@ -101,11 +112,18 @@ class HiddenChoices:
         count = self.count(state)
         if count > len(mine):  # `left`, read once for the whole move
             return False
+        names = _ZONES.get(state.players) or _zone_names(state.players)
+        for name in names:  # the last choice of all, most often: then it ends the phase, whoever is next
+            chosen = zones.get(name)
+            if chosen is not None and count > len(chosen):
+                break
+        else:
+            return True
         game = self.game
         nxt = seat
         for _ in range(state.players):
-            nxt = game.next_seat(state, nxt)
-            chosen = zones.get(f"{CHOSEN}.{nxt}")
+            nxt = game.next_seat(state, nxt)  # a seat of the table
+            chosen = zones.get(names[nxt])
             if chosen is not None and count > len(chosen):
                 state.to_move = nxt
                 return False
@@ -116,7 +134,8 @@ class HiddenChoices:
 
         Every transfer happens in this one step, so nobody sees a card given to them before
         the last seat has chosen; the ``chosen`` zones are removed."""
-        for s in range(state.players):
-            cards = state.zones.pop(self.zone(s), [])
-            state.zones[targets.get(s, f"hand.{s}")].extend(cards)
+        zones = state.zones
+        for s, name in enumerate(_ZONES.get(state.players) or _zone_names(state.players)):
+            cards = zones.pop(name, [])
+            zones[targets[s] if s in targets else f"hand.{s}"].extend(cards)
         state.data.pop(CHOOSING, None)

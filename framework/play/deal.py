@@ -45,9 +45,10 @@ def first_dealer(rules: Rules, players: int, seed: object) -> int:
 
 
 def start_deal(game: Game, players: int, dealer: int, rng: Random, ledger: Ledger) -> DealState:
-    state = DealState(players=players, dealer=dealer)
-    state.counters.update(carried_counters(ledger.carried, players))  # as the deal begins, public as the totals are
-    ctx = Ctx(game=game, state=state, ledger=ledger)
+    state = DealState(players, dealer)
+    if ledger.carried:  # as the deal begins, public as the totals are
+        state.counters.update(carried_counters(ledger.carried, players))
+    ctx = Ctx(game, state, None, ledger)
     if game.rules.has_any("remove"):  # a deck for the player count: the removed cards lie face up, apart
         removed = game.removed_cards(state, ctx)
         game._set_aside = frozenset(removed)

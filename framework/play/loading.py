@@ -42,7 +42,7 @@ from ..core.limits import (
     read_file,
     read_source,
 )
-from ..core.rng import Random, derive_seed
+from ..core.rng import Random
 from ..game import Game
 from ..plugins.loader import Registry
 from ..plugins.loader import registry as default_registry
@@ -85,6 +85,8 @@ class Variant:
 
     _game: Game | None = field(default=None, init=False, repr=False, compare=False)
     _unsound: list[LocatedError] | None = field(default=None, init=False, repr=False, compare=False)
+    # (lowest, highest player count, teams): what `check_players` reads of the rules, read once
+    _seating: tuple[int, int, Any] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def name(self) -> str:
@@ -128,8 +130,17 @@ class Variant:
             raise ErrorList(self._unsound)
 
     def check_players(self, players: int) -> None:
-        """Refuse a player count this variant does not seat (a numpy integer is a count; True or 3.0 is none)."""
-        lo, hi = self.player_range()
+        """Refuse a player count this variant does not seat (a numpy integer is a count; True or 3.0 is none).
+
+        Asked for every deal a caller begins (`new_deal`): the seating the rules allow is read
+        of them once, and a plain int that fits is let through before anything else is asked."""
+        seating = self._seating
+        if seating is None:
+            lo, hi = self.player_range()
+            seating = self._seating = (lo, hi, self.rules.constant("teams", 0))
+        lo, hi, teams = seating
+        if type(players) is int and lo <= players <= hi and not (teams and players % teams):
+            return
         whole = None if isinstance(players, bool | float) else as_whole(players)
         if whole is None or not lo <= whole <= hi:
             shown = players if whole is not None or isinstance(players, bool | int | float) else repr(players)
@@ -153,14 +164,15 @@ class Variant:
         read_seed(seed)  # checked, kept as given: "01" and 1 deal differently
         if dealer is not None:
             dealer = read_seat(dealer, players, "dealer")
-        record = flag(record, "record")
-        self.require_sound()
-        game = self.new_game()
+        if record is not True and record is not False:
+            record = flag(record, "record")
+        if self._unsound is None or self._unsound:  # checked once per variant; refused every time
+            self.require_sound()
+        game = self._game or self.new_game()
         if dealer is None:
             dealer = first_dealer(self.rules, players, seed)
-        ledger = Ledger(players)
-        ledger.deal_number = 1
-        state = start_deal(game, players, dealer, Random(derive_seed(seed, "deal", 1)), ledger)
+        # the first deal of a match that is only this deal: `Random.derived` is Random(derive_seed(...))
+        state = start_deal(game, players, dealer, Random.derived(seed, "deal", 1), Ledger.fresh(players, 1))
         return Deal(self, game, state, record)
 
     @declare(snapshot="snapshot", partial="flag")

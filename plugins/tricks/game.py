@@ -156,7 +156,15 @@ class Tricks(Game):
         self.blind = Blind(self)
         self.tables = {name: tuple(values) for name, values in rules.tables.items()}
         self._ctx = Ctx(game=self)
+        # each seat's zone and counter names, made once: a deal names them all (MAX_PLAYERS is 16)
+        self._hand_zones = tuple(f"hand.{s}" for s in range(16))
+        self._taken_zones = tuple(f"taken.{s}" for s in range(16))
+        self._tricks_counters = tuple(f"tricks.{s}" for s in range(16))
+        self._counters_at_start: dict[int, dict[str, int]] = {}
+        # id of a card table the script hands a word -> (the table, the cards it counts above zero): `took_all`
+        self._counted_cards: dict[int, tuple[tuple[Any, ...], tuple[int, ...]]] = {}
         self._fast = self._fast_rules()
+        self._quick = None if self._fast is None else QuickSteps(self._fast.legal, self._fast.play)
 
     def _fast_rules(self) -> Any:
         """The play rules for the C steps (`_fast`), or None where they cannot be used.
@@ -202,12 +210,12 @@ class Tricks(Game):
             bans(self.lead_bans),
             bans(self.no_play),
             self.plays,
-            tuple(f"hand.{s}" for s in range(16)),
+            self._hand_zones,
             self.step,
             bytes(self.pos[c] for c in deck.ids),
             tuple(deck.format(c) for c in deck.ids),
-            tuple(f"taken.{s}" for s in range(16)),
-            tuple(f"tricks.{s}" for s in range(16)),
+            self._taken_zones,
+            self._tricks_counters,
             self.draws,
             (HiddenChoices.key,),  # the phases before play: the pass, blind bids, the round of bids
             (BLIND_ROUND, BIDDING),
@@ -247,37 +255,49 @@ class Tricks(Game):
         n = state.players
         size = int(self.hand_size(ctx)) if self.hand_size is not None else len(cards) // n
         self.deal_round_robin(state, cards, size, self.next_seat(state, state.dealer))
-        counters = state.counters
-        if self.bidding.used:
+        zones, counters = state.zones, state.counters
+        bidding = self.bidding.used
+        if bidding:
             counters["dealt"] = size  # what ``bid_max`` and the bots read: the tricks of the deal
-        if self.trump_rule == "turned" and (not cards or self._untrumped(state)):  # OH-3.4, OH-V5: no trumps
+        trump_rule = self.trump_rule
+        if trump_rule == "none":
+            pass
+        elif trump_rule == "turned" and (not cards or self._untrumped(state)):  # OH-3.4, OH-V5: no trumps
             counters["trump"] = 0
-        elif self.trump_rule == "turned":  # BR-2.2, OH-3.3: the next card is turned; it is the stock's last card
+        elif trump_rule == "turned":  # BR-2.2, OH-3.3: the next card is turned; it is the stock's last card
             turned = cards.pop()
-            state.zones["turned"] = [turned]
+            zones["turned"] = [turned]
             counters["trump"] = 1 + self.deck.suits.index(self.suit_of[turned])
-        elif self.trump_rule == "last":  # the dealer's last card decides the trump suit; the card stays in hand
-            last = state.zones[f"hand.{state.dealer}"][-1]
+        elif trump_rule == "last":  # the dealer's last card decides the trump suit; the card stays in hand
+            last = zones[f"hand.{state.dealer}"][-1]
             counters["trump"] = 1 + self.deck.suits.index(self.suit_of[last])
-        elif self.trump_rule != "none":
-            counters["trump"] = 1 + self.deck.suits.index(self.trump_rule)
-        if cards or self.trump_rule == "turned":
-            state.zones["stock"] = cards  # what is left is drawn after each trick, the top (last) first
-        state.zones["trick"] = []
+        else:
+            counters["trump"] = 1 + self.deck.suits.index(trump_rule)
+        if cards or trump_rule == "turned":
+            zones["stock"] = cards  # what is left is drawn after each trick, the top (last) first
+        zones["trick"] = []
+        taken = self._taken_zones if n <= 16 else tuple(f"taken.{s}" for s in range(n))
         for s in range(n):
-            state.zones[f"taken.{s}"] = []
-            counters[f"tricks.{s}"] = 0
-        counters["played"] = 0
+            zones[taken[s]] = []
+        counters.update(self._trick_counters(n))  # tricks.0 ... tricks.N-1 and played, all 0, in that order
         number = ctx.ledger.deal_number if ctx.ledger is not None else 1
         way = self.cycle[(max(number, 1) - 1) % len(self.cycle)]
-        counters["pass_to"] = self._steps(way, n)
-        if counters["pass_to"]:
+        steps = counters["pass_to"] = self._steps(way, n)
+        if steps:
             self.choices.begin(state, self.next_seat(state, state.dealer), self.pass_count)
-        elif self.bidding.used and not self.blind.begin(state, ctx):  # SP-V1: blind bids before the hands are seen
+        elif bidding and not self.blind.begin(state, ctx):  # SP-V1: blind bids before the hands are seen
             self.bidding.begin(state)
 
+    def _trick_counters(self, players: int) -> dict[str, int]:
+        """The counters a deal starts with, ``tricks.N`` for each seat then ``played``, all 0: made once per count."""
+        made = self._counters_at_start.get(players)
+        if made is None:
+            made = self._counters_at_start[players] = {**{f"tricks.{s}": 0 for s in range(players)}, "played": 0}
+        return made
+
     def deal_started(self, state: DealState) -> None:
-        self.blind.started(state)  # SP-V1: the declarations go round from the first bidder
+        if self.blind.when is not None:
+            self.blind.started(state)  # SP-V1: the declarations go round from the first bidder
 
     def _untrumped(self, state: DealState) -> bool:
         """The ``no_trump`` rule for the deal just dealt (OH-V5: the hands of M cards have no trumps)."""
@@ -300,8 +320,12 @@ class Tricks(Game):
     def _lead_now(self, state: DealState) -> None:
         """Play begins: the ``leader`` rule on the hands as they are after the pass (HE-3.1)."""
         if self.leader_rule is not None:
-            with self._ctx.bound(state) as ctx:
+            ctx = self._ctx  # bound to the deal for the rule, then released (`Ctx.release`: no with-block's calls)
+            ctx.state, ctx.seat = state, None  # type: ignore[assignment]  # a deal-wide rule
+            try:
                 state.to_move = int(self.leader_rule(ctx)) % state.players
+            finally:
+                ctx.release()
         else:
             state.to_move = self.next_seat(state, state.dealer)
         state.counters["lead"] = state.to_move
@@ -390,8 +414,7 @@ class Tricks(Game):
     def quick_steps(self) -> QuickSteps | None:
         """The C steps' own methods (`_fast.Rules.legal`, `.play`), which `legal_actions` and `apply`
         below ask first: a `tapete.Deal` calls them with no Python frame of the game's."""
-        rules = self._fast
-        return None if rules is None else QuickSteps(rules.legal, rules.play)
+        return self._quick  # made once, with the C steps (every `tapete.Deal` asks as it begins)
 
     def legal_actions(self, state: DealState) -> list[Action]:
         if self._fast is not None:  # in play (no pass, no bids on), the C steps answer as below
@@ -486,8 +509,9 @@ class Tricks(Game):
             return self.blind.apply(state, action)
         if action.kind == "pass":
             if self.choices.choose(state, action.cards[0]):
-                steps = state.counters["pass_to"]
-                targets = {s: f"hand.{self.next_seat(state, s, steps)}" for s in range(state.players)}
+                steps, n = state.counters["pass_to"], state.players
+                hands = self._hand_zones if n <= 16 else tuple(f"hand.{s}" for s in range(n))
+                targets = {s: hands[self.next_seat(state, s, steps)] for s in range(n)}
                 self.choices.hand_on(state, targets)
                 self._lead_now(state)
                 return [{"say": f"the cards are passed {self.pass_way(state)}"}]

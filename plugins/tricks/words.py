@@ -121,9 +121,31 @@ def _took_all(c: TrickCtx, values: Sequence[int]) -> bool:
     """The player (or the side) took every card in play that the table counts above zero (the moon)."""
     zones = c.state.zones
     mine = {card for s in _team(c) for card in zones[f"taken.{s}"]}
-    out = set(zones.get("removed", ()))
-    counted = [card for card, v in enumerate(values) if v > 0 and card not in out]
+    counted: Sequence[int] = _counted(c, values)
+    removed = zones.get("removed", ())
+    if removed:
+        out = set(removed)
+        counted = [card for card in counted if card not in out]
     return bool(counted) and all(card in mine for card in counted)
+
+
+def _counted(c: TrickCtx, values: Sequence[int]) -> tuple[int, ...]:
+    """The cards a table counts above zero, in card order.
+
+    Hearts' score asks ``took_all(penalty)`` five times a seat (its own, then ``any`` of
+    everyone's), and going through the 52 values was most of scoring a deal; a script's
+    table reaches a word as the same tuple every time (made once, when the rules were
+    compiled), so its cards are worked out once per game and table."""
+    if type(values) is tuple:
+        known: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] | None = getattr(c.game, "_counted_cards", None)
+        if known is not None:
+            hit = known.get(id(values))
+            if hit is not None and hit[0] is values:  # held there, so the id is the same tuple's
+                return hit[1]
+            counted = tuple(card for card, v in enumerate(values) if v > 0)
+            known[id(values)] = (values, counted)
+            return counted
+    return tuple(card for card, v in enumerate(values) if v > 0)
 
 
 def _holds_only(c: TrickCtx, values: Sequence[int]) -> bool:
@@ -136,9 +158,17 @@ def _holder(c: TrickCtx, card: int | str) -> int:
     if isinstance(card, str):
         card = c.game.deck.parse(card)
     state = c.state
-    for s in range(state.players):
-        if card in state.zones[f"hand.{s}"]:
-            return s
+    zones = state.zones
+    players = state.players
+    hands = getattr(c.game, "_hand_zones", ())  # the hands' names, made once (`leader = holder(2♣)`: every deal)
+    if players <= len(hands):
+        for s in range(players):
+            if card in zones[hands[s]]:
+                return s
+    else:
+        for s in range(players):
+            if card in zones[f"hand.{s}"]:
+                return s
     return c.game.next_seat(state, state.dealer)
 
 
