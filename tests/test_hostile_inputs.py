@@ -240,6 +240,14 @@ def test_new_deal_refuses_a_seed_that_would_not_promise_the_same_cards(bad):
         load_variant(V).new_deal(4, seed=bad)
 
 
+def test_new_deal_takes_a_numpy_bool_as_a_flag():
+    """What a numpy array's element is (``np.bool_``, named ``bool`` since numpy 2) is True or False."""
+    v = load_variant(V)
+    assert v.new_deal(4, seed=7, record=np.bool_(False)).snapshot() == v.new_deal(4, seed=7, record=False).snapshot()
+    with pytest.raises(TapeteError, match="record must be True or False"):
+        v.new_deal(4, seed=7, record=np.int64(0))
+
+
 def test_new_deal_takes_numpy_integers_as_whole_numbers():
     v = load_variant(V)
     assert v.new_deal(np.int64(4), seed=np.int64(7)).snapshot() == v.new_deal(4, seed=7).snapshot()

@@ -270,7 +270,8 @@ def flag(value: Any, what: str) -> bool:
     """``value`` when it is True or False (numpy's bool too); 1, "yes" and None are refused."""
     if isinstance(value, bool):
         return value
-    if type(value).__name__ == "bool_":
+    kind = type(value)
+    if kind.__module__ == "numpy" and kind.__name__ in ("bool_", "bool"):  # numpy 1's name, and numpy 2's
         return bool(value)
     raise InputError(f"{what} must be True or False, not {_shown(value)}")
 
