@@ -240,12 +240,92 @@ steps_field(PyObject *value, const char *name)
     return value;
 }
 
+/* The state's class when getattr reads ``over`` from the instance's own dict whenever it holds it
+ * (the generic getattr, an instance dict, no data descriptor named ``over`` along the MRO), and the
+ * class's version tag then: any change to the class or a base invalidates the tag, and the class is
+ * checked again. */
+static PyTypeObject *plain_over_type;
+static unsigned int plain_over_tag;
+
+static int
+plain_over(PyTypeObject *tp)
+{
+    if (tp == plain_over_type && (tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) && tp->tp_version_tag == plain_over_tag &&
+        tp->tp_getattro == PyObject_GenericGetAttr) {
+        return 1;
+    }
+    if (!(tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) || tp->tp_getattro != PyObject_GenericGetAttr) {
+        return 0; /* no tag yet: the generic getattr gives it one, and the next call checks again */
+    }
+#ifdef Py_TPFLAGS_MANAGED_DICT
+    int has_dict = tp->tp_dictoffset != 0 || (tp->tp_flags & Py_TPFLAGS_MANAGED_DICT);
+#else
+    int has_dict = tp->tp_dictoffset != 0;
+#endif
+    PyObject *mro = tp->tp_mro;
+    if (!has_dict || mro == NULL || !PyTuple_Check(mro)) {
+        return 0;
+    }
+    unsigned int tag = tp->tp_version_tag;
+    for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(mro); j++) {
+        PyTypeObject *base = (PyTypeObject *)PyTuple_GET_ITEM(mro, j);
+        PyObject *dict = base->tp_dict;
+        if (dict == NULL || !PyDict_Check(dict)) {
+            if (base == &PyBaseObject_Type) {
+                continue; /* object has no ``over`` */
+            }
+            return 0;
+        }
+        PyObject *found = PyDict_GetItemWithError(dict, s_over);
+        if (found == NULL) {
+            if (PyErr_Occurred()) {
+                PyErr_Clear();
+                return 0;
+            }
+            continue;
+        }
+        if (Py_TYPE(found)->tp_descr_set != NULL) {
+            return 0; /* a data descriptor: it, not the instance dict, answers */
+        }
+        break; /* a class default (or a non-data descriptor): the instance dict comes first */
+    }
+    if (!(tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) || tp->tp_version_tag != tag) {
+        return 0;
+    }
+    Py_INCREF(tp);
+    Py_XSETREF(plain_over_type, tp);
+    plain_over_tag = tag;
+    return 1;
+}
+
+/* ``state.over``, a new reference: from the instance dict when it answers for getattr, else getattr. */
+static PyObject *
+state_over(PyObject *state)
+{
+    if (plain_over(Py_TYPE(state))) {
+        PyObject *dict = PyObject_GenericGetDict(state, NULL);
+        if (dict != NULL && PyDict_CheckExact(dict)) {
+            PyObject *over = PyDict_GetItemWithError(dict, s_over);
+            Py_XINCREF(over);
+            Py_DECREF(dict);
+            if (over != NULL || PyErr_Occurred()) {
+                return over;
+            }
+        }
+        else {
+            Py_XDECREF(dict);
+            PyErr_Clear();
+        }
+    }
+    return PyObject_GetAttr(state, s_over);
+}
+
 /* The legal moves of ``state`` as a new list: none once it is over, else the game's quick steps'
  * own new list, or (when they leave the state to the game) a copy of the game's. */
 static PyObject *
 steps_moves_now(DealSteps *self, PyObject *state)
 {
-    PyObject *over = PyObject_GetAttr(state, s_over);
+    PyObject *over = state_over(state);
     if (over == NULL) {
         return NULL;
     }
@@ -402,7 +482,8 @@ steps_state_attr(DealSteps *self, PyObject *name)
 static PyObject *
 steps_get_over(DealSteps *self, void *Py_UNUSED(closure))
 {
-    return steps_state_attr(self, s_over);
+    PyObject *state = steps_field(self->state, "_state");
+    return state == NULL ? NULL : state_over(state);
 }
 
 static PyObject *

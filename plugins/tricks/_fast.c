@@ -49,6 +49,10 @@ typedef struct {
     /* the core's phase of hidden choices (the pass), or NULLs: the data key set while it lasts,
      * the move's word, the move choosing each card, and the zones "chosen.0", ... */
     PyObject *choosing_key, *pass_word, *pass_moves, *chosen_keys;
+    /* the pass's end, or NULLs: passed(state) -> words, the game's play beginning once the chosen cards
+     * are handed on (`Tricks._passed`); the counters whose truth leaves that last choice to Python
+     * (the blind nil exchange's); the counter of seats the cards go on by */
+    PyObject *passed, *pass_blocked, *k_pass_to;
     PyObject *plays;     /* tuple: the Action playing each card */
     PyObject *hand_keys; /* tuple: "hand.0", "hand.1", ... */
     int step;            /* seats the turn moves on by: 1 clockwise, -1 the other way */
@@ -63,6 +67,10 @@ typedef struct {
     PyObject *k_data, *k_over, *k_stock, *k_turned, *k_say, *k_show, *space;
     PyObject *k_trick, *k_played, *k_trump, *k_lead, *k_broken, *one;
     PyObject *k_zones, *k_counters, *k_to_move, *k_players;
+    /* the state's class whose instances getattr reads from their own dict (see `plain_type`), or
+     * NULL, and the version tag the class had when that was checked */
+    PyTypeObject *plain;
+    unsigned int plain_tag;
 } Rules;
 
 static PyTypeObject RulesType;
@@ -71,6 +79,7 @@ static int
 Rules_traverse(Rules *self, visitproc visit, void *arg)
 {
     Py_VISIT(self->judge); /* the game's bound method: the game holds these rules too */
+    Py_VISIT(self->passed);
     return 0;
 }
 
@@ -78,6 +87,7 @@ static int
 Rules_clear(Rules *self)
 {
     Py_CLEAR(self->judge);
+    Py_CLEAR(self->passed);
     return 0;
 }
 
@@ -123,6 +133,9 @@ Rules_dealloc(Rules *self)
     Py_XDECREF(self->k_say);
     Py_XDECREF(self->k_show);
     Py_XDECREF(self->space);
+    Py_XDECREF(self->plain);
+    Py_XDECREF(self->pass_blocked);
+    Py_XDECREF(self->k_pass_to);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -308,9 +321,10 @@ Rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         self->judge = judge;
     }
     if (choices != NULL && choices != Py_None) {
-        PyObject *key, *word, *moves, *chosen;
-        if (!PyArg_ParseTuple(choices, "O!O!O!O!", &PyUnicode_Type, &key, &PyUnicode_Type, &word, &PyTuple_Type,
-                              &moves, &PyTuple_Type, &chosen)) {
+        PyObject *key, *word, *moves, *chosen, *passed = NULL, *blocked = NULL, *pass_to = NULL;
+        if (!PyArg_ParseTuple(choices, "O!O!O!O!|OO!O!", &PyUnicode_Type, &key, &PyUnicode_Type, &word, &PyTuple_Type,
+                              &moves, &PyTuple_Type, &chosen, &passed, &PyTuple_Type, &blocked, &PyUnicode_Type,
+                              &pass_to)) {
             Py_DECREF(self);
             return NULL;
         }
@@ -321,6 +335,10 @@ Rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         }
         Py_INCREF(key), Py_INCREF(word), Py_INCREF(moves), Py_INCREF(chosen);
         self->choosing_key = key, self->pass_word = word, self->pass_moves = moves, self->chosen_keys = chosen;
+        if (passed != NULL && passed != Py_None && blocked != NULL && pass_to != NULL) {
+            Py_INCREF(passed), Py_INCREF(blocked), Py_INCREF(pass_to);
+            self->passed = passed, self->pass_blocked = blocked, self->k_pass_to = pass_to;
+        }
     }
     if (!self->k_trick || !self->k_played || !self->k_trump || !self->k_lead || !self->k_broken || !self->one ||
         !self->k_zones || !self->k_counters || !self->k_to_move || !self->k_players || !self->k_data ||
@@ -334,6 +352,22 @@ Rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 }
 
 
+/* The value of an exact int when it is a small one (in [0, 2**30)), read from its digits; -1 else. */
+static inline long
+small_value(PyObject *item)
+{
+#if PY_VERSION_HEX >= 0x030C0000 /* the documented (unstable) C API of 3.12 on */
+    if (!PyUnstable_Long_IsCompact((PyLongObject *)item)) {
+        return -1;
+    }
+    Py_ssize_t v = PyUnstable_Long_CompactValue((PyLongObject *)item);
+    return v >= 0 ? (long)v : -1;
+#else
+    Py_ssize_t size = Py_SIZE(item);
+    return size == 0 ? 0 : size == 1 ? (long)((PyLongObject *)item)->ob_digit[0] : -1;
+#endif
+}
+
 /* The card an item of a zone holds, or -1 when it is not a card of this deck. */
 static inline int
 card_of(Rules *r, PyObject *item)
@@ -341,9 +375,8 @@ card_of(Rules *r, PyObject *item)
     if (!PyLong_CheckExact(item)) {
         return -1;
     }
-    long c = PyLong_AsLong(item);
+    long c = small_value(item); /* a card is a small int; anything else (negative, large) is none */
     if (c < 0 || c >= r->ncards) {
-        PyErr_Clear();
         return -1;
     }
     return (int)c;
@@ -373,21 +406,160 @@ counter(PyObject *counters, PyObject *key, long fallback, int *ok)
     return x;
 }
 
+/* Whether getattr reads the state's attributes (zones, counters, to_move, players, data, over) from
+ * the instance's own dict whenever it holds them: a class with the generic getattr, an instance
+ * dict, and no data descriptor (a property, a slot) for any of those names along its MRO. Checked
+ * once for a class and remembered with the class's version tag, which any change to the class or a
+ * base (a property set on it later, another __getattribute__) invalidates: checked again then. */
+static int
+plain_type(Rules *r, PyTypeObject *tp)
+{
+    if (tp == r->plain && (tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) && tp->tp_version_tag == r->plain_tag &&
+        tp->tp_getattro == PyObject_GenericGetAttr) {
+        return 1;
+    }
+    if (!(tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) || tp->tp_getattro != PyObject_GenericGetAttr) {
+        return 0; /* no tag yet: the generic getattr gives it one, and the next step checks again */
+    }
+#ifdef Py_TPFLAGS_MANAGED_DICT
+    int has_dict = tp->tp_dictoffset != 0 || (tp->tp_flags & Py_TPFLAGS_MANAGED_DICT);
+#else
+    int has_dict = tp->tp_dictoffset != 0;
+#endif
+    PyObject *mro = tp->tp_mro;
+    if (!has_dict || mro == NULL || !PyTuple_Check(mro)) {
+        return 0;
+    }
+    unsigned int tag = tp->tp_version_tag;
+    PyObject *names[6] = {r->k_zones, r->k_counters, r->k_to_move, r->k_players, r->k_data, r->k_over};
+    for (int i = 0; i < 6; i++) {
+        for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(mro); j++) {
+            PyTypeObject *base = (PyTypeObject *)PyTuple_GET_ITEM(mro, j);
+            PyObject *dict = base->tp_dict;
+            if (dict == NULL || !PyDict_Check(dict)) {
+                if (base == &PyBaseObject_Type) {
+                    continue; /* object has none of these names */
+                }
+                return 0;
+            }
+            PyObject *found = PyDict_GetItemWithError(dict, names[i]);
+            if (found == NULL) {
+                if (PyErr_Occurred()) {
+                    PyErr_Clear();
+                    return 0;
+                }
+                continue;
+            }
+            if (Py_TYPE(found)->tp_descr_set != NULL) {
+                return 0; /* a data descriptor: it, not the instance dict, answers */
+            }
+            break; /* a class default (or a non-data descriptor): the instance dict comes first */
+        }
+    }
+    if (!(tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) || tp->tp_version_tag != tag) {
+        return 0;
+    }
+    Py_INCREF(tp);
+    Py_XSETREF(r->plain, tp);
+    r->plain_tag = tag;
+    return 1;
+}
+
 /* The parts of a DealState the steps read: new references to its zones, its counters and the seat
- * to move, and the number of players. 0 when the state is not as expected. */
+ * to move, and the number of players; the instance dict (a new reference, or NULL) when getattr
+ * reads the state's attributes from it (`plain_type`). 0 when the state is not as expected. */
 typedef struct {
-    PyObject *zones, *counters, *seat;
+    PyObject *zones, *counters, *seat, *dict;
+    PyObject *data; /* state.data, a new reference, when read from the instance dict with the rest; or NULL */
     long to_move, players;
 } Parts;
+
+/* The instance dict of a state whose class is plain (`plain_type`), a new reference, or NULL. */
+static PyObject *
+plain_dict(Rules *r, PyObject *state)
+{
+    if (!plain_type(r, Py_TYPE(state))) {
+        return NULL;
+    }
+    PyObject *dict = PyObject_GenericGetDict(state, NULL);
+    if (dict == NULL || !PyDict_CheckExact(dict)) {
+        PyErr_Clear();
+        Py_XDECREF(dict);
+        return NULL;
+    }
+    return dict;
+}
+
+/* getattr(state, name), a new reference, from the instance dict when it answers for getattr (`dict`
+ * not NULL, read from `plain_dict`) and holds the name; else by getattr itself. */
+static inline PyObject *
+state_attr(PyObject *dict, PyObject *state, PyObject *name)
+{
+    if (dict != NULL) {
+        PyObject *v = PyDict_GetItemWithError(dict, name);
+        if (v != NULL) {
+            Py_INCREF(v);
+            return v;
+        }
+        if (PyErr_Occurred()) {
+            return NULL;
+        }
+    }
+    return PyObject_GetAttr(state, name);
+}
+
+/* setattr(state, name, value) into the instance dict when getattr reads it from there (`plain_type`)
+ * and setattr is the generic one, which stores it there (no data descriptor for the name); else setattr. */
+static inline int
+state_set(Parts *p, PyObject *state, PyObject *name, PyObject *value)
+{
+    if (p->dict != NULL && Py_TYPE(state)->tp_setattro == PyObject_GenericSetAttr) {
+        return PyDict_SetItem(p->dict, name, value);
+    }
+    return PyObject_SetAttr(state, name, value);
+}
+
+/* state.data, a new reference: as `read_state` found it in the instance dict (no Python code has run
+ * since), else by getattr. */
+static PyObject *
+parts_data(Rules *r, PyObject *state, Parts *p)
+{
+    if (p->data != NULL) {
+        Py_INCREF(p->data);
+        return p->data;
+    }
+    return state_attr(p->dict, state, r->k_data);
+}
 
 static int
 read_state(Rules *r, PyObject *state, Parts *p)
 {
-    p->zones = p->counters = p->seat = NULL;
-    PyObject *zones = PyObject_GetAttr(state, r->k_zones);
-    PyObject *counters = PyObject_GetAttr(state, r->k_counters);
-    PyObject *seat = PyObject_GetAttr(state, r->k_to_move);
-    PyObject *players = PyObject_GetAttr(state, r->k_players);
+    p->zones = p->counters = p->seat = p->data = NULL;
+    PyObject *dict = plain_dict(r, state);
+    /* the names as the dataclass's __init__ stored them (the same interned strings): one pass over the
+     * instance dict finds them all; a name not found so is looked up (then getattr, `state_attr`) */
+    PyObject *got[5] = {NULL, NULL, NULL, NULL, NULL};
+    if (dict != NULL) {
+        PyObject *names[5] = {r->k_zones, r->k_counters, r->k_to_move, r->k_players, r->k_data};
+        Py_ssize_t pos = 0;
+        PyObject *key, *value;
+        int left = 5;
+        while (left && PyDict_Next(dict, &pos, &key, &value)) {
+            for (int i = 0; i < 5; i++) {
+                if (key == names[i]) {
+                    Py_INCREF(value);
+                    got[i] = value;
+                    left--;
+                    break;
+                }
+            }
+        }
+    }
+    PyObject *zones = got[0] ? got[0] : state_attr(dict, state, r->k_zones);
+    PyObject *counters = got[1] ? got[1] : state_attr(dict, state, r->k_counters);
+    PyObject *seat = got[2] ? got[2] : state_attr(dict, state, r->k_to_move);
+    PyObject *players = got[3] ? got[3] : state_attr(dict, state, r->k_players);
+    p->data = got[4];
     int ok = zones && counters && seat && players && PyDict_CheckExact(zones) && PyDict_CheckExact(counters) &&
              PyLong_CheckExact(seat) && PyLong_CheckExact(players);
     if (ok) {
@@ -396,15 +568,19 @@ read_state(Rules *r, PyObject *state, Parts *p)
         ok = !PyErr_Occurred() && p->to_move >= 0 && p->to_move < PyTuple_GET_SIZE(r->hand_keys) && p->players > 0 &&
              p->players <= MAX_SEATS;
     }
-    PyErr_Clear();
+    if (PyErr_Occurred()) {
+        PyErr_Clear();
+    }
     Py_XDECREF(players);
     if (!ok) {
         Py_XDECREF(zones);
         Py_XDECREF(counters);
         Py_XDECREF(seat);
+        Py_XDECREF(dict);
+        Py_CLEAR(p->data);
         return 0;
     }
-    p->zones = zones, p->counters = counters, p->seat = seat;
+    p->zones = zones, p->counters = counters, p->seat = seat, p->dict = dict;
     return 1;
 }
 
@@ -415,6 +591,8 @@ release_state(Parts *p)
     Py_DECREF(p->zones);
     Py_DECREF(p->counters);
     Py_DECREF(p->seat);
+    Py_XDECREF(p->dict);
+    Py_XDECREF(p->data);
 }
 
 static PyObject *legal_parts(Rules *r, PyObject *state, PyObject *judge, Parts *p);
@@ -431,7 +609,7 @@ place_in(PyObject *hand, PyObject *card_obj, int card)
         if (!PyLong_CheckExact(item)) {
             return -1;
         }
-        if (item == card_obj || PyLong_AsLong(item) == card) {
+        if (item == card_obj || small_value(item) == card) {
             return i;
         }
     }
@@ -442,10 +620,11 @@ place_in(PyObject *hand, PyObject *card_obj, int card)
  * ``data[key]``): 1 with *value a new reference to its value, 0 when off, 2 when the data is not
  * a dict (Python decides), -1 on an error; *value is NULL but for 1. */
 static int
-choosing(Rules *r, PyObject *state, PyObject **value)
+choosing(Rules *r, PyObject *state, Parts *p, PyObject **value, int *quiet)
 {
     *value = NULL;
-    PyObject *data = PyObject_GetAttr(state, r->k_data);
+    *quiet = 0;
+    PyObject *data = parts_data(r, state, p);
     if (data == NULL || !PyDict_CheckExact(data)) {
         Py_XDECREF(data);
         PyErr_Clear();
@@ -454,6 +633,8 @@ choosing(Rules *r, PyObject *state, PyObject **value)
     PyObject *v = PyDict_GetItemWithError(data, r->choosing_key);
     Py_XINCREF(v); /* held on its own: nothing says the state keeps this dict */
     Py_DECREF(data);
+    /* absent, or a value whose truth runs no Python code */
+    *quiet = v == NULL || PyLong_CheckExact(v) || PyBool_Check(v) || v == Py_None;
     int on = v == NULL ? (PyErr_Occurred() ? -1 : 0) : PyObject_IsTrue(v);
     if (on == 1) {
         *value = v;
@@ -490,6 +671,104 @@ pass_legal(Rules *r, PyObject *zones, long seat)
     return out;
 }
 
+static long exact_counter(PyObject *counters, PyObject *key, int *ok);
+
+/* The last card chosen in the pass, as `Tricks.apply` plays it: `HiddenChoices.choose`, then
+ * `HiddenChoices.hand_on` (each seat's chosen cards onto the hand ``pass_to`` seats on, the chosen
+ * zones removed, the phase's data key popped), then the game's ``passed(state)`` (the leader, the
+ * words). None, having changed nothing, when the rules were made without it, when a counter leaves
+ * this choice to Python (the blind nil exchange) or when anything is not as the family keeps it. */
+static PyObject *
+pass_end(Rules *r, PyObject *state, PyObject *card_obj, Parts *p, PyObject *hand, Py_ssize_t at, PyObject *mine)
+{
+    PyObject *zones = p->zones, *counters = p->counters;
+    long players = p->players;
+    if (r->passed == NULL || players > PyTuple_GET_SIZE(r->hand_keys)) {
+        Py_RETURN_NONE;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(r->pass_blocked); i++) {
+        PyObject *v = PyDict_GetItemWithError(counters, PyTuple_GET_ITEM(r->pass_blocked, i));
+        if (v == NULL && PyErr_Occurred()) {
+            PyErr_Clear();
+            Py_RETURN_NONE;
+        }
+        if (v != NULL && (!PyLong_CheckExact(v) || PyObject_IsTrue(v))) {
+            Py_RETURN_NONE; /* set (or not a plain int): Python's */
+        }
+    }
+    int ok = 1;
+    long steps = exact_counter(counters, r->k_pass_to, &ok);
+    if (!ok || steps < -(1L << 20) || steps > (1L << 20)) {
+        Py_RETURN_NONE;
+    }
+    PyObject *data = parts_data(r, state, p);
+    if (data == NULL || !PyDict_CheckExact(data)) {
+        Py_XDECREF(data);
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    long targets[MAX_SEATS];
+    for (long s = 0; s < players; s++) { /* every zone the hand-on reads or extends, as the family keeps it */
+        targets[s] = ((s + (long)r->step * steps) % players + players) % players;
+        PyObject *chosen = PyDict_GetItemWithError(zones, PyTuple_GET_ITEM(r->chosen_keys, s));
+        PyObject *target = PyDict_GetItemWithError(zones, PyTuple_GET_ITEM(r->hand_keys, targets[s]));
+        if (PyErr_Occurred() || (chosen != NULL && !PyList_CheckExact(chosen)) || target == NULL ||
+            !PyList_CheckExact(target)) {
+            PyErr_Clear();
+            Py_DECREF(data);
+            Py_RETURN_NONE;
+        }
+    }
+    /* HiddenChoices.choose: the card from the hand to the chooser's chosen cards */
+    if (PySequence_DelItem(hand, at) < 0 || PyList_Append(mine, card_obj) < 0) {
+        Py_DECREF(data);
+        return NULL;
+    }
+    /* HiddenChoices.hand_on: zones.pop(chosen.s, []) onto zones[target], seat by seat; data.pop(key) */
+    for (long s = 0; s < players; s++) {
+        PyObject *name = PyTuple_GET_ITEM(r->chosen_keys, s);
+        PyObject *cards = PyDict_GetItemWithError(zones, name);
+        if (cards == NULL) {
+            if (PyErr_Occurred()) {
+                Py_DECREF(data);
+                return NULL;
+            }
+            continue; /* popped as []: nothing handed on */
+        }
+        Py_INCREF(cards);
+        if (PyDict_DelItem(zones, name) < 0) {
+            Py_DECREF(cards);
+            Py_DECREF(data);
+            return NULL;
+        }
+        PyObject *target = PyDict_GetItemWithError(zones, PyTuple_GET_ITEM(r->hand_keys, targets[s]));
+        int rc = -1;
+        if (target == NULL) {
+            if (!PyErr_Occurred()) {
+                PyErr_SetObject(PyExc_KeyError, PyTuple_GET_ITEM(r->hand_keys, targets[s]));
+            }
+        } else if (PyList_CheckExact(target)) {
+            rc = PyList_SetSlice(target, PyList_GET_SIZE(target), PyList_GET_SIZE(target), cards);
+        } else { /* a hand the hand-on replaced (a chosen zone named as one): extended as Python does */
+            PyObject *done = PyObject_CallMethod(target, "extend", "O", cards);
+            rc = done == NULL ? -1 : 0;
+            Py_XDECREF(done);
+        }
+        Py_DECREF(cards);
+        if (rc < 0) {
+            Py_DECREF(data);
+            return NULL;
+        }
+    }
+    PyObject *was = PyDict_GetItemWithError(data, r->choosing_key);
+    if ((was == NULL && PyErr_Occurred()) || (was != NULL && PyDict_DelItem(data, r->choosing_key) < 0)) {
+        Py_DECREF(data);
+        return NULL;
+    }
+    Py_DECREF(data);
+    return PyObject_CallOneArg(r->passed, state);
+}
+
 /* A card chosen in the pass, as `HiddenChoices.choose` chooses it, when the phase goes on after
  * it: [] (the words of a choice: none). None, having changed nothing, for the choice that ends
  * the phase (the family hands the cards on) and for any state not as the phase keeps it. */
@@ -499,7 +778,8 @@ pass_play(Rules *r, PyObject *state, PyObject *card_obj, Parts *p)
     PyObject *zones = p->zones;
     long seat = p->to_move, players = p->players;
     PyObject *v = NULL;
-    int on = choosing(r, state, &v);
+    int quiet;
+    int on = choosing(r, state, p, &v, &quiet);
     if (on < 0) {
         return NULL;
     }
@@ -552,8 +832,8 @@ pass_play(Rules *r, PyObject *state, PyObject *card_obj, Parts *p)
                 break;
             }
         }
-        if (next < 0) {
-            Py_RETURN_NONE; /* every seat has chosen: the family ends the phase */
+        if (next < 0) { /* every seat has chosen: the phase ends, and the family's play begins */
+            return pass_end(r, state, card_obj, p, hand, at, mine);
         }
     }
     if (PySequence_DelItem(hand, at) < 0 || PyList_Append(mine, card_obj) < 0) {
@@ -561,7 +841,7 @@ pass_play(Rules *r, PyObject *state, PyObject *card_obj, Parts *p)
     }
     if (next != seat) {
         PyObject *who = PyLong_FromLong(next);
-        if (who == NULL || PyObject_SetAttr(state, r->k_to_move, who) < 0) {
+        if (who == NULL || state_set(p, state, r->k_to_move, who) < 0) {
             Py_XDECREF(who);
             return NULL;
         }
@@ -573,16 +853,23 @@ pass_play(Rules *r, PyObject *state, PyObject *card_obj, Parts *p)
 /* Whether another phase than the play is on (the pass, a round of bids, blind bids): any of the
  * keys set to a true value, as the phases' own ``active`` reads them. -1 on an error. */
 static int
-other_phase(Rules *r, PyObject *state, PyObject *counters)
+other_phase(Rules *r, PyObject *state, Parts *p, PyObject *counters, PyObject *known_off)
 {
-    if (PyTuple_GET_SIZE(r->phase_data)) {
-        PyObject *data = PyObject_GetAttr(state, r->k_data);
+    int unread = 0; /* the data keys still to read: ``known_off`` was just read off, from the same dict */
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(r->phase_data); i++) {
+        unread += PyTuple_GET_ITEM(r->phase_data, i) != known_off;
+    }
+    if (unread) {
+        PyObject *data = parts_data(r, state, p);
         if (data == NULL || !PyDict_CheckExact(data)) {
             Py_XDECREF(data);
             PyErr_Clear();
             return 1; /* not as expected: Python decides */
         }
         for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(r->phase_data); i++) {
+            if (PyTuple_GET_ITEM(r->phase_data, i) == known_off) {
+                continue;
+            }
             PyObject *v = PyDict_GetItemWithError(data, PyTuple_GET_ITEM(r->phase_data, i));
             int on = v == NULL ? (PyErr_Occurred() ? -1 : 0) : PyObject_IsTrue(v);
             if (on != 0) {
@@ -628,9 +915,11 @@ legal_parts(Rules *r, PyObject *state, PyObject *judge, Parts *p)
 {
     PyObject *zones = p->zones, *counters = p->counters;
     long seat = p->to_move;
+    PyObject *known_off = NULL;
     if (r->choosing_key != NULL) {
         PyObject *v = NULL;
-        int on = choosing(r, state, &v);
+        int quiet;
+        int on = choosing(r, state, p, &v, &quiet);
         Py_XDECREF(v);
         if (on < 0) {
             return NULL;
@@ -641,8 +930,12 @@ legal_parts(Rules *r, PyObject *state, PyObject *judge, Parts *p)
         if (on == 1) {
             return pass_legal(r, zones, seat);
         }
+        /* off, read from the instance dict with no Python code run since: not read again below */
+        if (quiet && p->dict != NULL) {
+            known_off = r->choosing_key;
+        }
     }
-    int phase = other_phase(r, state, counters);
+    int phase = other_phase(r, state, p, counters, known_off);
     if (phase != 0) {
         if (phase < 0) {
             return NULL;
@@ -753,16 +1046,19 @@ legal_parts(Rules *r, PyObject *state, PyObject *judge, Parts *p)
         }
         allowed = kept;
     }
-    PyObject *out = PyList_New(0);
+    Py_ssize_t count = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        count += (allowed >> cards[i]) & 1;
+    }
+    PyObject *out = PyList_New(count);
     if (out == NULL) {
         return NULL;
     }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        if (allowed & ((uint64_t)1 << cards[i])) {
-            if (PyList_Append(out, PyTuple_GET_ITEM(r->plays, cards[i])) < 0) {
-                Py_DECREF(out);
-                return NULL;
-            }
+    for (Py_ssize_t i = 0, k = 0; k < count; i++) {
+        if ((allowed >> cards[i]) & 1) {
+            PyObject *move = PyTuple_GET_ITEM(r->plays, cards[i]);
+            Py_INCREF(move);
+            PyList_SET_ITEM(out, k++, move);
         }
     }
     return out;
@@ -903,7 +1199,7 @@ play_parts(Rules *r, PyObject *state, PyObject *card_obj, Parts *p)
     }
     if (!last) {
         PyObject *next = PyLong_FromLong(((seat + r->step) % players + players) % players);
-        if (next == NULL || PyObject_SetAttr(state, r->k_to_move, next) < 0) {
+        if (next == NULL || state_set(p, state, r->k_to_move, next) < 0) {
             Py_XDECREF(next);
             return NULL;
         }
@@ -983,7 +1279,7 @@ play_parts(Rules *r, PyObject *state, PyObject *card_obj, Parts *p)
         }
     }
     PyObject *w = PyLong_FromLong(winner);
-    if (w == NULL || PyObject_SetAttr(state, r->k_to_move, w) < 0 || PyDict_SetItem(counters, r->k_lead, w) < 0) {
+    if (w == NULL || state_set(p, state, r->k_to_move, w) < 0 || PyDict_SetItem(counters, r->k_lead, w) < 0) {
         Py_XDECREF(w);
         Py_DECREF(out);
         return NULL;
@@ -998,7 +1294,7 @@ play_parts(Rules *r, PyObject *state, PyObject *card_obj, Parts *p)
         return NULL;
     }
     int empty = PyObject_Not(own);
-    if (empty < 0 || (empty && PyObject_SetAttr(state, r->k_over, Py_True) < 0)) {
+    if (empty < 0 || (empty && state_set(p, state, r->k_over, Py_True) < 0)) {
         Py_DECREF(out);
         return NULL;
     }

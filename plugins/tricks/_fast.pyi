@@ -8,6 +8,11 @@ from tapete import Action, DealState
 # the ban's condition holds when the counter's truth is ``truth`` (read in C, not by the judge).
 Ban = tuple[int, bool] | tuple[int, bool, tuple[str, bool] | None]
 Judge = Callable[[DealState, int, bool, int], Any]
+# The phase of hidden choices (the pass): its data key, its move's word, the move choosing each card,
+# the zones "chosen.0", ...; then what ends it in C: `passed(state)` -> the words said (None: the last
+# card is left to Python), the counters that leave it to Python when set, and the counter of the seats
+# the cards go on by.
+Choices = tuple[str, str, Sequence[Action], tuple[str, ...], Callable[[DealState], Any] | None, tuple[str, ...], str]
 
 class Rules:
     def __init__(
@@ -30,6 +35,7 @@ class Rules:
         phase_data: tuple[str, ...],
         phase_counters: tuple[str, ...],
         judge: Judge | None = None,
+        choices: Choices | None = None,
         /,
     ) -> None: ...
     def legal(self, state: DealState, /) -> list[Action] | None: ...

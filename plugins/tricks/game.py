@@ -40,8 +40,8 @@ from tapete import (
 
 from .bidding import PHASE as BIDDING
 from .bidding import Bidding
+from .blind import PASSING, Blind
 from .blind import ROUND as BLIND_ROUND
-from .blind import Blind
 from .words import COUNTER_TRUTHS, WORDS
 
 _fast: Any
@@ -220,12 +220,16 @@ class Tricks(Game):
             (HiddenChoices.key,),  # the phases before play: the pass, blind bids, the round of bids
             (BLIND_ROUND, BIDDING),
             self._judge,
-            # the pass (HE-2.3) and the blind nil exchange: a card chosen while the phase goes on
+            # the pass (HE-2.3) and the blind nil exchange: a card chosen while the phase goes on; the pass's
+            # last card (the cards handed on, then `_passed`) unless the blind nil exchange is on (`apply`)
             (
                 HiddenChoices.key,
                 self.choices.kind,
                 self.choices.moves(),
                 tuple(HiddenChoices.zone(s) for s in range(16)),
+                self._passed if self.choices.kind == "pass" else None,
+                (PASSING,),
+                "pass_to",
             ),
         )
 
@@ -316,6 +320,11 @@ class Tricks(Game):
         if way == "across" and players % 2 == 0:
             return players // 2
         return 0
+
+    def _passed(self, state: DealState) -> list[dict[str, Any]]:
+        """The pass's cards handed on (`apply`, or the C steps doing the same): play begins (HE-2.3, HE-3.1)."""
+        self._lead_now(state)
+        return [{"say": f"the cards are passed {self.pass_way(state)}"}]
 
     def _lead_now(self, state: DealState) -> None:
         """Play begins: the ``leader`` rule on the hands as they are after the pass (HE-3.1)."""
@@ -513,8 +522,7 @@ class Tricks(Game):
                 hands = self._hand_zones if n <= 16 else tuple(f"hand.{s}" for s in range(n))
                 targets = {s: hands[self.next_seat(state, s, steps)] for s in range(n)}
                 self.choices.hand_on(state, targets)
-                self._lead_now(state)
-                return [{"say": f"the cards are passed {self.pass_way(state)}"}]
+                return self._passed(state)
             return []
         if action.kind == "bid":
             return self.bidding.apply(state, action)
