@@ -298,6 +298,7 @@ app(prog_name="tapete", args=sys.argv[3:])
 """
 
 
+@pytest.mark.slow  # five reports on two workers each: the slow tier (the halfway send above stays everyday)
 @pytest.mark.parametrize("point", ["enter", "start", "shutdown", "exit", "between-arms"])
 def test_sigterm_anywhere_in_a_report_with_workers_ends_it_at_once_as_terminated(tmp_path, point):
     """SIGTERM at each moment of a report's pool of processes where it used to raise or be lost:
