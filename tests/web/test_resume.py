@@ -34,13 +34,22 @@ def choose(msg: dict[str, Any]) -> dict[str, Any]:
 
 
 async def play(client: Client, stop_after: int | None = None, first: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Plays the person's seat; returns the last state seen (after the ack at ``stop_after``)."""
+    """Plays the person's seat; returns the last state seen (after the ack at ``stop_after``).
+
+    It moves the moment the table waits for it, quicker than any person: where the server's
+    limit of messages a second refuses one ("too-fast": not read, send it again in a moment),
+    it sends it again a moment later, as it is told. Any other refusal fails the test."""
     acted = -1
     last: dict[str, Any] = {}
+    sent: dict[str, Any] | None = None
     while True:
         msg, first = (first, None) if first is not None else (await client.recv(), None)
         if msg["type"] == "ack" and stop_after is not None and msg["seq"] >= stop_after:
             return last
+        if msg["type"] == "error" and msg.get("code") == "too-fast" and sent is not None:
+            await asyncio.sleep(0.1)  # a token comes every 1/20 s
+            await client.send(sent)
+            continue
         # The page moves only when the table waits for it: a refusal would leave it waiting for nothing.
         assert msg["type"] not in ("refused", "error"), f"the page's message was refused: {msg}"
         if msg["type"] != "state":
@@ -53,10 +62,12 @@ async def play(client: Client, stop_after: int | None = None, first: dict[str, A
             continue
         if msg["phase"] == "deal-over" and not msg["seats"][client.seat]["ready"]:
             acted = msg["seq"]
-            await client.send({"type": "next", "seq": msg["seq"]})
+            sent = {"type": "next", "seq": msg["seq"]}
+            await client.send(sent)
         elif msg["moves"]:
             acted = msg["seq"]
-            await client.send({"type": "move", "seq": msg["seq"], "move": choose(msg)["text"]})
+            sent = {"type": "move", "seq": msg["seq"], "move": choose(msg)["text"]}
+            await client.send(sent)
 
 
 def stored_steps(db: Path | str) -> list[tuple[Any, ...]]:
