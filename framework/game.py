@@ -17,7 +17,7 @@ from .core.actions import Action
 from .core.cards import Deck
 from .core.deprecation import warn
 from .core.rng import Random
-from .core.state import DealState
+from .core.state import DealState, seat_zones
 from .rules.program import Rules
 from .rules.vocabulary import Ctx, Function, Quantity, StatementSpec
 
@@ -29,13 +29,6 @@ if TYPE_CHECKING:
 
 
 REMOVED = "removed"  # the zone of the cards a ``remove`` statement sets aside: face up, seen by every seat
-
-_HANDS: dict[int, tuple[str, ...]] = {}  # players -> ("hand.0", "hand.1", ...): named once, dealt every deal
-
-
-def _hand_names(players: int) -> tuple[str, ...]:
-    names = _HANDS[players] = tuple(f"hand.{s}" for s in range(players))
-    return names
 
 
 class QuickSteps(NamedTuple):
@@ -226,7 +219,7 @@ class Game:
         # dealing order takes every n-th card from its place, so a slice deals its hand at once.
         if total > left:
             raise IndexError(f"{total} cards to deal from {left}")  # as the card-by-card deal failed
-        names = _HANDS.get(n) or _hand_names(n)
+        names = seat_zones("hand", n)
         zones = state.zones
         if total <= 0:
             for name in names:

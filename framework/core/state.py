@@ -16,6 +16,17 @@ from typing import Any
 from .cards import Deck
 from .errors import SnapshotError
 
+_SEAT_ZONES: dict[tuple[str, int], tuple[str, ...]] = {}
+
+
+def seat_zones(kind: str, players: int) -> tuple[str, ...]:
+    """``("KIND.0", ..., "KIND.N-1")``: each seat's zone of one kind, named once per table size
+    (a deal names every hand, every chosen pile, as it begins and as the pass ends)."""
+    names = _SEAT_ZONES.get((kind, players))
+    if names is None:
+        names = _SEAT_ZONES[(kind, players)] = tuple(f"{kind}.{s}" for s in range(players))
+    return names
+
 
 @dataclass
 class DealState:

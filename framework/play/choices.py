@@ -21,19 +21,13 @@ from collections.abc import Collection, Mapping
 from typing import TYPE_CHECKING
 
 from ..core.actions import Action
-from ..core.state import DealState
+from ..core.state import DealState, seat_zones
 
 if TYPE_CHECKING:
     from ..game import Game
 
 CHOSEN = "chosen"  # zone kind of the cards a seat has chosen and not yet handed on
 CHOOSING = "choosing"  # the state's data key: how many cards each seat chooses, while the phase lasts
-_ZONES: dict[int, tuple[str, ...]] = {}  # players -> ("chosen.0", "chosen.1", ...)
-
-
-def _zone_names(players: int) -> tuple[str, ...]:
-    names = _ZONES[players] = tuple(f"{CHOSEN}.{s}" for s in range(players))
-    return names
 
 
 class HiddenChoices:
@@ -61,7 +55,7 @@ class HiddenChoices:
         passes to another); the others have no ``chosen`` zone and are never asked."""
         zones = state.zones
         if seats is None:  # every seat: the names made once per table size (a pass begins most Hearts deals)
-            for name in _ZONES.get(state.players) or _zone_names(state.players):
+            for name in seat_zones(CHOSEN, state.players):
                 zones[name] = []
         else:
             for s in seats:
@@ -112,7 +106,7 @@ class HiddenChoices:
         count = self.count(state)
         if count > len(mine):  # `left`, read once for the whole move
             return False
-        names = _ZONES.get(state.players) or _zone_names(state.players)
+        names = seat_zones(CHOSEN, state.players)
         for name in names:  # the last choice of all, most often: then it ends the phase, whoever is next
             chosen = zones.get(name)
             if chosen is not None and count > len(chosen):
@@ -135,7 +129,7 @@ class HiddenChoices:
         Every transfer happens in this one step, so nobody sees a card given to them before
         the last seat has chosen; the ``chosen`` zones are removed."""
         zones = state.zones
-        for s, name in enumerate(_ZONES.get(state.players) or _zone_names(state.players)):
+        for s, name in enumerate(seat_zones(CHOSEN, state.players)):
             cards = zones.pop(name, [])
             zones[targets[s] if s in targets else f"hand.{s}"].extend(cards)
         state.data.pop(CHOOSING, None)
