@@ -9,9 +9,9 @@ the machine hits them alike; time is CPU time of this process. A *deal* is dealt
 played to its last trick; *player actions* are the bids and cards the players choose.
 OpenSpiel's chance steps (the deal, the trump card) are applied, not counted.
 
-* ``tapete``: ``oh-hell/openspiel`` (4 players, 10 cards) and ``spades/openspiel`` through the
-  public API: ``variant.new_deal(players, seed, record=False)``, then ``legal_actions()`` and
-  ``play(action)`` (which checks the move) to the end.
+* ``tapete``: ``oh-hell/openspiel`` (4 players, ``--option cards=10``: the variant's own default
+  is 7) and ``spades/openspiel`` through the public API: ``variant.new_deal(players, seed,
+  record=False)``, then ``legal_actions()`` and ``play(action)`` (which checks the move) to the end.
 * ``openspiel``: ``pyspiel.load_game("oh_hell", {"players": 4, "num_tricks_fixed": 10})`` and
   ``pyspiel.load_game("spades")`` from Python, a new initial state per deal, every chance
   outcome drawn from ``chance_outcomes()``.
@@ -36,8 +36,8 @@ from tapete import load_variant
 Runner = Callable[[random.Random], int]  # plays one deal, returns the player actions
 
 
-def tapete_runner(name: str, players: int) -> Runner:
-    variant = load_variant(name)
+def tapete_runner(name: str, players: int, options: dict[str, int] | None = None) -> Runner:
+    variant = load_variant(name, options=options)
     seeds = iter(range(10**9))
 
     def run(rng: random.Random) -> int:
@@ -92,20 +92,22 @@ def main() -> None:
     args = parser.parse_args()
     games = {
         "oh_hell": {
-            "tapete": tapete_runner("oh-hell/openspiel", 4),
+            "tapete": tapete_runner("oh-hell/openspiel", 4, {"cards": 10}),
             "openspiel": openspiel_runner("oh_hell", {"players": 4, "num_tricks_fixed": 10}),
         },
         "spades": {"tapete": tapete_runner("spades/openspiel", 4), "openspiel": openspiel_runner("spades", {})},
     }
     report: dict[str, object] = {"python": platform.python_version(), "seconds": args.seconds, "runs": args.runs}
     for game, contenders in games.items():
-        figures: dict[str, dict[str, list[float]]] = {c: {"actions/s": [], "deals/s": []} for c in contenders}
+        keys = ("actions/s", "deals/s", "actions/deal")  # the last shows both play the same hand
+        figures: dict[str, dict[str, list[float]]] = {c: {k: [] for k in keys} for c in contenders}
         rng = random.Random(29)
         for _ in range(args.runs):
             for name, run in contenders.items():
                 per_action, per_deal = measure(run, args.seconds, rng)
                 figures[name]["actions/s"].append(per_action)
                 figures[name]["deals/s"].append(per_deal)
+                figures[name]["actions/deal"].append(per_action / per_deal)
         out: dict[str, object] = {}
         for name, fig in figures.items():
             out[name] = {k: {"median": statistics.median(v), "min": min(v), "max": max(v)} for k, v in fig.items()}

@@ -211,26 +211,30 @@ def _counted_read(c: Ctx) -> int:
 
 
 @pytest.mark.parametrize(
-    ("condition", "errs", "kept"),
+    ("condition", "errs", "kept", "keyed"),
     [
-        ("weighed + read_count > 14", False, True),
-        ("read_count - weighed == 10 or weighed < 0", False, True),
-        ("12 / weighed > read_count - 10", True, True),  # weighed 0: the same located error, in its turn
-        ("not (weighed * 2 > read_count) and read_count > 1", False, True),
-        ("read_count > 99 and 1 / (weighed - weighed) > 1", False, True),  # the right side never read
-        ("read_count >= 13", False, True),  # nothing varies: read once for all
+        ("weighed + read_count > 14", False, True, True),
+        ("read_count - weighed == 10 or weighed < 0", False, True, True),
+        ("12 / weighed > read_count - 10", True, True, False),  # weighed 0: the same located error, in its turn
+        ("not (weighed * 2 > read_count) and read_count > 1", False, True, True),
+        ("read_count > 99 and 1 / (weighed - weighed) > 1", False, True, False),  # the right side never read
+        ("read_count >= 13", False, True, True),  # nothing varies: read once for all
         # a division or a call that reads the varying quantity is judged whole each time
-        ("weighed == 0 or read_count / weighed > 4", False, False),
-        ("if(weighed > 2, read_count > 5, read_count > 50)", False, False),
+        ("weighed == 0 or read_count / weighed > 4", False, False, False),
+        ("if(weighed > 2, read_count > 5, read_count > 50)", False, False, False),
         # a condition whose kind its words do not say is checked true or false at every call, whole
-        ("weighed_high", False, False),
-        ("read_count > 1 and weighed_high", False, False),
+        ("weighed_high", False, False, False),
+        ("read_count > 1 and weighed_high", False, False, False),
     ],
 )
-def test_a_prepared_rule_answers_as_the_rule_reading_the_rest_once(tmp_path, condition, errs, kept):
+def test_a_prepared_rule_answers_as_the_rule_reading_the_rest_once(tmp_path, condition, errs, kept, keyed):
     """`Compiled.prepare`: judged for weighed = -2 ... 5, the prepared rule gives the rule's answers,
     error for error, and reads what does not vary once, where it is written (the trick family's
-    ``no_bid``); a call that reads the varying quantity is judged whole each time."""
+    ``no_bid``); a call that reads the varying quantity is judged whole each time.
+
+    `Compiled.key`: a rule made of parts read once and the varying quantity alone has a key, the
+    parts' values; a hand one card shorter that changes an answer changes the key. A rule with a
+    part judged whole has none, so nothing is kept for it."""
     variant = child(tmp_path, "fantan/pagat", f"weigh when {condition}", build_registry([Weighing()]))
     rule = variant.rules.condition("weigh")
     assert rule is not None
@@ -261,3 +265,16 @@ def test_a_prepared_rule_answers_as_the_rule_reading_the_rest_once(tmp_path, con
         assert len(READS) <= condition.count("read_count") < plain_reads
     else:
         assert len(READS) == plain_reads
+
+    key = rule.key(ctx)
+    assert (key is not None) == keyed
+    if keyed:
+        assert rule.key(ctx) == key
+        shorter = deal.state.clone()
+        shorter.zones["hand.0"].pop()
+        other = Ctx(game=deal.game, state=shorter, seat=0, extra=extra)
+        answers = []
+        for weighed in range(-2, 6):
+            extra["weighed"] = weighed
+            answers.append(answer(lambda: rule(other)))
+        assert answers == plain or rule.key(other) != key  # other answers, another key

@@ -9,7 +9,7 @@ are all constant is evaluated on the spot. What comes out is a closure taking a
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -55,6 +55,9 @@ class Env:
         return ScriptError(Location(pos.path, pos.line, pos.column, line_of(text, pos.line)), message)
 
 
+_UNSEEN = object()  # `Compiled.key` has not yet looked for the parts read once
+
+
 class Compiled:
     """A checked expression: a constant, or a closure over a `Ctx`.
 
@@ -63,7 +66,7 @@ class Compiled:
     limit on one quantity, so a family can take a short cut that needs only the number.
     """
 
-    __slots__ = ("const", "value", "fn", "_limit", "_truth", "_prep")
+    __slots__ = ("const", "value", "fn", "_limit", "_truth", "_prep", "_parts")
 
     def __init__(
         self,
@@ -78,7 +81,8 @@ class Compiled:
         self._limit = limit
         self._truth = truth
         # set on an expression that reads a quantity which varies within one judgement (`prepare`)
-        self._prep: Callable[[Ctx], Callable[[], Any]] | None = None
+        self._prep: Prep | None = None
+        self._parts: Any = _UNSEEN  # the functions of the parts `prepare` reads once, found by `key`
 
     def __call__(self, ctx: Ctx) -> Any:
         return self.fn(ctx)
@@ -94,7 +98,7 @@ class Compiled:
         limit = self._limit
         return limit[1] if limit is not None and limit[0] == quantity else None
 
-    def prepare(self, ctx: Ctx) -> Callable[[], Any]:
+    def prepare(self, ctx: Ctx, leaves: list[Callable[[Ctx], Any] | None] | None = None) -> Callable[[], Any]:
         """This expression on ``ctx``, as a function of nothing, for judging it again and again while
         only a quantity that varies (`Quantity.varies`) changes between the calls: the parts that
         do not read such a quantity are read once, when first needed, and kept.
@@ -102,14 +106,46 @@ class Compiled:
         The trick family weighs ``no_bid when bid + bidding > dealt`` for each of 14 bids: the
         side's bid and the deal's size are read once, ``bidding`` every time. The answers are
         those of calling the expression, error for error, provided nothing but the varying
-        quantities changes between the calls (the state, the seat and the other extras stay)."""
+        quantities changes between the calls (the state, the seat and the other extras stay).
+
+        ``leaves``, when given, gets the function of each part read once, and None for a part
+        judged whole at every call (`key`)."""
         prep = self._prep
         if prep is not None:
-            return prep(ctx)
+            return prep(ctx, leaves)
         if self.const:
             value = self.value
             return lambda: value
+        if leaves is not None:
+            leaves.append(self.fn)
         return _kept(self.fn, ctx)
+
+    def key(self, ctx: Ctx) -> Hashable | None:
+        """The values on ``ctx`` of the parts `prepare` reads once: a key for the rule's answers.
+
+        Two judgements with equal keys give equal answers for equal values of the varying
+        quantities, since a varying quantity reads only the value weighed (`Quantity.varies`)
+        and the rest of the rule is the parts the key holds, put together by operators. So a
+        family may keep the answers by the key: the trick family keeps the legal bids of each
+        ``(bid, dealt)`` a Spades side meets and judges 14 bids once, not at every decision.
+
+        None, and nothing may be kept, when a part reads the varying quantity inside a call or
+        a division (judged whole, with the state, at every call), or when a part raises or gives
+        a value that cannot be a key: then the rule is judged as `prepare` judges it, and an
+        error comes where the rule meets it (a guarded division is not read at all)."""
+        parts = self._parts
+        if parts is _UNSEEN:
+            leaves: list[Callable[[Ctx], Any] | None] = []
+            self.prepare(ctx, leaves)  # makes the judge's closures; reads nothing
+            parts = self._parts = None if None in leaves else tuple(leaves)
+        if parts is None:
+            return None
+        try:
+            key = tuple([part(ctx) for part in parts])
+            hash(key)
+        except Exception:  # a part the rule may never reach (a guarded division): left to `prepare`
+            return None
+        return key
 
     def truth(self) -> tuple[str, bool] | None:
         """``(QUANTITY, True)`` when this condition reads exactly ``QUANTITY``, ``(QUANTITY, False)``
@@ -145,9 +181,23 @@ def _kept(fn: Callable[[Ctx], Any], ctx: Ctx) -> Callable[[], Any]:
     return value
 
 
-def _each_time(fn: Callable[[Ctx], Any]) -> Callable[[Ctx], Callable[[], Any]]:
-    """A varying expression `prepare` does not take apart: the whole read at every call."""
-    return lambda ctx: lambda: fn(ctx)
+Prep = Callable[[Ctx, "list[Callable[[Ctx], Any] | None] | None"], Callable[[], Any]]
+
+
+def _each_time(fn: Callable[[Ctx], Any]) -> Prep:
+    """A varying expression `prepare` does not take apart: the whole read at every call (no key)."""
+
+    def prep(ctx: Ctx, leaves: list[Callable[[Ctx], Any] | None] | None) -> Callable[[], Any]:
+        if leaves is not None:
+            leaves.append(None)
+        return lambda: fn(ctx)
+
+    return prep
+
+
+def _weighed(fn: Callable[[Ctx], Any]) -> Prep:
+    """A varying quantity alone: read at every call, from the value weighed only (`Quantity.varies`)."""
+    return lambda ctx, leaves: lambda: fn(ctx)
 
 
 def _varies(node: t.Expr, env: Env) -> bool:
@@ -171,7 +221,8 @@ def _varies(node: t.Expr, env: Env) -> bool:
 def compile_expr(node: t.Expr, env: Env, scope: frozenset[str]) -> Compiled:
     compiled = _compile_node(node, env, scope)
     if compiled._prep is None and not compiled.const and _varies(node, env):
-        compiled._prep = _each_time(compiled.fn)  # read whole at each call, never kept
+        # a varying quantity alone is read at each call; anything else that reads one, read whole
+        compiled._prep = _weighed(compiled.fn) if isinstance(node, t.Name) else _each_time(compiled.fn)
     return compiled
 
 
@@ -190,7 +241,7 @@ def _compile_node(node: t.Expr, env: Env, scope: frozenset[str]) -> Compiled:
         truth = (read[0], not read[1]) if read is not None and op is operator.not_ else None
         out = Compiled(lambda ctx: op(f(ctx)), truth=truth)
         if inner._prep is not None:
-            out._prep = lambda ctx: _unary(op, inner.prepare(ctx))
+            out._prep = lambda ctx, leaves: _unary(op, inner.prepare(ctx, leaves))
         return out
     if isinstance(node, t.Binary):
         return _binary(node, env, scope)
@@ -260,7 +311,7 @@ def _binary(node: t.Binary, env: Env, scope: frozenset[str]) -> Compiled:
         else:
             out = Compiled(lambda ctx: lf(ctx) or rf(ctx))
         if left._prep is not None or right._prep is not None:
-            out._prep = lambda ctx: _logic(node.op, left.prepare(ctx), right.prepare(ctx))
+            out._prep = lambda ctx, leaves: _logic(node.op, left.prepare(ctx, leaves), right.prepare(ctx, leaves))
         return out
     op = _BINARY[node.op]
     if node.op in ("/", "%") and right.const and right.value == 0:
@@ -288,7 +339,7 @@ def _binary(node: t.Binary, env: Env, scope: frozenset[str]) -> Compiled:
     else:
         out = Compiled(lambda ctx: op(lf(ctx), rf(ctx)))
     if left._prep is not None or right._prep is not None:
-        out._prep = lambda ctx: _operation(op, left.prepare(ctx), right.prepare(ctx))
+        out._prep = lambda ctx, leaves: _operation(op, left.prepare(ctx, leaves), right.prepare(ctx, leaves))
     return out
 
 

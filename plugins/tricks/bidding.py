@@ -18,7 +18,7 @@ what a made or a set contract is worth is written in the variant's script, not h
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from tapete import (
@@ -49,6 +49,7 @@ NUMBER_WORDS = (*ONES, *(f"{TENS[n // 10]}-{ONES[n % 10]}" if n % 10 else TENS[n
 BID_OF_WORD = {w: n for n, w in enumerate(NUMBER_WORDS)}
 
 PHASE = "bidding"  # the counter that is 1 while the round of bids lasts
+KNOWN_MOST = 4096  # legal bids kept by what the ban reads (`Bidding.legal`); more, and they start again
 
 
 def bid_word(n: int) -> str:
@@ -193,6 +194,8 @@ class Bidding:
         self.ids: tuple[str, ...] = game.ids.get("bid", ())
         self.words = NUMBER_WORDS[: len(game.deck.ids) // 2 + 1]
         self._moves: tuple[Action, ...] = ()  # the move of each bid, made the first time bids are asked for
+        # the legal bids by (bid_max, the values `no_bid` reads once): `Compiled.key`
+        self._known: dict[tuple[int, Hashable], tuple[int, ...]] = {}
 
     @property
     def used(self) -> bool:
@@ -225,7 +228,9 @@ class Bidding:
     def legal(self, state: DealState) -> list[int]:
         """The bids the seat to move may make: 0 to ``bid_max``, less what ``no_bid`` forbids (OH-4.2, OH-4.3).
 
-        A ban that would leave no bid at all is no ban: a player always has a bid to make."""
+        A ban that would leave no bid at all is no ban: a player always has a bid to make. The
+        answer is kept by what the ban reads besides the bid weighed (a Spades side's bid and the
+        hand's size), so that 14 bids are judged once for each such pair, not at every decision."""
         assert self.most is not None
         game, seat = self.game, state.to_move
         extra: dict[str, Any] = {}
@@ -233,6 +238,10 @@ class Bidding:
             top = min(int(self.most(ctx)), len(self.words) - 1)
             bids = list(range(top + 1))
             if self.ban is not None:
+                reads = self.ban.key(ctx)
+                key = None if reads is None else (top, reads)
+                if key is not None and key in self._known:
+                    return list(self._known[key])
                 banned = self.ban.prepare(ctx)  # what does not read the bid weighed is read once
                 kept = []
                 for b in bids:
@@ -240,6 +249,10 @@ class Bidding:
                     if not banned():
                         kept.append(b)
                 bids = kept or bids
+                if key is not None:
+                    if len(self._known) >= KNOWN_MOST:
+                        self._known.clear()
+                    self._known[key] = tuple(bids)
         return bids
 
     def actions(self, state: DealState) -> list[Action]:
