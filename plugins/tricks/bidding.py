@@ -35,6 +35,7 @@ from tapete import (
     RuleText,
     StatementSpec,
 )
+from tapete.core.limits import MAX_PLAYERS
 
 if TYPE_CHECKING:
     from .game import Tricks
@@ -57,9 +58,12 @@ def bid_word(n: int) -> str:
     return NUMBER_WORDS[n]
 
 
+BID_KEYS = tuple(f"bid.{s}" for s in range(MAX_PLAYERS))  # each seat's bid counter, named once
+
+
 def _side_bid(c: Ctx[Tricks]) -> int:
     counters = c.state.counters
-    return sum(counters.get(f"bid.{s}", 0) for s in c.game.team_seats(c.state.players, c.seat))
+    return sum([counters.get(BID_KEYS[s], 0) for s in c.game.team_seats(c.state.players, c.seat)])
 
 
 def _members(c: Ctx[Tricks]) -> list[tuple[int, int, bool]]:
@@ -213,14 +217,14 @@ class Bidding:
             if counters.get(f"blind.{s}"):
                 counters[f"bid.{s}"] = 0
                 counters["bids_made"] += 1
-        if f"bid.{state.to_move}" in counters:
+        if BID_KEYS[state.to_move] in counters:
             state.to_move = self._next_bidder(state, state.to_move)
 
     def _next_bidder(self, state: DealState, seat: int) -> int:
         """The next seat after ``seat`` that has not bid yet."""
         s = self.game.next_seat(state, seat)
         for _ in range(state.players):
-            if f"bid.{s}" not in state.counters:
+            if BID_KEYS[s] not in state.counters:
                 return s
             s = self.game.next_seat(state, s)
         return s
@@ -275,7 +279,7 @@ class Bidding:
         """Record the bid, face up for all; after the last bid, play begins (OH-4.1, OH-5.1)."""
         seat, bid = state.to_move, BID_OF_WORD[action.detail]
         counters = state.counters
-        counters[f"bid.{seat}"] = bid
+        counters[BID_KEYS[seat]] = bid
         counters["bids"] += bid
         counters["bids_made"] += 1
         if counters["bids_made"] < state.players:
