@@ -100,7 +100,7 @@ async def run(args: argparse.Namespace, db: Path) -> tuple[float, int, int, str]
     await hub.stop()
     db_store.close()
     if profile:
-        pstats.Stats(profile).sort_stats("tottime").print_stats(35)
+        pstats.Stats(profile).sort_stats(args.sort).print_stats(35)
     return spent, moves, texts, digest.hexdigest()[:16]
 
 
@@ -110,6 +110,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--moves", type=int, default=100, help="steps per table")
     parser.add_argument("--variant", default="fantan/pagat", choices=list(PLAYERS))
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--sort", default="tottime", help="cProfile's order for --profile (tottime, cumulative)")
     args = parser.parse_args(argv)
     # The paths of a machine at its normal speed, also under valgrind (which runs code ~50x slower):
     # the random bots decide on the loop, the commits are made on the loop.
