@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from tapete import (
     CONSTANT,
     DEAL_ONLY,
+    MAX_PLAYERS,
     PER_SEAT,
     SEAT_IN_DEAL,
     Action,
@@ -35,7 +36,6 @@ from tapete import (
     RuleText,
     StatementSpec,
 )
-from tapete.core.limits import MAX_PLAYERS
 
 if TYPE_CHECKING:
     from .game import Tricks
