@@ -5,6 +5,8 @@ How each block runs, by its fence's language:
 - ``python``: the blocks of one page run in order in one namespace (a later block may use
   an earlier one's names); then every ``test_*`` function a block defines is called, with
   ``tmp_path``, ``tapete_deal``, ``tapete_variant`` and the first value of a parametrize.
+  A page that plays many episodes with ``tapete.rl.play`` runs with fewer in the everyday
+  tier and as written in the slow tier (``EPISODES_BOUNDED``).
 - ``sh``: every command runs in a scratch folder that sees the checkout's ``variants/`` and
   ``examples/``, and must succeed. Installing (``pip install``) and the project's own tool
   runs (``pytest``, ``ruff``, ``pre-commit``, ``.ci/...``) are skipped: CI runs those. A
@@ -68,19 +70,39 @@ def tapete_cli() -> str:
 # The pages whose blocks play many matches run in the slow tier (a CI step of its own): every block
 # still runs on every CI run, and a contributor's everyday run keeps the fast pages.
 SLOW_PYTHON = {"simulate.md"}
+# rl.md measures the default bot against random play over a few hundred episodes each, for a margin it prints
+# and nothing checks (tests/test_rl.py does): the everyday tier runs every line of its blocks with
+# `tapete.rl.play` held to this many episodes a call, on the same seeds; the page as written is the slow tier's.
+EPISODES_BOUNDED = {"rl.md": 20}
 
 
-@pytest.mark.parametrize(
-    "page",
-    [
-        pytest.param(p, marks=pytest.mark.slow) if p.name in SLOW_PYTHON else p
-        for p in PAGES
-        if any(b[0] == "python" for b in blocks(p))
-    ],
-    ids=page_id,
-)
-def test_python_blocks_run(page, tmp_path, monkeypatch):
+def python_pages():
+    for p in PAGES:
+        if not any(b[0] == "python" for b in blocks(p)):
+            continue
+        if p.name in SLOW_PYTHON:
+            yield pytest.param(p, None, marks=pytest.mark.slow, id=page_id(p))
+        elif p.name in EPISODES_BOUNDED:
+            yield pytest.param(p, EPISODES_BOUNDED[p.name], id=f"{page_id(p)}-bounded")
+            yield pytest.param(p, None, marks=pytest.mark.slow, id=page_id(p))
+        else:
+            yield pytest.param(p, None, id=page_id(p))
+
+
+@pytest.mark.parametrize(("page", "cap"), python_pages())
+def test_python_blocks_run(page, cap, tmp_path, monkeypatch):
     monkeypatch.chdir(workspace(tmp_path))
+    asked: list[int] = []
+    if cap is not None:
+        from tapete import rl
+
+        play = rl.play
+
+        def play_fewer(e, policy, episodes, seed=0):
+            asked.append(episodes)
+            return play(e, policy, min(episodes, cap), seed)
+
+        monkeypatch.setattr(rl, "play", play_fewer)
     namespace: dict[str, object] = {"__name__": f"docs_{page.stem}"}
     for lang, code, line in blocks(page):
         if lang != "python":
@@ -91,6 +113,8 @@ def test_python_blocks_run(page, tmp_path, monkeypatch):
             fn = namespace[name]
             if name.startswith("test_") and callable(fn):
                 fn(**_arguments(fn, tmp_path))
+    if cap is not None:
+        assert any(n > cap for n in asked), f"{page_id(page)} plays {cap} episodes at most: run it as written"
 
 
 def _arguments(fn, tmp_path: Path) -> dict[str, object]:

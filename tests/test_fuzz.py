@@ -4,7 +4,9 @@ Inputs are mutated from the real built-in files: rule scripts, variant YAML, a
 real log, real snapshots, and ``--option`` values. Mutations delete spans, insert
 grammar tokens, flip bytes, nest deeply, grow huge and change the encoding. Runs
 are derandomized (the same examples on every run, so CI is stable; the profile is
-set in conftest.py) and sized to take well under a minute together;
+set in conftest.py). Each fuzz test runs twice: a quarter of the examples in the
+everyday tier, and its ``..._at_full_size`` twin, with the same body and every
+example, in the slow tier (``-m slow``);
 ``pytest tests/test_fuzz.py --hypothesis-profile=fuzz`` is the long randomised run.
 A mutated variant file is also judged by ``check`` and by ``play``: both accept it
 or both refuse it.
@@ -18,6 +20,7 @@ import tempfile
 from functools import cache
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -37,6 +40,7 @@ FUZZ = settings(
     max_examples=examples(80),
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
+EVERYDAY = settings(FUZZ, max_examples=examples(20))  # a quarter of the examples; FUZZ's in the slow tier
 TOKENS = [
     "{", "}", "(", ")", "if ", " when ", " = ", "..", "♥", "7♦", '"', "#", "\n", ":", ",", "|", " not ", " and ",
     "-", "*", " / 0", " % 0", "score", "deck", "players", "1..99", "0", "-1", "\t", "\r", "\x00", "é", "_", "(" * 40,
@@ -136,9 +140,8 @@ def play_a_little(variant) -> None:
         assert_clean(exc)
 
 
-@FUZZ
-@given(st.data())
-def test_mutated_rule_scripts_load_or_are_refused_at_a_place(data):
+def mutated_rule_script(data: st.DataObject) -> None:
+    """A built-in rule script mutated, in a copy of a variant file that uses it."""
     script = data.draw(st.sampled_from(sources(".rules")), label="script")
     variants = [p for p in script.parent.glob("*.yaml") if script.name in p.read_text(encoding="utf-8")]
     target = script.parent / f"fuzz-{script.name}"
@@ -152,9 +155,21 @@ def test_mutated_rule_scripts_load_or_are_refused_at_a_place(data):
         play_a_little(variant)
 
 
+@EVERYDAY
+@given(st.data())
+def test_mutated_rule_scripts_load_or_are_refused_at_a_place(data):
+    mutated_rule_script(data)
+
+
+@pytest.mark.slow
 @FUZZ
 @given(st.data())
-def test_mutated_variant_files_load_or_are_refused_at_a_place(data):
+def test_mutated_rule_scripts_load_or_are_refused_at_a_place_at_full_size(data):
+    mutated_rule_script(data)
+
+
+def mutated_variant_file(data: st.DataObject) -> None:
+    """A built-in variant file mutated, next to its scripts."""
     source = data.draw(st.sampled_from(sources(".yaml")), label="variant")
     target = source.parent / "fuzz-variant.yaml"
     target.write_bytes(mutate(data, source.read_text(encoding="utf-8")))
@@ -164,6 +179,19 @@ def test_mutated_variant_files_load_or_are_refused_at_a_place(data):
         play_a_little(variant)
 
 
+@EVERYDAY
+@given(st.data())
+def test_mutated_variant_files_load_or_are_refused_at_a_place(data):
+    mutated_variant_file(data)
+
+
+@pytest.mark.slow
+@FUZZ
+@given(st.data())
+def test_mutated_variant_files_load_or_are_refused_at_a_place_at_full_size(data):
+    mutated_variant_file(data)
+
+
 OPTION_TEXT = st.one_of(
     st.text(max_size=30),
     st.sampled_from(["", "abc", "5.5", "1e3", "-0", "+3", "ture", "no", "٣", "9" * 5000, "0x10", " 7", "\x00"]),
@@ -171,9 +199,11 @@ OPTION_TEXT = st.one_of(
 )
 
 
-@FUZZ
-@given(st.sampled_from(["fantan/chips", "chinchon/wild-cards", "chinese-ten/two-player"]), st.data())
-def test_option_values_are_accepted_or_refused_by_name(name, data):
+OPTION_VARIANTS = st.sampled_from(["fantan/chips", "chinchon/wild-cards", "chinese-ten/two-player"])
+
+
+def option_value(name: str, data: st.DataObject) -> None:
+    """One option of ``name`` (or a name it does not declare) given a value typed anyhow."""
     variant = load_variant(name)
     key = data.draw(st.sampled_from([*variant.spec.declarations, "nosuch", ""]), label="option")
     value = data.draw(OPTION_TEXT, label="value")
@@ -183,6 +213,19 @@ def test_option_values_are_accepted_or_refused_by_name(name, data):
         assert_clean(exc)
         return
     play_a_little(loaded)
+
+
+@EVERYDAY
+@given(OPTION_VARIANTS, st.data())
+def test_option_values_are_accepted_or_refused_by_name(name, data):
+    option_value(name, data)
+
+
+@pytest.mark.slow
+@FUZZ
+@given(OPTION_VARIANTS, st.data())
+def test_option_values_are_accepted_or_refused_by_name_at_full_size(name, data):
+    option_value(name, data)
 
 
 @cache
@@ -196,9 +239,8 @@ def real_log() -> list[str]:
     return path.read_text(encoding="utf-8").splitlines()
 
 
-@settings(FUZZ, max_examples=examples(30))
-@given(st.data())
-def test_mutated_logs_replay_or_are_refused_at_a_line(data):
+def mutated_log(data: st.DataObject) -> None:
+    """A real match's log with a line dropped, two swapped, a value changed or its bytes mutated."""
     lines = list(real_log())
     kind = data.draw(st.sampled_from(["bytes", "drop", "swap", "value"]))
     if kind == "drop":
@@ -221,6 +263,19 @@ def test_mutated_logs_replay_or_are_refused_at_a_line(data):
         assert_clean(exc)
 
 
+@settings(FUZZ, max_examples=examples(8))
+@given(st.data())
+def test_mutated_logs_replay_or_are_refused_at_a_line(data):
+    mutated_log(data)
+
+
+@pytest.mark.slow
+@settings(FUZZ, max_examples=examples(30))
+@given(st.data())
+def test_mutated_logs_replay_or_are_refused_at_a_line_at_full_size(data):
+    mutated_log(data)
+
+
 JSON_JUNK = st.recursive(
     st.none() | st.booleans() | st.integers(-5, 60) | st.sampled_from(["7♥", "Jk", "x", "hand.0", ""]),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(["a", "hand.9", "0"]), inner),
@@ -228,9 +283,11 @@ JSON_JUNK = st.recursive(
 )
 
 
-@FUZZ
-@given(st.sampled_from(["fantan/pagat", "chinchon/fournier", "chinese-ten/two-player", "gin/standard"]), st.data())
-def test_mutated_snapshots_load_whole_or_are_refused(name, data):
+SNAPSHOT_VARIANTS = st.sampled_from(["fantan/pagat", "chinchon/fournier", "chinese-ten/two-player", "gin/standard"])
+
+
+def mutated_snapshot(name: str, data: st.DataObject) -> None:
+    """A first deal's snapshot with junk put at its top, in a zone, a card moved, or nested 5,000 deep."""
     variant = load_variant(name)
     snap = json.loads(json.dumps(variant.new_deal(seed=data.draw(st.integers(0, 3))).snapshot()))
     for _ in range(data.draw(st.integers(1, 3))):
@@ -256,3 +313,16 @@ def test_mutated_snapshots_load_whole_or_are_refused(name, data):
         assert_clean(exc)
         return
     assert deal.snapshot()["players"] == snap["players"]
+
+
+@EVERYDAY
+@given(SNAPSHOT_VARIANTS, st.data())
+def test_mutated_snapshots_load_whole_or_are_refused(name, data):
+    mutated_snapshot(name, data)
+
+
+@pytest.mark.slow
+@FUZZ
+@given(SNAPSHOT_VARIANTS, st.data())
+def test_mutated_snapshots_load_whole_or_are_refused_at_full_size(name, data):
+    mutated_snapshot(name, data)

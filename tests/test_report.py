@@ -152,23 +152,31 @@ def test_a_sweep_is_one_arm_per_value():
     assert data["arms"][0]["stats"]["deals_per_match"]["mean"] == 1.0  # one deal win takes the match
 
 
-@pytest.fixture(scope="module")
-def written(tmp_path_factory):
-    """One small report through the command line, as a designer runs it (two arms, a tiny ladder)."""
+# (matches an arm, matches a rung of the ladder) of the report the command's tests read
+REPORT_SIZES = {"everyday": (4, 2), "full": (12, 4)}
+
+
+@pytest.fixture(scope="module", params=["everyday", pytest.param("full", marks=pytest.mark.slow)])
+def written(request, tmp_path_factory):
+    """One small report through the command line, as a designer runs it (two arms, a tiny ladder, two workers).
+
+    The everyday one is as small as fills every part of the page, 4 matches an arm and 2 a rung (most of its
+    time is the command's start, its statistics library and the plots); the slow tier's has 12 and 4."""
+    games, rung = REPORT_SIZES[request.param]
     folder = tmp_path_factory.mktemp("report")
-    args = ["report", "fantan/pagat", "fantan/nines", "-n", "12", "--ladder-games", "4", "--budgets", "2,4"]
+    args = ["report", "fantan/pagat", "fantan/nines", "-n", str(games), "--ladder-games", str(rung), "--budgets", "2,4"]
     args += ["--workers", "2", "--out", str(folder / "r.html"), "--json", str(folder / "r.json"), "--quiet"]
     proc = subprocess.run([sys.executable, "-m", "tapete", *args], capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
-    return folder, proc.stdout
+    return folder, proc.stdout, games
 
 
 def test_the_command_writes_the_page_its_markdown_twin_and_the_json(written):
-    folder, out = written
+    folder, out, games = written
     data = json.loads((folder / "r.json").read_text(encoding="utf-8"))
     assert data["type"] == "tapete-report" and [a["variant"] for a in data["arms"]] == ["fantan/pagat", "fantan/nines"]
     for arm in data["arms"]:
-        assert arm["stats"]["matches"] == 12
+        assert arm["stats"]["matches"] == games
         assert [r["bot"] for r in arm["ladder"]] == ["random", "sensible", "ismcts:iterations=2", "ismcts:iterations=4"]
         assert "skill" in arm
     assert data["comparisons"][0]["rows"] and all("at 95 %" in r["text"] for r in data["comparisons"][0]["rows"])
@@ -188,12 +196,13 @@ def _chromium() -> str | None:
 
 
 @pytest.mark.browser
+@pytest.mark.parametrize("written", ["everyday"], indirect=True)  # the page is the same at either size
 def test_the_page_opens_offline_in_a_browser_with_every_plot(written):
     sync_api = pytest.importorskip("playwright.sync_api", reason="the browser test needs playwright (the web extra)")
     browser_path = _chromium()
     if browser_path is None:
         unavailable("no chromium on this machine (.ci/run installs Debian's when it is missing)")
-    folder, _ = written
+    folder, _, _ = written
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=browser_path, args=["--no-sandbox"])
         page = browser.new_page()

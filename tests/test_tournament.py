@@ -18,14 +18,18 @@ def tapete(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "tapete", *args], capture_output=True, text=True, timeout=300)
 
 
-def test_a_three_bot_round_robin_on_the_command_line(tmp_path):
+@pytest.mark.parametrize("games", [2, pytest.param(8, marks=pytest.mark.slow)])
+def test_a_three_bot_round_robin_on_the_command_line(tmp_path, games):
+    """Every pair meets --games times, played on a pool of worker processes. At Fan Tan's four seats a pair sits
+    two ways (a b a b and b a b a): 2 matches a pair play each way once, the everyday size; the slow tier plays 8,
+    each way four times."""
     proc = tapete(
         "tournament",
         "fantan/pagat",
         "--bots",
         "random,sensible,ismcts:iterations=4",
         "--games",
-        "8",
+        str(games),
         "--workers",
         "2",
         "--json",
@@ -37,7 +41,7 @@ def test_a_three_bot_round_robin_on_the_command_line(tmp_path):
     h2h = data["head_to_head"]
     for a in ("random", "sensible", "ismcts:iterations=4"):
         for b, cell in h2h[a].items():
-            assert cell["games"] + cell["errors"] == 8  # every pair meets --games times
+            assert cell["games"] + cell["errors"] == games  # every pair meets --games times
             assert cell["wins"] == h2h[b][a]["losses"]
     ratings = [r["elo"] for r in data["ratings"]]
     assert ratings == sorted(ratings, reverse=True)
