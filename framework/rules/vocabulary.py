@@ -129,7 +129,7 @@ class Quantity:
     # True for a quantity whose value changes while one rule is judged for several values of it (the
     # trick family's ``bidding``, the bid weighed in ``no_bid``): `Compiled.prepare` reads the rest of
     # the rule once for all of them. Its `get` reads only the value weighed (``ctx.extra``), so that
-    # the rule's answers follow from that value and the rest (`Compiled.prepare_keyed`)
+    # the rule's answers follow from that value and the rest (`Compiled.key`)
     varies: bool = False
 
 
