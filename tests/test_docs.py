@@ -89,7 +89,7 @@ def python_pages():
             yield pytest.param(p, None, id=page_id(p))
 
 
-@pytest.mark.parametrize(("page", "cap"), python_pages())
+@pytest.mark.parametrize(("page", "cap"), list(python_pages()))
 def test_python_blocks_run(page, cap, tmp_path, monkeypatch):
     monkeypatch.chdir(workspace(tmp_path))
     asked: list[int] = []
