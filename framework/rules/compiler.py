@@ -409,7 +409,10 @@ def _call(node: t.Call, env: Env, scope: frozenset[str]) -> Compiled:
     if len(fns) == 1:
         f0 = fns[0]
         return Compiled(lambda ctx: call(ctx, f0(ctx)))
-    return Compiled(lambda ctx: call(ctx, *(f(ctx) for f in fns)))
+    if len(fns) == 2:  # min(cards, 51 / players), holder(...) and the like: no generator a call
+        f0, f1 = fns
+        return Compiled(lambda ctx: call(ctx, f0(ctx), f1(ctx)))
+    return Compiled(lambda ctx: call(ctx, *[f(ctx) for f in fns]))
 
 
 def _table_argument(function: str, arg: t.Expr, env: Env) -> Compiled:
