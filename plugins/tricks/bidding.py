@@ -239,24 +239,25 @@ class Bidding:
         game, seat = self.game, state.to_move
         extra: dict[str, Any] = {}
         with game._ctx.bound(state, seat, extra) as ctx:
-            top = min(int(self.most(ctx)), len(self.words) - 1)
-            bids = list(range(top + 1))
-            if self.ban is not None:
-                reads = self.ban.key(ctx)
-                key = None if reads is None else (top, reads)
-                if key is not None and key in self._known:
-                    return list(self._known[key])
-                banned = self.ban.prepare(ctx)  # what does not read the bid weighed is read once
-                kept = []
-                for b in bids:
-                    extra["bidding"] = b
-                    if not banned():
-                        kept.append(b)
-                bids = kept or bids
-                if key is not None:
-                    if len(self._known) >= KNOWN_MOST:
-                        self._known.clear()
-                    self._known[key] = tuple(bids)
+            bids = list(range(min(int(self.most(ctx)), len(self.words) - 1) + 1))
+            if self.ban is None:
+                return bids
+            reads = self.ban.key(ctx)
+            key = None if reads is None else (len(bids), reads)
+            known = None if key is None else self._known.get(key)
+            if known is not None:
+                return list(known)
+            banned = self.ban.prepare(ctx)  # what does not read the bid weighed is read once
+            kept = []
+            for b in bids:
+                extra["bidding"] = b
+                if not banned():
+                    kept.append(b)
+            bids = kept or bids
+            if key is not None:
+                if len(self._known) >= KNOWN_MOST:
+                    self._known.clear()
+                self._known[key] = tuple(bids)
         return bids
 
     def actions(self, state: DealState) -> list[Action]:
