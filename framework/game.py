@@ -33,10 +33,18 @@ REMOVED = "removed"  # the zone of the cards a ``remove`` statement sets aside: 
 
 class QuickSteps(NamedTuple):
     """A game's `Game.quick_steps`: ``legal(state)`` and ``apply(state, action)``, each None when
-    it leaves the state to `Game.legal_actions` or `Game.apply`."""
+    it leaves the state to `Game.legal_actions` or `Game.apply`.
+
+    ``session(state)``, where a game has it, opens an object that reads the state once and then
+    follows it: its ``legal()`` and ``play(action)`` answer as ``legal`` and ``apply`` would, while
+    writing every change into the state as they do, so that reading the state is always right.
+    A `tapete.Deal` keeps it only while nothing but its own moves changes the state (see
+    `Deal.state`); the session answers None when it cannot (a move of another kind, a phase it
+    does not follow, a hand or trick changed behind it), and is then dropped for good."""
 
     legal: Callable[[DealState], list[Action] | None]
     apply: Callable[[DealState, Action], list[dict[str, Any]] | None]
+    session: Callable[[DealState], Any] | None = None
 
 
 class Bound(NamedTuple):

@@ -68,6 +68,7 @@ def lockstep(name: str, seed: int, record: bool) -> int:
             c_deal.state  # noqa: B018
             py_deal.state  # noqa: B018
             assert c_deal._offered is None and py_deal._offered is None
+            assert c_deal._session is None and py_deal._session is None  # and the session following it dropped
             continue
         move = c_offered[pick]
         if how == 2:  # an equal Action made by the caller

@@ -23,6 +23,9 @@
  * twin is tapete.play.deal.DealSteps, line for line; everything it does not settle
  * (a move not among the very objects handed out, a recorder) it asks of the Deal's
  * Python methods, as the twin does. tests/test_deal_steps.py plays both in lockstep.
+ * Where the game's quick steps open a session on the state (QuickSteps.session: an
+ * object that reads the state once and follows it move by move), the deal keeps it
+ * while only its own moves change the state, and drops it otherwise.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -191,9 +194,11 @@ typedef struct {
     PyObject *behind;      /* _behind: the copy where a lazy recorder stands, or None */
     PyObject *recorder;    /* _recorder: the Recorder, or None */
     PyObject *moves;       /* _moves: the moves played since the recorder last caught up */
+    PyObject *quick_session; /* _quick_session: session(state) -> an object with legal() and play(action), or None */
+    PyObject *session;     /* _session: the session following this deal's state, or None */
 } DealSteps;
 
-static PyObject *s_over, *s_to_move, *s_game, *s_legal_actions, *s_apply, *s_checked;
+static PyObject *s_over, *s_to_move, *s_game, *s_legal_actions, *s_apply, *s_checked, *s_legal, *s_play;
 
 static int
 steps_traverse(DealSteps *self, visitproc visit, void *arg)
@@ -205,6 +210,8 @@ steps_traverse(DealSteps *self, visitproc visit, void *arg)
     Py_VISIT(self->behind);
     Py_VISIT(self->recorder);
     Py_VISIT(self->moves);
+    Py_VISIT(self->quick_session);
+    Py_VISIT(self->session);
     return 0;
 }
 
@@ -218,6 +225,8 @@ steps_clear(DealSteps *self)
     Py_CLEAR(self->behind);
     Py_CLEAR(self->recorder);
     Py_CLEAR(self->moves);
+    Py_CLEAR(self->quick_session);
+    Py_CLEAR(self->session);
     return 0;
 }
 
@@ -334,6 +343,25 @@ steps_moves_now(DealSteps *self, PyObject *state)
     if (done != 0) {
         return done < 0 ? NULL : PyList_New(0);
     }
+    /* the session following the state, or a new one where the game opens one (not under an eager recorder,
+     * which plays every move in Python and so would drop it at once) */
+    if ((self->session == NULL || self->session == Py_None) && self->quick_session != NULL &&
+        self->quick_session != Py_None &&
+        (self->recorder == NULL || self->recorder == Py_None || (self->behind != NULL && self->behind != Py_None))) {
+        PyObject *opened = PyObject_CallOneArg(self->quick_session, state);
+        if (opened == NULL) {
+            return NULL;
+        }
+        Py_XSETREF(self->session, opened);
+    }
+    if (self->session != NULL && self->session != Py_None) {
+        PyObject *found = PyObject_CallMethodNoArgs(self->session, s_legal);
+        if (found == NULL || PyList_CheckExact(found)) {
+            return found;
+        }
+        Py_DECREF(found);
+        Py_XSETREF(self->session, Py_NewRef(Py_None)); /* it no longer answers: dropped */
+    }
     if (self->quick_legal != NULL && self->quick_legal != Py_None) {
         PyObject *found = PyObject_CallOneArg(self->quick_legal, state);
         if (found == NULL || PyList_CheckExact(found)) {
@@ -442,10 +470,19 @@ steps_play(DealSteps *self, PyObject *const *args, Py_ssize_t nargs, PyObject *k
         }
     }
     else if (self->recorder != NULL && self->recorder != Py_None) {
+        Py_XSETREF(self->session, Py_NewRef(Py_None)); /* the recorder plays the move in Python */
         PyObject *recorder = Py_NewRef(self->recorder);
         events = PyObject_CallMethodObjArgs(recorder, s_apply, state, move, NULL);
         Py_DECREF(recorder);
         goto done;
+    }
+    if (self->session != NULL && self->session != Py_None) {
+        events = PyObject_CallMethodOneArg(self->session, s_play, move);
+        if (events == NULL || events != Py_None) {
+            goto done;
+        }
+        Py_CLEAR(events);
+        Py_XSETREF(self->session, Py_NewRef(Py_None)); /* not its move: dropped, and the move played below */
     }
     if (self->quick_apply != NULL && self->quick_apply != Py_None) {
         PyObject *args[2] = {state, move};
@@ -508,6 +545,8 @@ static PyMemberDef steps_members[] = {
     {"_behind", T_OBJECT_EX, offsetof(DealSteps, behind), 0, NULL},
     {"_recorder", T_OBJECT_EX, offsetof(DealSteps, recorder), 0, NULL},
     {"_moves", T_OBJECT_EX, offsetof(DealSteps, moves), 0, NULL},
+    {"_quick_session", T_OBJECT_EX, offsetof(DealSteps, quick_session), 0, NULL},
+    {"_session", T_OBJECT_EX, offsetof(DealSteps, session), 0, NULL},
     {NULL, 0, 0, 0, NULL},
 };
 
@@ -556,7 +595,9 @@ PyInit__speedups(void)
         (s_game = PyUnicode_InternFromString("game")) == NULL ||
         (s_legal_actions = PyUnicode_InternFromString("legal_actions")) == NULL ||
         (s_apply = PyUnicode_InternFromString("apply")) == NULL ||
-        (s_checked = PyUnicode_InternFromString("_checked")) == NULL) {
+        (s_checked = PyUnicode_InternFromString("_checked")) == NULL ||
+        (s_legal = PyUnicode_InternFromString("legal")) == NULL ||
+        (s_play = PyUnicode_InternFromString("play")) == NULL) {
         return NULL;
     }
     if (PyType_Ready(&DealStepsType) < 0) {

@@ -80,6 +80,8 @@ class DealSteps:
     _offered: list[Action] | None
     _quick_legal: Any
     _quick_apply: Any
+    _quick_session: Any
+    _session: Any
     _behind: DealState | None
     _recorder: Recorder | None
     _moves: list[Action]
@@ -102,8 +104,21 @@ class DealSteps:
             if state.over:
                 offered = []
             else:
+                found = None
+                session = self._session
+                if (
+                    session is None
+                    and self._quick_session is not None
+                    and (self._recorder is None or self._behind is not None)
+                ):
+                    session = self._session = self._quick_session(state)  # (not under an eager recorder: see `play`)
+                if session is not None:
+                    found = session.legal()
+                    if type(found) is not list:
+                        found = self._session = None  # it no longer answers: dropped
                 quick = self._quick_legal
-                found = quick(state) if quick is not None else None  # a new list, or None: ask the game
+                if found is None and quick is not None:
+                    found = quick(state)  # a new list, or None: ask the game
                 if found is None:
                     offered = list(self.game.legal_actions(state))
                 else:
@@ -129,7 +144,14 @@ class DealSteps:
         if self._behind is not None:
             self._moves.append(move)
         elif self._recorder is not None:
+            self._session = None  # the recorder plays the move in Python
             return self._recorder.apply(self._state, move)
+        session = self._session
+        if session is not None:
+            done = session.play(move)
+            if done is not None:
+                return cast("list[dict[str, Any]]", done)
+            self._session = None  # not its move: dropped, and the move played below
         quick = self._quick_apply
         if quick is not None:
             events = quick(self._state, move)
@@ -174,16 +196,22 @@ class Deal(_Steps):  # type: ignore[misc]
         quick = game.quick_steps()  # the game's steps with no Python frame of its own, where it has them
         self._quick_legal = quick.legal if quick is not None else None
         self._quick_apply = quick.apply if quick is not None else None
+        # a session following this state move by move (`QuickSteps.session`), kept while only this deal's
+        # moves change it: every reach for `state`, a move played in Python and a recorder drop it
+        self._quick_session = quick.session if quick is not None else None
+        self._session: Any = None
         self._recorder: Recorder | None = None
         # recording lazily: the deal where the recorder stands, and the moves played since
         self._behind: DealState | None = state.clone() if record else None
         self._moves: list[Action] = []
 
-    _STEPS = ("_state", "_offered", "_quick_legal", "_quick_apply", "_behind", "_recorder", "_moves")
+    _STEPS = ("_state", "_offered", "_quick_legal", "_quick_apply", "_quick_session", "_behind", "_recorder", "_moves")
 
     def __getstate__(self) -> dict[str, Any]:
-        """Everything the deal holds, its steps' fields too (kept by the C base where built): for copies."""
-        return {**self.__dict__, **{name: getattr(self, name) for name in Deal._STEPS}}
+        """Everything the deal holds, its steps' fields too (kept by the C base where built): for copies.
+
+        Not the session: it holds this deal's own lists, and a copy opens its own."""
+        return {**self.__dict__, **{name: getattr(self, name) for name in Deal._STEPS}, "_session": None}
 
     def __setstate__(self, held: dict[str, Any]) -> None:
         for name, value in held.items():
@@ -191,13 +219,14 @@ class Deal(_Steps):  # type: ignore[misc]
 
     @property
     def state(self) -> DealState:
-        """The deal's state, to read or to change by hand: the moves last offered are forgotten."""
-        self._offered = None
+        """The deal's state, to read or to change by hand: the moves last offered are forgotten,
+        and the session following it (`QuickSteps.session`) dropped."""
+        self._offered = self._session = None
         return self._state
 
     @state.setter
     def state(self, state: DealState) -> None:
-        self._offered, self._state = None, state
+        self._offered, self._session, self._state = None, None, state
 
     @property
     def recorder(self) -> Recorder | None:

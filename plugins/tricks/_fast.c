@@ -910,6 +910,122 @@ legal(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return out;
 }
 
+/* The moves playing the cards of ``cards`` (``n`` of them, in that order) that ``allowed`` holds: a new list. */
+static PyObject *
+plays_of(Rules *r, const unsigned char *cards, int n, uint64_t allowed)
+{
+    Py_ssize_t count = 0;
+    for (int i = 0; i < n; i++) {
+        count += (allowed >> cards[i]) & 1;
+    }
+    PyObject *out = PyList_New(count);
+    if (out == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0, k = 0; k < count; i++) {
+        if ((allowed >> cards[i]) & 1) {
+            PyObject *move = PyTuple_GET_ITEM(r->plays, cards[i]);
+            Py_INCREF(move);
+            PyList_SET_ITEM(out, k++, move);
+        }
+    }
+    return out;
+}
+
+/* The cards of ``held`` (a mask) the seat to move may play, into *allowed (`Tricks.playable`): a lead
+ * (``led_card`` -1: the first card of the deal, HE-3.1, and the lead bans) or a follow of ``led_card``
+ * (the suit led, HE-3.2, else trumps when the rules say so), then the bans. The counters ``played`` and
+ * ``trump`` are read from ``known`` (the two, in that order) when given, else from ``counters``; a
+ * ban's condition from its counter, or by ``judge(state, seat, lead, index)``. 1 done, 0 when Python
+ * decides (a counter not as the family keeps it, a condition with no judge), -1 on an error. */
+static int
+allowed_cards(Rules *r, uint64_t held, int led_card, const long *known, PyObject *counters, PyObject *judge,
+              PyObject *state, PyObject *seat, uint64_t *allowed_out)
+{
+    int ok = 1;
+    uint64_t allowed = held;
+    const uint64_t *bans;
+    const int *always, *truths;
+    PyObject *const *flags;
+    int nbans;
+    int lead = led_card < 0;
+    if (lead) { /* a lead: the first card of the deal (HE-3.1), the lead bans */
+        bans = r->lead_ban, always = r->lead_always, nbans = r->nlead;
+        flags = r->lead_flag, truths = r->lead_truth;
+        if (r->first_mask && (known ? known[0] : counter(counters, r->k_played, 0, &ok)) == 0) {
+            uint64_t m = held & r->first_mask;
+            if (m) {
+                allowed = m;
+            }
+        }
+    } else { /* a follow: the suit led (HE-3.2), else trumps when the rules say so */
+        bans = r->play_ban, always = r->play_always, nbans = r->nplay;
+        flags = r->play_flag, truths = r->play_truth;
+        if (r->follow != FOLLOW_FREE) {
+            uint64_t m = held & r->suit_mask[r->suit_of[led_card]];
+            if (!m && r->follow == FOLLOW_TRUMP) {
+                long t = known ? known[1] : counter(counters, r->k_trump, 0, &ok);
+                if (t > 0 && t <= r->nsuits) {
+                    m = held & r->suit_mask[t - 1];
+                } else if (t != 0) {
+                    ok = 0;
+                }
+            }
+            if (m) {
+                allowed = m;
+            }
+        }
+    }
+    if (!ok) {
+        return 0;
+    }
+    /* A ban decides only when it would keep some cards and take others: then its condition is read. */
+    for (int i = 0; i < nbans; i++) {
+        if ((allowed & (allowed - 1)) == 0) {
+            break; /* one card or none: Python reads no condition either */
+        }
+        uint64_t kept = allowed & ~bans[i];
+        if (kept == allowed || kept == 0) {
+            continue;
+        }
+        if (!always[i] && flags[i] != NULL) { /* the condition is a counter's truth (``not broken``) */
+            PyObject *v = PyDict_GetItemWithError(counters, flags[i]);
+            int t = v == NULL ? (PyErr_Occurred() ? -1 : 0) : PyObject_IsTrue(v);
+            if (t < 0) {
+                return -1;
+            }
+            if (t != truths[i]) {
+                continue;
+            }
+        } else if (!always[i]) { /* the script's condition decides: the game reads it (judge) */
+            if (judge == NULL) {
+                return 0;
+            }
+            PyObject *index = PyLong_FromLong(i);
+            if (index == NULL) {
+                return -1;
+            }
+            PyObject *call[4] = {state, seat, lead ? Py_True : Py_False, index};
+            PyObject *verdict = PyObject_Vectorcall(judge, call, 4, NULL);
+            Py_DECREF(index);
+            if (verdict == NULL) {
+                return -1;
+            }
+            int holds = PyObject_IsTrue(verdict);
+            Py_DECREF(verdict);
+            if (holds < 0) {
+                return -1;
+            }
+            if (!holds) {
+                continue;
+            }
+        }
+        allowed = kept;
+    }
+    *allowed_out = allowed;
+    return 1;
+}
+
 static PyObject *
 legal_parts(Rules *r, PyObject *state, PyObject *judge, Parts *p)
 {
@@ -962,106 +1078,23 @@ legal_parts(Rules *r, PyObject *state, PyObject *judge, Parts *p)
         cards[i] = (unsigned char)c;
         held |= (uint64_t)1 << c;
     }
-    int ok = 1;
-    uint64_t allowed = held;
-    const uint64_t *bans;
-    const int *always, *truths;
-    PyObject *const *flags;
-    int nbans;
+    uint64_t allowed;
     int lead = PyList_GET_SIZE(trick) == 0;
-    if (lead) { /* a lead: the first card of the deal (HE-3.1), the lead bans */
-        bans = r->lead_ban, always = r->lead_always, nbans = r->nlead;
-        flags = r->lead_flag, truths = r->lead_truth;
-        if (r->first_mask && counter(counters, r->k_played, 0, &ok) == 0) {
-            uint64_t m = held & r->first_mask;
-            if (m) {
-                allowed = m;
-            }
-        }
-    } else { /* a follow: the suit led (HE-3.2), else trumps when the rules say so */
-        bans = r->play_ban, always = r->play_always, nbans = r->nplay;
-        flags = r->play_flag, truths = r->play_truth;
-        if (r->follow != FOLLOW_FREE) {
-            int led = card_of(r, PyList_GET_ITEM(trick, 0));
-            if (led < 0) {
-                Py_RETURN_NONE;
-            }
-            uint64_t m = held & r->suit_mask[r->suit_of[led]];
-            if (!m && r->follow == FOLLOW_TRUMP) {
-                long t = counter(counters, r->k_trump, 0, &ok);
-                if (t > 0 && t <= r->nsuits) {
-                    m = held & r->suit_mask[t - 1];
-                } else if (t != 0) {
-                    ok = 0;
-                }
-            }
-            if (m) {
-                allowed = m;
-            }
+    int led_card = -1;
+    if (!lead) {
+        led_card = card_of(r, PyList_GET_ITEM(trick, 0));
+        if (led_card < 0) {
+            Py_RETURN_NONE;
         }
     }
-    if (!ok) {
+    int found = allowed_cards(r, held, led_card, NULL, counters, judge, state, p->seat, &allowed);
+    if (found <= 0) {
+        if (found < 0) {
+            return NULL;
+        }
         Py_RETURN_NONE;
     }
-    /* A ban decides only when it would keep some cards and take others: then its condition is read. */
-    for (int i = 0; i < nbans; i++) {
-        if ((allowed & (allowed - 1)) == 0) {
-            break; /* one card or none: Python reads no condition either */
-        }
-        uint64_t kept = allowed & ~bans[i];
-        if (kept == allowed || kept == 0) {
-            continue;
-        }
-        if (!always[i] && flags[i] != NULL) { /* the condition is a counter's truth (``not broken``) */
-            PyObject *v = PyDict_GetItemWithError(counters, flags[i]);
-            int t = v == NULL ? (PyErr_Occurred() ? -1 : 0) : PyObject_IsTrue(v);
-            if (t < 0) {
-                return NULL;
-            }
-            if (t != truths[i]) {
-                continue;
-            }
-        } else if (!always[i]) { /* the script's condition decides: the game reads it (judge) */
-            if (judge == NULL) {
-                Py_RETURN_NONE;
-            }
-            PyObject *index = PyLong_FromLong(i);
-            if (index == NULL) {
-                return NULL;
-            }
-            PyObject *call[4] = {state, p->seat, lead ? Py_True : Py_False, index};
-            PyObject *verdict = PyObject_Vectorcall(judge, call, 4, NULL);
-            Py_DECREF(index);
-            if (verdict == NULL) {
-                return NULL;
-            }
-            int holds = PyObject_IsTrue(verdict);
-            Py_DECREF(verdict);
-            if (holds < 0) {
-                return NULL;
-            }
-            if (!holds) {
-                continue;
-            }
-        }
-        allowed = kept;
-    }
-    Py_ssize_t count = 0;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        count += (allowed >> cards[i]) & 1;
-    }
-    PyObject *out = PyList_New(count);
-    if (out == NULL) {
-        return NULL;
-    }
-    for (Py_ssize_t i = 0, k = 0; k < count; i++) {
-        if ((allowed >> cards[i]) & 1) {
-            PyObject *move = PyTuple_GET_ITEM(r->plays, cards[i]);
-            Py_INCREF(move);
-            PyList_SET_ITEM(out, k++, move);
-        }
-    }
-    return out;
+    return plays_of(r, cards, (int)n, allowed);
 }
 
 /* A card played (`play_parts`, for ``rules.play``): the card as `Tricks.apply` plays it, and the
@@ -1096,6 +1129,74 @@ set_long(PyObject *dict, PyObject *key, long value)
     int rc = PyDict_SetItem(dict, key, v);
     Py_DECREF(v);
     return rc;
+}
+
+/* The seat that takes a trick of ``n`` cards led by seat ``lead`` (HE-3.4, BR-3.3): the highest trump
+ * when trumps (``trump``, 1 + the suit's index; 0 none) were played, else the highest of the suit led. */
+static long
+trick_winner(Rules *r, const int *cards, int n, long lead, long trump, long players)
+{
+    int best = 0;
+    for (int i = 1; i < n; i++) {
+        int c = cards[i], b = cards[best];
+        if (r->suit_of[c] == r->suit_of[b]) {
+            if (r->pos[c] > r->pos[b]) {
+                best = i;
+            }
+        } else if (trump && r->suit_of[c] == trump - 1) {
+            best = i;
+        }
+    }
+    return ((lead + (long)r->step * best) % players + players) % players;
+}
+
+/* The words said as a full trick (a list of cards) is taken by ``winner``, as a new list of one event:
+ * "plays NAME: seat W takes the trick (NAME NAME ...)", made of pieces made with the rules, joined once,
+ * and the cards' names shown. */
+static PyObject *
+trick_words(Rules *r, PyObject *trick, long winner)
+{
+    Py_ssize_t size = PyList_GET_SIZE(trick);
+    PyObject *names = PyList_New(size);
+    PyObject *pieces = names == NULL ? NULL : PyList_New(2 * size + 2);
+    if (pieces == NULL) {
+        Py_XDECREF(names);
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < size; i++) {
+        PyObject *name = PyTuple_GET_ITEM(r->names, PyLong_AsLong(PyList_GET_ITEM(trick, i)));
+        Py_INCREF(name);
+        PyList_SET_ITEM(names, i, name);
+        Py_INCREF(name);
+        PyList_SET_ITEM(pieces, 2 + 2 * i, name);
+        PyObject *after = i + 1 < size ? r->space : r->close;
+        Py_INCREF(after);
+        PyList_SET_ITEM(pieces, 3 + 2 * i, after);
+    }
+    PyObject *first = PyTuple_GET_ITEM(r->plays_of, PyLong_AsLong(PyList_GET_ITEM(trick, size - 1)));
+    PyObject *second = PyTuple_GET_ITEM(r->takes_of, winner);
+    Py_INCREF(first);
+    Py_INCREF(second);
+    PyList_SET_ITEM(pieces, 0, first);
+    PyList_SET_ITEM(pieces, 1, second);
+    PyObject *said = PyUnicode_Join(r->empty, pieces);
+    Py_DECREF(pieces);
+    PyObject *event = said == NULL ? NULL : PyDict_New();
+    if (event == NULL || PyDict_SetItem(event, r->k_say, said) < 0 || PyDict_SetItem(event, r->k_show, names) < 0) {
+        Py_XDECREF(said);
+        Py_XDECREF(event);
+        Py_DECREF(names);
+        return NULL;
+    }
+    Py_DECREF(said);
+    Py_DECREF(names);
+    PyObject *out = PyList_New(1);
+    if (out == NULL) {
+        Py_DECREF(event);
+        return NULL;
+    }
+    PyList_SET_ITEM(out, 0, event);
+    return out;
 }
 
 static PyObject *
@@ -1144,18 +1245,7 @@ play_parts(Rules *r, PyObject *state, PyObject *card_obj, Parts *p)
         if (!ok || t < 0 || t > r->nsuits) {
             Py_RETURN_NONE;
         }
-        int best = 0;
-        for (int i = 1; i <= (int)led; i++) { /* the highest trump, else the highest of the suit led */
-            int c = cards[i], b = cards[best];
-            if (r->suit_of[c] == r->suit_of[b]) {
-                if (r->pos[c] > r->pos[b]) {
-                    best = i;
-                }
-            } else if (t && r->suit_of[c] == t - 1) {
-                best = i;
-            }
-        }
-        winner = ((lead + (long)r->step * best) % players + players) % players;
+        winner = trick_winner(r, cards, (int)led + 1, lead, t, players);
         taken = PyDict_GetItemWithError(zones, PyTuple_GET_ITEM(r->taken_keys, winner));
         exact_counter(counters, PyTuple_GET_ITEM(r->tricks_keys, winner), &ok);
         exact_counter(counters, r->k_played, &ok);
@@ -1207,47 +1297,11 @@ play_parts(Rules *r, PyObject *state, PyObject *card_obj, Parts *p)
         return PyList_New(0);
     }
     /* the trick is taken: the words said, the cards to the winner, the counts, the draw, the lead */
-    /* "plays NAME: seat W takes the trick (NAME NAME ...)": pieces made with the rules, joined once */
-    Py_ssize_t size = PyList_GET_SIZE(trick);
-    PyObject *names = PyList_New(size);
-    PyObject *pieces = names == NULL ? NULL : PyList_New(2 * size + 2);
-    if (pieces == NULL) {
-        Py_XDECREF(names);
-        return NULL;
-    }
-    for (Py_ssize_t i = 0; i < size; i++) {
-        PyObject *name = PyTuple_GET_ITEM(r->names, PyLong_AsLong(PyList_GET_ITEM(trick, i)));
-        Py_INCREF(name);
-        PyList_SET_ITEM(names, i, name);
-        Py_INCREF(name);
-        PyList_SET_ITEM(pieces, 2 + 2 * i, name);
-        PyObject *after = i + 1 < size ? r->space : r->close;
-        Py_INCREF(after);
-        PyList_SET_ITEM(pieces, 3 + 2 * i, after);
-    }
-    PyObject *first = PyTuple_GET_ITEM(r->plays_of, PyLong_AsLong(PyList_GET_ITEM(trick, size - 1)));
-    PyObject *second = PyTuple_GET_ITEM(r->takes_of, winner);
-    Py_INCREF(first);
-    Py_INCREF(second);
-    PyList_SET_ITEM(pieces, 0, first);
-    PyList_SET_ITEM(pieces, 1, second);
-    PyObject *said = PyUnicode_Join(r->empty, pieces);
-    Py_DECREF(pieces);
-    PyObject *event = said == NULL ? NULL : PyDict_New();
-    if (event == NULL || PyDict_SetItem(event, r->k_say, said) < 0 || PyDict_SetItem(event, r->k_show, names) < 0) {
-        Py_XDECREF(said);
-        Py_XDECREF(event);
-        Py_DECREF(names);
-        return NULL;
-    }
-    Py_DECREF(said);
-    Py_DECREF(names);
-    PyObject *out = PyList_New(1);
+    PyObject *out = trick_words(r, trick, winner);
     if (out == NULL) {
-        Py_DECREF(event);
         return NULL;
     }
-    PyList_SET_ITEM(out, 0, event);
+    Py_ssize_t size = PyList_GET_SIZE(trick);
     int ok = 1;
     PyObject *tricks_key = PyTuple_GET_ITEM(r->tricks_keys, winner);
     long won = exact_counter(counters, tricks_key, &ok);
@@ -1350,11 +1404,384 @@ Rules_play(Rules *self, PyObject *const *args, Py_ssize_t nargs)
     return out;
 }
 
+/* -- a deal's own steps: Rules.session(state) ---------------------------------------------------
+ *
+ * `legal` and `play` above find everything they need in the state at every call: its attributes,
+ * the hand and the trick by name, every card of the hand turned into a number. Over a deal played
+ * through one `tapete.Deal` nothing else changes the state between two of its moves, so a Session
+ * reads the state once, as play begins, and keeps beside it what the steps read: each hand's cards
+ * in order, the trick, the counters the play changes. It writes every change into the state as
+ * `play_parts` does, in the same order (the state is at every moment what it would be without
+ * it), and reads nothing back. The deal drops it whenever anything else may touch the state
+ * (``deal.state``, a move Python plays, a recorder); a hand or trick whose length it did not make
+ * makes it answer None, and it stays silent from then on. */
+typedef struct {
+    PyObject_HEAD
+    Rules *r;
+    PyObject *state, *dict, *zones, *counters, *trick;
+    PyObject *hands[MAX_SEATS], *taken[MAX_SEATS];
+    long players, to_move, lead, played, trump;
+    long tricks[MAX_SEATS];
+    unsigned char cards[MAX_SEATS][MAX_CARDS]; /* each hand, in the order of its list */
+    int count[MAX_SEATS];
+    int trick_cards[MAX_SEATS];
+    int led;  /* cards in the trick */
+    int dead; /* it answered None once: from then on, always */
+} Session;
+
+static PyTypeObject SessionType;
+
+static int
+Session_traverse(Session *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->r);
+    Py_VISIT(self->state);
+    Py_VISIT(self->dict);
+    Py_VISIT(self->zones);
+    Py_VISIT(self->counters);
+    Py_VISIT(self->trick);
+    for (int s = 0; s < MAX_SEATS; s++) {
+        Py_VISIT(self->hands[s]);
+        Py_VISIT(self->taken[s]);
+    }
+    return 0;
+}
+
+static int
+Session_clear(Session *self)
+{
+    self->dead = 1;
+    Py_CLEAR(self->r);
+    Py_CLEAR(self->state);
+    Py_CLEAR(self->dict);
+    Py_CLEAR(self->zones);
+    Py_CLEAR(self->counters);
+    Py_CLEAR(self->trick);
+    for (int s = 0; s < MAX_SEATS; s++) {
+        Py_CLEAR(self->hands[s]);
+        Py_CLEAR(self->taken[s]);
+    }
+    return 0;
+}
+
+static void
+Session_dealloc(Session *self)
+{
+    PyObject_GC_UnTrack(self);
+    Session_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* Whether the session may still answer: never silenced, the state's class as plain as when it began
+ * (`plain_type`'s remembered tag), and the trick and the hand to move as long as the session made them. */
+static inline int
+session_fits(Session *s)
+{
+    if (s->dead) {
+        return 0;
+    }
+    PyTypeObject *tp = Py_TYPE(s->state);
+    if (tp != s->r->plain || !(tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) || tp->tp_version_tag != s->r->plain_tag ||
+        PyList_GET_SIZE(s->trick) != s->led || PyList_GET_SIZE(s->hands[s->to_move]) != s->count[s->to_move]) {
+        s->dead = 1;
+        return 0;
+    }
+    return 1;
+}
+
+/* rules.session(state) -> Session | None: None unless the state is in play (no pass, no bids on), its
+ * class plain, every hand, taken pile and count as the family keeps them, and no stock drawn from. */
+static PyObject *
+Rules_session(Rules *r, PyObject *state)
+{
+    Parts p;
+    if (!read_state(r, state, &p)) {
+        Py_RETURN_NONE;
+    }
+    PyObject *zones = p.zones, *counters = p.counters;
+    Session *s = NULL;
+    long players = p.players;
+    if (p.dict == NULL || Py_TYPE(state)->tp_setattro != PyObject_GenericSetAttr ||
+        players > PyTuple_GET_SIZE(r->hand_keys) || p.to_move >= players) {
+        goto none;
+    }
+    if (r->draws) { /* a stock or a turned card left to draw (BR-3.4): the steps above play those tricks */
+        PyObject *stock = PyDict_GetItemWithError(zones, r->k_stock);
+        PyObject *turned = stock == NULL && PyErr_Occurred() ? NULL : PyDict_GetItemWithError(zones, r->k_turned);
+        if (PyErr_Occurred() || (stock != NULL && stock != Py_None && (!PyList_CheckExact(stock) || PyList_GET_SIZE(stock))) ||
+            (turned != NULL && (!PyList_CheckExact(turned) || PyList_GET_SIZE(turned)))) {
+            goto none;
+        }
+    }
+    PyObject *over = PyDict_GetItemWithError(p.dict, r->k_over);
+    if (over != Py_False) {
+        goto none;
+    }
+    PyObject *known_off = NULL;
+    if (r->choosing_key != NULL) {
+        PyObject *v = NULL;
+        int quiet;
+        int on = choosing(r, state, &p, &v, &quiet);
+        Py_XDECREF(v);
+        if (on < 0) {
+            goto fail;
+        }
+        if (on != 0) {
+            goto none;
+        }
+        if (quiet) {
+            known_off = r->choosing_key;
+        }
+    }
+    int phase = other_phase(r, state, &p, counters, known_off);
+    if (phase < 0) {
+        goto fail;
+    }
+    if (phase != 0) {
+        goto none;
+    }
+    s = PyObject_GC_New(Session, &SessionType);
+    if (s == NULL) {
+        goto fail;
+    }
+    s->r = NULL, s->state = s->dict = s->zones = s->counters = s->trick = NULL;
+    for (int k = 0; k < MAX_SEATS; k++) {
+        s->hands[k] = s->taken[k] = NULL;
+    }
+    s->dead = 0;
+    int ok = 1;
+    for (long k = 0; k < players; k++) {
+        PyObject *hand = PyDict_GetItemWithError(zones, PyTuple_GET_ITEM(r->hand_keys, k));
+        PyObject *taken = PyDict_GetItemWithError(zones, PyTuple_GET_ITEM(r->taken_keys, k));
+        if (hand == NULL || taken == NULL || !PyList_CheckExact(hand) || !PyList_CheckExact(taken) ||
+            PyList_GET_SIZE(hand) > MAX_CARDS) {
+            PyErr_Clear();
+            goto none;
+        }
+        s->count[k] = (int)PyList_GET_SIZE(hand);
+        for (int i = 0; i < s->count[k]; i++) {
+            int c = card_of(r, PyList_GET_ITEM(hand, i));
+            if (c < 0) {
+                goto none;
+            }
+            s->cards[k][i] = (unsigned char)c;
+        }
+        s->tricks[k] = exact_counter(counters, PyTuple_GET_ITEM(r->tricks_keys, k), &ok);
+        Py_INCREF(hand), Py_INCREF(taken);
+        s->hands[k] = hand, s->taken[k] = taken;
+    }
+    PyObject *trick = PyDict_GetItemWithError(zones, r->k_trick);
+    if (trick == NULL || !PyList_CheckExact(trick) || PyList_GET_SIZE(trick) >= players) {
+        PyErr_Clear();
+        goto none;
+    }
+    s->led = (int)PyList_GET_SIZE(trick);
+    for (int i = 0; i < s->led; i++) {
+        s->trick_cards[i] = card_of(r, PyList_GET_ITEM(trick, i));
+        if (s->trick_cards[i] < 0) {
+            goto none;
+        }
+    }
+    s->played = exact_counter(counters, r->k_played, &ok);
+    s->lead = s->led ? exact_counter(counters, r->k_lead, &ok) : p.to_move;
+    s->trump = counter(counters, r->k_trump, 0, &ok);
+    if (!ok || s->trump < 0 || s->trump > r->nsuits || s->lead < 0 || s->lead >= players) {
+        goto none;
+    }
+    Py_INCREF(r), Py_INCREF(state), Py_INCREF(trick);
+    s->r = r, s->state = state, s->trick = trick;
+    s->dict = p.dict, s->zones = zones, s->counters = counters; /* the references read_state took */
+    Py_DECREF(p.seat);
+    Py_XDECREF(p.data);
+    s->players = players, s->to_move = p.to_move;
+    PyObject_GC_Track((PyObject *)s);
+    return (PyObject *)s;
+none:
+    PyErr_Clear();
+    release_state(&p);
+    if (s != NULL) {
+        s->dead = 1;
+        PyObject_GC_Track((PyObject *)s);
+        Py_DECREF(s);
+    }
+    Py_RETURN_NONE;
+fail:
+    release_state(&p);
+    return NULL;
+}
+
+/* session.legal() -> the moves `Tricks.playable` allows the seat to move, as rules.legal(state) finds
+ * them; None when the session no longer answers. */
+static PyObject *
+Session_legal(Session *s, PyObject *Py_UNUSED(ignored))
+{
+    if (!session_fits(s)) {
+        Py_RETURN_NONE;
+    }
+    Rules *r = s->r;
+    long seat = s->to_move;
+    int n = s->count[seat];
+    const unsigned char *cards = s->cards[seat];
+    uint64_t held = 0;
+    for (int i = 0; i < n; i++) {
+        held |= (uint64_t)1 << cards[i];
+    }
+    long known[2] = {s->played, s->trump};
+    PyObject *seat_obj = PyLong_FromLong(seat);
+    if (seat_obj == NULL) {
+        return NULL;
+    }
+    uint64_t allowed;
+    int found = allowed_cards(r, held, s->led ? s->trick_cards[0] : -1, known, s->counters, r->judge, s->state,
+                              seat_obj, &allowed);
+    Py_DECREF(seat_obj);
+    if (found <= 0) {
+        if (found < 0) {
+            return NULL;
+        }
+        s->dead = 1;
+        Py_RETURN_NONE;
+    }
+    return plays_of(r, cards, n, allowed);
+}
+
+static int
+session_set_seat(Session *s, PyObject *dict, PyObject *key, long seat)
+{
+    PyObject *v = PyLong_FromLong(seat);
+    if (v == NULL) {
+        return -1;
+    }
+    int rc = PyDict_SetItem(dict, key, v);
+    Py_DECREF(v);
+    return rc;
+}
+
+/* session.play(action) -> the words said, a 'play' move played as `play_parts` plays it (HE-3.2,
+ * HE-3.4); None, having changed nothing, for any other move or when the session no longer answers
+ * (then it never answers again: the deal plays the move otherwise and drops it). */
+static PyObject *
+Session_play(Session *s, PyObject *action)
+{
+    if (!session_fits(s)) {
+        Py_RETURN_NONE;
+    }
+    Rules *r = s->r;
+    if (!PyTuple_Check(action) || PyTuple_GET_SIZE(action) < 2) {
+        s->dead = 1;
+        Py_RETURN_NONE;
+    }
+    PyObject *kind = PyTuple_GET_ITEM(action, 0), *cards = PyTuple_GET_ITEM(action, 1);
+    if (!PyUnicode_CheckExact(kind) || !PyTuple_CheckExact(cards) || PyTuple_GET_SIZE(cards) < 1 ||
+        (kind != r->k_play_word && PyUnicode_Compare(kind, r->k_play_word) != 0)) {
+        PyErr_Clear();
+        s->dead = 1;
+        Py_RETURN_NONE;
+    }
+    PyObject *card_obj = PyTuple_GET_ITEM(cards, 0);
+    int card = card_of(r, card_obj);
+    long seat = s->to_move, players = s->players;
+    PyObject *hand = s->hands[seat];
+    int n = s->count[seat], at = -1;
+    for (int i = 0; card >= 0 && i < n; i++) {
+        if (s->cards[seat][i] == card) {
+            at = i;
+            break;
+        }
+    }
+    if (at < 0) {
+        s->dead = 1;
+        Py_RETURN_NONE; /* not in the hand: Python's list.remove to judge */
+    }
+    int last = s->led + 1 == players;
+    long winner = -1;
+    if (last) {
+        int trick[MAX_SEATS];
+        for (int i = 0; i < s->led; i++) {
+            trick[i] = s->trick_cards[i];
+        }
+        trick[s->led] = card;
+        winner = trick_winner(r, trick, s->led + 1, s->led ? s->lead : seat, s->trump, players);
+    }
+    /* the card leaves the hand for the trick, as Tricks.apply plays it */
+    if (PyList_SetSlice(hand, at, at + 1, NULL) < 0) {
+        return NULL;
+    }
+    memmove(&s->cards[seat][at], &s->cards[seat][at + 1], (size_t)(n - at - 1));
+    s->count[seat] = n - 1;
+    if (s->led == 0) {
+        s->lead = seat;
+        if (session_set_seat(s, s->counters, r->k_lead, seat) < 0) {
+            return NULL;
+        }
+    }
+    if (PyList_Append(s->trick, card_obj) < 0) {
+        return NULL;
+    }
+    s->trick_cards[s->led++] = card;
+    if ((r->breaks >> card) & 1) {
+        if (PyDict_SetItem(s->counters, r->k_broken, r->one) < 0) {
+            return NULL;
+        }
+    }
+    if (!last) {
+        s->to_move = ((seat + r->step) % players + players) % players;
+        if (session_set_seat(s, s->dict, r->k_to_move, s->to_move) < 0) {
+            return NULL;
+        }
+        return PyList_New(0);
+    }
+    /* the trick is taken: the words said, the cards to the winner, the counts, the lead */
+    PyObject *out = trick_words(r, s->trick, winner);
+    if (out == NULL) {
+        return NULL;
+    }
+    PyObject *taken = s->taken[winner];
+    Py_ssize_t size = PyList_GET_SIZE(s->trick);
+    if (PyList_SetSlice(taken, PyList_GET_SIZE(taken), PyList_GET_SIZE(taken), s->trick) < 0 ||
+        PyList_SetSlice(s->trick, 0, size, NULL) < 0 ||
+        set_long(s->counters, PyTuple_GET_ITEM(r->tricks_keys, winner), s->tricks[winner] + 1) < 0 ||
+        set_long(s->counters, r->k_played, s->played + 1) < 0) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    s->tricks[winner]++, s->played++, s->led = 0;
+    s->to_move = s->lead = winner;
+    if (session_set_seat(s, s->dict, r->k_to_move, winner) < 0 || session_set_seat(s, s->counters, r->k_lead, winner) < 0 ||
+        (s->count[winner] == 0 && PyDict_SetItem(s->dict, r->k_over, Py_True) < 0)) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    return out;
+}
+
+static PyMethodDef Session_methods[] = {
+    {"legal", (PyCFunction)Session_legal, METH_NOARGS,
+     "legal() -> the moves rules.legal(state) would find, or None when the session no longer answers"},
+    {"play", (PyCFunction)Session_play, METH_O,
+     "play(action) -> the words said when a 'play' move was played as rules.play plays it, or None"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject SessionType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tapete_plugins.tricks._fast.Session",
+    .tp_basicsize = sizeof(Session),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_dealloc = (destructor)Session_dealloc,
+    .tp_traverse = (traverseproc)Session_traverse,
+    .tp_clear = (inquiry)Session_clear,
+    .tp_free = PyObject_GC_Del,
+    .tp_doc = "One deal's play, read once and followed move by move (Rules.session).",
+    .tp_methods = Session_methods,
+};
+
 static PyMethodDef Rules_methods[] = {
     {"legal", (PyCFunction)Rules_legal, METH_O,
      "legal(state) -> the moves Tricks.playable allows, or None to ask Python"},
     {"play", (PyCFunction)(void (*)(void))Rules_play, METH_FASTCALL,
      "play(state, action) -> the words said when a 'play' move was played as Tricks.apply plays it, or None"},
+    {"session", (PyCFunction)Rules_session, METH_O,
+     "session(state) -> a Session following this deal's play from its state as it is now, or None"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1388,7 +1815,7 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC
 PyInit__fast(void)
 {
-    if (PyType_Ready(&RulesType) < 0) {
+    if (PyType_Ready(&RulesType) < 0 || PyType_Ready(&SessionType) < 0) {
         return NULL;
     }
     PyObject *m = PyModule_Create(&module);

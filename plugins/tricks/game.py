@@ -164,7 +164,7 @@ class Tricks(Game):
         # id of a card table the script hands a word -> (the table, the cards it counts above zero): `took_all`
         self._counted_cards: dict[int, tuple[tuple[Any, ...], tuple[int, ...]]] = {}
         self._fast = self._fast_rules()
-        self._quick = None if self._fast is None else QuickSteps(self._fast.legal, self._fast.play)
+        self._quick = None if self._fast is None else QuickSteps(self._fast.legal, self._fast.play, self._fast.session)
 
     def _fast_rules(self) -> Any:
         """The play rules for the C steps (`_fast`), or None where they cannot be used.

@@ -1,0 +1,149 @@
+"""A deal's own steps (`QuickSteps.session`): a `tapete.Deal` of a trick game plays as the rules' Python does.
+
+Where the C steps are built, a `Deal` in play opens a session on its state: the hands, the trick
+and the counters the play changes are read once, kept beside the state, and every change is
+written into the state as it is made. Nothing a player or a program sees may differ from the
+Python rules: here every trick variant is played at every player count through `Deal` (with
+and without the seats' history kept) against the same deal played by the Python rules alone,
+and the moves offered, the words said and the whole state are compared after every move. Then
+the ways a state changes behind the session: by hand through ``deal.state``, through a
+reference kept from before, and in a copy of the deal."""
+
+from __future__ import annotations
+
+import copy
+import os
+import random
+
+import pytest
+
+from tapete import Action, Variant, load_variant
+from tapete.core.state import DealState
+from tapete.play.deal import Deal
+from tapete.testing import variant_params
+from tapete_plugins.tricks import game as trick_game
+
+TRICK_GAMES = ("hearts", "briscola", "oh-hell", "spades")
+PARAMS = [p for g in TRICK_GAMES for p in variant_params(g)]
+
+if os.environ.get("CI") and trick_game._fast is None:  # CI builds with a compiler: the C steps must be there
+    raise AssertionError("tapete_plugins.tricks._fast was not built")
+pytestmark = pytest.mark.skipif(trick_game._fast is None, reason="the C steps were not built (no C compiler)")
+
+
+def python_only(name: str) -> Variant:
+    """The variant with its game's C steps taken away: every step by the rules' Python."""
+    variant = load_variant(name)
+    game = variant.new_game()
+    game._fast = game._quick = None
+    variant._game = game
+    return variant
+
+
+def lockstep(name: str, players: int, seed: int, record: bool) -> int:
+    """One deal through `Deal` and through the Python alone, compared move by move; the moves the session played."""
+    fast, plain = load_variant(name), python_only(name)
+    deal = fast.new_deal(players, seed=seed, record=record)
+    reference = plain.new_deal(players, seed=seed, record=record)
+    assert reference._quick_session is None and deal._quick_session is not None
+    chooser = random.Random(seed)
+    followed = 0
+    while not deal.over:
+        moves = deal.legal_actions()
+        assert moves == reference.legal_actions(), (name, players, seed, deal.snapshot())
+        move = moves[chooser.randrange(len(moves))]
+        live = deal._session is not None
+        assert deal.play(move) == reference.play(move)
+        followed += live and deal._session is not None
+        assert deal.snapshot() == reference.snapshot(), (name, players, seed, move)
+        assert deal.to_move == reference.to_move
+    assert reference.over and deal.legal_actions() == []
+    if record:  # every seat's history as its bot is handed it
+        for seat in range(players):
+            assert list(deal.view(seat).history) == list(reference.view(seat).history)
+    return followed
+
+
+@pytest.mark.parametrize("name", PARAMS)
+def test_a_deal_followed_by_its_session_plays_as_the_python_rules(name: str) -> None:
+    variant = load_variant(name)
+    lo, hi = variant.player_range()
+    teams = variant.rules.constant("teams", 0)
+    followed = 0
+    for players in range(lo, hi + 1):
+        if teams and players % teams:
+            continue
+        followed += sum(lockstep(name, players, seed, record=seed == 1) for seed in range(2))
+    assert followed > 0  # the session played cards in every variant, not just the Python
+
+
+def in_play(seed: int = 4) -> Deal:
+    """A Hearts deal past the pass and into the second trick, its session following it."""
+    deal = load_variant("hearts/classic").new_deal(4, seed=seed, record=False)
+    while deal.state.counters.get("played", 0) < 1 or deal.state.zones["trick"]:
+        deal.play(deal.legal_actions()[0])
+    deal.legal_actions()
+    assert deal._session is not None
+    return deal
+
+
+def python_moves(deal: Deal) -> list[Action]:
+    """The moves the rules' Python offers on a copy of the deal's state."""
+    game = load_variant("hearts/classic").new_game()
+    game._fast = None
+    return list(game.legal_actions(deal.state.clone()))
+
+
+def test_a_card_moved_by_hand_is_in_the_next_moves_offered() -> None:
+    """HE-3.2 on a hand changed through ``deal.state``: the session is dropped, the moves read anew."""
+    deal = in_play()
+    state = deal.state  # reaching for the state drops the session
+    assert deal._session is None and not state.zones["trick"]  # the seat to move leads the second trick
+    seat, other = state.to_move, (state.to_move + 1) % 4
+    suit_of = deal.game.suit_of
+    given = next(c for c in state.zones[f"hand.{other}"] if suit_of[c] != "♥")  # a lead allowed before hearts break
+    state.zones[f"hand.{other}"].remove(given)
+    state.zones[f"hand.{seat}"].append(given)
+    offered = deal.legal_actions()
+    assert offered == python_moves(deal)
+    lead = next(m for m in offered if m.cards == (given,))
+    deal.play(lead)
+    assert deal.state.zones["trick"] == [given] and given not in deal.state.zones[f"hand.{seat}"]
+
+
+def test_a_hand_changed_through_a_reference_kept_from_before_silences_the_session() -> None:
+    """The contract is to take ``deal.state`` again before changing it; a hand of another length is
+    seen all the same, and the moves come from the state as it is."""
+    deal = in_play(7)
+    kept: DealState = deal.state
+    offered = deal.legal_actions()  # a session again, following the same state
+    assert deal._session is not None
+    after = (kept.to_move + 1) % 4  # the seat to move next gets a card of the seat across
+    kept.zones[f"hand.{after}"].append(kept.zones[f"hand.{(after + 2) % 4}"].pop(0))
+    deal.play(offered[0])
+    assert deal.to_move == after
+    offered = deal.legal_actions()
+    assert deal._session is None
+    assert offered == python_moves(deal)
+
+
+def test_a_copy_of_a_deal_opens_its_own_session() -> None:
+    deal = in_play(9)
+    twin = copy.copy(deal)
+    assert twin._session is None  # the session holds the original's lists
+    twin.state = deal.state.clone()
+    first = twin.legal_actions()[0]
+    twin.play(first)
+    assert twin._session is not None and twin.snapshot() != deal.snapshot()
+    assert deal.legal_actions()[0] == first  # the original, untouched, still offers it
+
+
+def test_a_session_opens_only_in_play() -> None:
+    """HE-2.3: during the pass the cards chosen are the pass's moves, not plays: no session follows them."""
+    deal = load_variant("hearts/classic").new_deal(4, seed=2, record=False)
+    game = deal.game
+    assert game._fast.session(deal.state) is None  # the pass is on
+    for _ in range(12):
+        assert deal.legal_actions()[0].kind == "pass" and deal._session is None
+        deal.play(deal.legal_actions()[0])
+    assert deal.legal_actions()[0].kind == "play" and deal._session is not None
