@@ -61,9 +61,19 @@ def bid_word(n: int) -> str:
 BID_KEYS = tuple(f"bid.{s}" for s in range(MAX_PLAYERS))  # each seat's bid counter, named once
 
 
+_SIDE_KEYS: dict[tuple[int, int, int], tuple[str, ...]] = {}  # (teams, players, seat) -> the side's bid counters
+
+
 def _side_bid(c: Ctx[Tricks]) -> int:
+    """SP-3.3: the side's bid, its members' bids added (read for every bid offered: the names kept by side)."""
+    game, players, seat = c.game, c.state.players, c.seat
+    keys = _SIDE_KEYS.get((game.teams, players, seat))
+    if keys is None:
+        keys = _SIDE_KEYS[(game.teams, players, seat)] = tuple(BID_KEYS[s] for s in game.team_seats(players, seat))
     counters = c.state.counters
-    return sum([counters.get(BID_KEYS[s], 0) for s in c.game.team_seats(c.state.players, c.seat)])
+    if len(keys) == 1:
+        return counters.get(keys[0], 0)
+    return sum([counters.get(k, 0) for k in keys])
 
 
 def _members(c: Ctx[Tricks]) -> list[tuple[int, int, bool]]:
@@ -198,8 +208,8 @@ class Bidding:
         self.ids: tuple[str, ...] = game.ids.get("bid", ())
         self.words = NUMBER_WORDS[: len(game.deck.ids) // 2 + 1]
         self._moves: tuple[Action, ...] = ()  # the move of each bid, made the first time bids are asked for
-        # the legal bids by (bid_max, the values `no_bid` reads once): `Compiled.key`
-        self._known: dict[tuple[int, Hashable], tuple[int, ...]] = {}
+        # the legal bids and their moves by (bid_max, the values `no_bid` reads once): `Compiled.key`
+        self._known: dict[tuple[int, Hashable], tuple[tuple[int, ...], tuple[Action, ...]]] = {}
 
     @property
     def used(self) -> bool:
@@ -235,36 +245,45 @@ class Bidding:
         A ban that would leave no bid at all is no ban: a player always has a bid to make. The
         answer is kept by what the ban reads besides the bid weighed (a Spades side's bid and the
         hand's size), so that 14 bids are judged once for each such pair, not at every decision."""
-        assert self.most is not None
-        game, seat = self.game, state.to_move
-        extra: dict[str, Any] = {}
-        with game._ctx.bound(state, seat, extra) as ctx:
-            bids = list(range(min(int(self.most(ctx)), len(self.words) - 1) + 1))
-            if self.ban is None:
-                return bids
-            reads = self.ban.key(ctx)
-            key = None if reads is None else (len(bids), reads)
-            known = None if key is None else self._known.get(key)
-            if known is not None:
-                return list(known)
-            banned = self.ban.prepare(ctx)  # what does not read the bid weighed is read once
-            kept = []
-            for b in bids:
-                extra["bidding"] = b
-                if not banned():
-                    kept.append(b)
-            bids = kept or bids
-            if key is not None:
-                if len(self._known) >= KNOWN_MOST:
-                    self._known.clear()
-                self._known[key] = tuple(bids)
-        return bids
+        return list(self._judged(state)[0])
 
     def actions(self, state: DealState) -> list[Action]:
+        return list(self._judged(state)[1])
+
+    def _judged(self, state: DealState) -> tuple[tuple[int, ...], tuple[Action, ...]]:
+        """The legal bids of the seat to move and their moves, kept by `Compiled.key` where the ban has one."""
+        assert self.most is not None
         moves = self._moves
         if not moves:  # each bid's move, made once
             moves = self._moves = tuple(Action("bid", (), w) for w in self.words)
-        return [moves[b] for b in self.legal(state)]
+        extra: dict[str, Any] = {}
+        ctx = self.game._ctx
+        ctx.state, ctx.seat, ctx.extra = state, state.to_move, extra
+        try:
+            count = min(int(self.most(ctx)), len(self.words) - 1) + 1
+            ban = self.ban
+            if ban is None:
+                return tuple(range(count)), moves[:count]
+            reads = ban.key(ctx)
+            key = None if reads is None else (count, reads)
+            known = None if key is None else self._known.get(key)
+            if known is not None:
+                return known
+            banned = ban.prepare(ctx)  # what does not read the bid weighed is read once
+            kept = []
+            for b in range(count):
+                extra["bidding"] = b
+                if not banned():
+                    kept.append(b)
+            bids = tuple(kept) if kept else tuple(range(count))
+        finally:
+            ctx.release()
+        judged = bids, tuple(moves[b] for b in bids)
+        if key is not None:
+            if len(self._known) >= KNOWN_MOST:
+                self._known.clear()
+            self._known[key] = judged
+        return judged
 
     def refusal(self, state: DealState, action: Action) -> str | None:
         ids = " ".join(self.ids)
