@@ -1409,10 +1409,11 @@ Rules_play(Rules *self, PyObject *const *args, Py_ssize_t nargs)
  * `legal` and `play` above find everything they need in the state at every call: its attributes,
  * the hand and the trick by name, every card of the hand turned into a number. Over a deal played
  * through one `tapete.Deal` nothing else changes the state between two of its moves, so a Session
- * reads the state once, as play begins, and keeps beside it what the steps read: each hand's cards
- * in order, the trick, the counters the play changes. It writes every change into the state as
- * `play_parts` does, in the same order (the state is at every moment what it would be without
- * it), and reads nothing back. The deal drops it whenever anything else may touch the state
+ * reads the state once, in the pass or in play, and keeps beside it what the steps read: each
+ * hand's cards in order, each seat's chosen cards, the trick, the counters the play changes. It
+ * writes every change into the state as `pass_play` and `play_parts` do, in the same order (the
+ * state is at every moment what it would be without it), and reads nothing back but once, when
+ * the pass's last card has handed the cards on (`pass_end`, the game's Python beginning the play). The deal drops it whenever anything else may touch the state
  * (``deal.state``, a move Python plays, a recorder); a hand or trick whose length it did not make
  * makes it answer None, and it stays silent from then on. */
 typedef struct {
@@ -1420,13 +1421,17 @@ typedef struct {
     Rules *r;
     PyObject *state, *dict, *zones, *counters, *trick;
     PyObject *hands[MAX_SEATS], *taken[MAX_SEATS];
+    PyObject *chosen[MAX_SEATS]; /* in the pass: each seat's chosen cards (NULL: the seat does not choose) */
     long players, to_move, lead, played, trump;
     long tricks[MAX_SEATS];
     unsigned char cards[MAX_SEATS][MAX_CARDS]; /* each hand, in the order of its list */
     int count[MAX_SEATS];
     int trick_cards[MAX_SEATS];
-    int led;  /* cards in the trick */
-    int dead; /* it answered None once: from then on, always */
+    int led;      /* cards in the trick */
+    int passing;  /* the pass is on (HE-2.3): the moves choose cards */
+    long choose;  /* in the pass: the cards each seat chooses */
+    int picked[MAX_SEATS]; /* in the pass: the cards each seat has chosen */
+    int dead;     /* it answered None once: from then on, always */
 } Session;
 
 static PyTypeObject SessionType;
@@ -1443,15 +1448,15 @@ Session_traverse(Session *self, visitproc visit, void *arg)
     for (int s = 0; s < MAX_SEATS; s++) {
         Py_VISIT(self->hands[s]);
         Py_VISIT(self->taken[s]);
+        Py_VISIT(self->chosen[s]);
     }
     return 0;
 }
 
-static int
-Session_clear(Session *self)
+/* Everything the session holds of the state given back (the rules kept). */
+static void
+session_forget(Session *self)
 {
-    self->dead = 1;
-    Py_CLEAR(self->r);
     Py_CLEAR(self->state);
     Py_CLEAR(self->dict);
     Py_CLEAR(self->zones);
@@ -1460,7 +1465,16 @@ Session_clear(Session *self)
     for (int s = 0; s < MAX_SEATS; s++) {
         Py_CLEAR(self->hands[s]);
         Py_CLEAR(self->taken[s]);
+        Py_CLEAR(self->chosen[s]);
     }
+}
+
+static int
+Session_clear(Session *self)
+{
+    self->dead = 1;
+    session_forget(self);
+    Py_CLEAR(self->r);
     return 0;
 }
 
@@ -1473,7 +1487,8 @@ Session_dealloc(Session *self)
 }
 
 /* Whether the session may still answer: never silenced, the state's class as plain as when it began
- * (`plain_type`'s remembered tag), and the trick and the hand to move as long as the session made them. */
+ * (`plain_type`'s remembered tag), and the trick, the hand to move and (in the pass) its chosen cards
+ * as long as the session made them. */
 static inline int
 session_fits(Session *s)
 {
@@ -1481,133 +1496,165 @@ session_fits(Session *s)
         return 0;
     }
     PyTypeObject *tp = Py_TYPE(s->state);
+    long seat = s->to_move;
     if (tp != s->r->plain || !(tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) || tp->tp_version_tag != s->r->plain_tag ||
-        PyList_GET_SIZE(s->trick) != s->led || PyList_GET_SIZE(s->hands[s->to_move]) != s->count[s->to_move]) {
+        PyList_GET_SIZE(s->trick) != s->led || PyList_GET_SIZE(s->hands[seat]) != s->count[seat] ||
+        (s->passing && (s->chosen[seat] == NULL || PyList_GET_SIZE(s->chosen[seat]) != s->picked[seat]))) {
         s->dead = 1;
         return 0;
     }
     return 1;
 }
 
-/* rules.session(state) -> Session | None: None unless the state is in play (no pass, no bids on), its
- * class plain, every hand, taken pile and count as the family keeps them, and no stock drawn from. */
-static PyObject *
-Rules_session(Rules *r, PyObject *state)
+/* The state read into the session: 1 when it is followed from now on (in play, or in the pass), 0 when
+ * it is not one the session follows (a round of bids, a stock to draw from, a class not plain, a hand,
+ * pile or count not as the family keeps them), -1 on an error. What it held before is given back. */
+static int
+session_read(Session *s, Rules *r, PyObject *state)
 {
+    session_forget(s);
+    s->dead = 1;
     Parts p;
     if (!read_state(r, state, &p)) {
-        Py_RETURN_NONE;
+        return 0;
     }
     PyObject *zones = p.zones, *counters = p.counters;
-    Session *s = NULL;
     long players = p.players;
+    int rc = 0;
     if (p.dict == NULL || Py_TYPE(state)->tp_setattro != PyObject_GenericSetAttr ||
         players > PyTuple_GET_SIZE(r->hand_keys) || p.to_move >= players) {
-        goto none;
+        goto done;
+    }
+    if (PyDict_GetItemWithError(p.dict, r->k_over) != Py_False) {
+        goto done;
     }
     if (r->draws) { /* a stock or a turned card left to draw (BR-3.4): the steps above play those tricks */
         PyObject *stock = PyDict_GetItemWithError(zones, r->k_stock);
         PyObject *turned = stock == NULL && PyErr_Occurred() ? NULL : PyDict_GetItemWithError(zones, r->k_turned);
         if (PyErr_Occurred() || (stock != NULL && stock != Py_None && (!PyList_CheckExact(stock) || PyList_GET_SIZE(stock))) ||
             (turned != NULL && (!PyList_CheckExact(turned) || PyList_GET_SIZE(turned)))) {
-            goto none;
+            goto done;
         }
     }
-    PyObject *over = PyDict_GetItemWithError(p.dict, r->k_over);
-    if (over != Py_False) {
-        goto none;
-    }
     PyObject *known_off = NULL;
+    s->passing = 0;
     if (r->choosing_key != NULL) {
         PyObject *v = NULL;
         int quiet;
         int on = choosing(r, state, &p, &v, &quiet);
+        if (on == 1 && PyLong_CheckExact(v) && r->pass_word != NULL && players <= PyTuple_GET_SIZE(r->chosen_keys)) {
+            s->choose = PyLong_AsLong(v); /* the pass (HE-2.3): so many cards each */
+            s->passing = !(s->choose == -1 && PyErr_Occurred());
+        }
         Py_XDECREF(v);
         if (on < 0) {
-            goto fail;
+            rc = -1;
+            goto done;
         }
-        if (on != 0) {
-            goto none;
+        if (on != 0 && !s->passing) {
+            goto done;
         }
         if (quiet) {
             known_off = r->choosing_key;
         }
     }
-    int phase = other_phase(r, state, &p, counters, known_off);
-    if (phase < 0) {
-        goto fail;
+    if (!s->passing) {
+        int phase = other_phase(r, state, &p, counters, known_off);
+        if (phase != 0) {
+            rc = phase < 0 ? -1 : 0;
+            goto done;
+        }
     }
-    if (phase != 0) {
-        goto none;
-    }
-    s = PyObject_GC_New(Session, &SessionType);
-    if (s == NULL) {
-        goto fail;
-    }
-    s->r = NULL, s->state = s->dict = s->zones = s->counters = s->trick = NULL;
-    for (int k = 0; k < MAX_SEATS; k++) {
-        s->hands[k] = s->taken[k] = NULL;
-    }
-    s->dead = 0;
     int ok = 1;
     for (long k = 0; k < players; k++) {
         PyObject *hand = PyDict_GetItemWithError(zones, PyTuple_GET_ITEM(r->hand_keys, k));
         PyObject *taken = PyDict_GetItemWithError(zones, PyTuple_GET_ITEM(r->taken_keys, k));
+        PyObject *mine = s->passing ? PyDict_GetItemWithError(zones, PyTuple_GET_ITEM(r->chosen_keys, k)) : NULL;
         if (hand == NULL || taken == NULL || !PyList_CheckExact(hand) || !PyList_CheckExact(taken) ||
-            PyList_GET_SIZE(hand) > MAX_CARDS) {
-            PyErr_Clear();
-            goto none;
+            PyList_GET_SIZE(hand) > MAX_CARDS || (mine != NULL && !PyList_CheckExact(mine)) || PyErr_Occurred()) {
+            goto done;
         }
         s->count[k] = (int)PyList_GET_SIZE(hand);
         for (int i = 0; i < s->count[k]; i++) {
             int c = card_of(r, PyList_GET_ITEM(hand, i));
             if (c < 0) {
-                goto none;
+                goto done;
             }
             s->cards[k][i] = (unsigned char)c;
         }
         s->tricks[k] = exact_counter(counters, PyTuple_GET_ITEM(r->tricks_keys, k), &ok);
-        Py_INCREF(hand), Py_INCREF(taken);
-        s->hands[k] = hand, s->taken[k] = taken;
+        Py_INCREF(hand), Py_INCREF(taken), Py_XINCREF(mine);
+        s->hands[k] = hand, s->taken[k] = taken, s->chosen[k] = mine;
+        s->picked[k] = mine != NULL ? (int)PyList_GET_SIZE(mine) : 0;
+    }
+    if (s->passing && s->chosen[p.to_move] == NULL) {
+        goto done;
     }
     PyObject *trick = PyDict_GetItemWithError(zones, r->k_trick);
     if (trick == NULL || !PyList_CheckExact(trick) || PyList_GET_SIZE(trick) >= players) {
-        PyErr_Clear();
-        goto none;
+        goto done;
     }
     s->led = (int)PyList_GET_SIZE(trick);
     for (int i = 0; i < s->led; i++) {
         s->trick_cards[i] = card_of(r, PyList_GET_ITEM(trick, i));
         if (s->trick_cards[i] < 0) {
-            goto none;
+            goto done;
         }
     }
     s->played = exact_counter(counters, r->k_played, &ok);
     s->lead = s->led ? exact_counter(counters, r->k_lead, &ok) : p.to_move;
     s->trump = counter(counters, r->k_trump, 0, &ok);
     if (!ok || s->trump < 0 || s->trump > r->nsuits || s->lead < 0 || s->lead >= players) {
-        goto none;
+        goto done;
     }
-    Py_INCREF(r), Py_INCREF(state), Py_INCREF(trick);
-    s->r = r, s->state = state, s->trick = trick;
+    Py_INCREF(state), Py_INCREF(trick);
+    s->state = state, s->trick = trick;
     s->dict = p.dict, s->zones = zones, s->counters = counters; /* the references read_state took */
+    p.dict = p.zones = p.counters = NULL;
+    s->players = players, s->to_move = p.to_move;
+    s->dead = 0;
+    rc = 1;
+done:
+    if (rc == 0) {
+        PyErr_Clear();
+    }
+    if (rc != 1) {
+        session_forget(s);
+    }
+    Py_XDECREF(p.zones);
+    Py_XDECREF(p.counters);
+    Py_XDECREF(p.dict);
     Py_DECREF(p.seat);
     Py_XDECREF(p.data);
-    s->players = players, s->to_move = p.to_move;
+    return rc;
+}
+
+/* rules.session(state) -> Session | None: None unless the state is in play or in the pass (no bids on),
+ * its class plain, every hand, taken pile and count as the family keeps them, and no stock drawn from. */
+static PyObject *
+Rules_session(Rules *r, PyObject *state)
+{
+    Session *s = PyObject_GC_New(Session, &SessionType);
+    if (s == NULL) {
+        return NULL;
+    }
+    s->r = NULL, s->state = s->dict = s->zones = s->counters = s->trick = NULL;
+    for (int k = 0; k < MAX_SEATS; k++) {
+        s->hands[k] = s->taken[k] = s->chosen[k] = NULL;
+    }
+    s->dead = 1;
+    Py_INCREF(r);
+    s->r = r;
     PyObject_GC_Track((PyObject *)s);
-    return (PyObject *)s;
-none:
-    PyErr_Clear();
-    release_state(&p);
-    if (s != NULL) {
-        s->dead = 1;
-        PyObject_GC_Track((PyObject *)s);
-        Py_DECREF(s);
+    int rc = session_read(s, r, state);
+    if (rc == 1) {
+        return (PyObject *)s;
+    }
+    Py_DECREF(s);
+    if (rc < 0) {
+        return NULL;
     }
     Py_RETURN_NONE;
-fail:
-    release_state(&p);
-    return NULL;
 }
 
 /* session.legal() -> the moves `Tricks.playable` allows the seat to move, as rules.legal(state) finds
@@ -1622,6 +1669,18 @@ Session_legal(Session *s, PyObject *Py_UNUSED(ignored))
     long seat = s->to_move;
     int n = s->count[seat];
     const unsigned char *cards = s->cards[seat];
+    if (s->passing) { /* the pass: every card of the hand may be chosen (HiddenChoices.actions) */
+        PyObject *out = PyList_New(n);
+        if (out == NULL) {
+            return NULL;
+        }
+        for (int i = 0; i < n; i++) {
+            PyObject *move = PyTuple_GET_ITEM(r->pass_moves, cards[i]);
+            Py_INCREF(move);
+            PyList_SET_ITEM(out, i, move);
+        }
+        return out;
+    }
     uint64_t held = 0;
     for (int i = 0; i < n; i++) {
         held |= (uint64_t)1 << cards[i];
@@ -1657,6 +1716,62 @@ session_set_seat(Session *s, PyObject *dict, PyObject *key, long seat)
     return rc;
 }
 
+/* A card chosen in the pass, as `pass_play` chooses it: into the chooser's chosen cards, the turn to the
+ * next seat still choosing; the last card of the phase hands every seat's cards on and begins the play
+ * (`pass_end`), and the session then reads the state again to follow the play. */
+static PyObject *
+session_pass(Session *s, PyObject *card_obj, int at)
+{
+    Rules *r = s->r;
+    long seat = s->to_move, players = s->players;
+    int after = s->picked[seat] + 1;
+    long next = -1;
+    if (s->choose > after) {
+        next = seat; /* more to choose: the same seat again */
+    } else {         /* the next seat still choosing, in the direction of play (Game.next_seat) */
+        long k = seat;
+        for (long i = 0; i < players; i++) {
+            k = ((k + r->step) % players + players) % players;
+            if (s->chosen[k] != NULL && s->choose > (k == seat ? after : s->picked[k])) {
+                next = k;
+                break;
+            }
+        }
+    }
+    PyObject *hand = s->hands[seat];
+    if (next < 0) { /* every seat has chosen: the cards are handed on, and the family's play begins */
+        Parts p = {s->zones, s->counters, NULL, s->dict, NULL, seat, players};
+        p.seat = PyLong_FromLong(seat);
+        if (p.seat == NULL) {
+            return NULL;
+        }
+        PyObject *out = pass_end(r, s->state, card_obj, &p, hand, at, s->chosen[seat]);
+        Py_DECREF(p.seat);
+        if (out == NULL || out == Py_None) {
+            s->dead = 1; /* None: nothing changed, Python hands the cards on */
+            return out;
+        }
+        if (session_read(s, r, s->state) < 0) { /* the hands as they are now, in play */
+            Py_DECREF(out);
+            return NULL;
+        }
+        return out;
+    }
+    if (PyList_SetSlice(hand, at, at + 1, NULL) < 0 || PyList_Append(s->chosen[seat], card_obj) < 0) {
+        return NULL;
+    }
+    memmove(&s->cards[seat][at], &s->cards[seat][at + 1], (size_t)(s->count[seat] - at - 1));
+    s->count[seat]--;
+    s->picked[seat] = after;
+    if (next != seat) {
+        s->to_move = next;
+        if (session_set_seat(s, s->dict, r->k_to_move, next) < 0) {
+            return NULL;
+        }
+    }
+    return PyList_New(0);
+}
+
 /* session.play(action) -> the words said, a 'play' move played as `play_parts` plays it (HE-3.2,
  * HE-3.4); None, having changed nothing, for any other move or when the session no longer answers
  * (then it never answers again: the deal plays the move otherwise and drops it). */
@@ -1672,8 +1787,9 @@ Session_play(Session *s, PyObject *action)
         Py_RETURN_NONE;
     }
     PyObject *kind = PyTuple_GET_ITEM(action, 0), *cards = PyTuple_GET_ITEM(action, 1);
+    PyObject *word = s->passing ? r->pass_word : r->k_play_word;
     if (!PyUnicode_CheckExact(kind) || !PyTuple_CheckExact(cards) || PyTuple_GET_SIZE(cards) < 1 ||
-        (kind != r->k_play_word && PyUnicode_Compare(kind, r->k_play_word) != 0)) {
+        (kind != word && PyUnicode_Compare(kind, word) != 0)) {
         PyErr_Clear();
         s->dead = 1;
         Py_RETURN_NONE;
@@ -1692,6 +1808,9 @@ Session_play(Session *s, PyObject *action)
     if (at < 0) {
         s->dead = 1;
         Py_RETURN_NONE; /* not in the hand: Python's list.remove to judge */
+    }
+    if (s->passing) {
+        return session_pass(s, card_obj, at);
     }
     int last = s->led + 1 == players;
     long winner = -1;

@@ -138,12 +138,26 @@ def test_a_copy_of_a_deal_opens_its_own_session() -> None:
     assert deal.legal_actions()[0] == first  # the original, untouched, still offers it
 
 
-def test_a_session_opens_only_in_play() -> None:
-    """HE-2.3: during the pass the cards chosen are the pass's moves, not plays: no session follows them."""
+def test_the_session_follows_the_pass_and_the_play_after_it() -> None:
+    """HE-2.3: the cards chosen in the pass, then handed on to the left; HE-3.1: the 2♣ leads after it."""
     deal = load_variant("hearts/classic").new_deal(4, seed=2, record=False)
     game = deal.game
-    assert game._fast.session(deal.state) is None  # the pass is on
+    assert game._fast.session(deal.state) is not None  # the pass is on: followed too
+    before = {s: list(deal.state.zones[f"hand.{s}"]) for s in range(4)}
+    chosen: dict[int, list[int]] = {s: [] for s in range(4)}
     for _ in range(12):
-        assert deal.legal_actions()[0].kind == "pass" and deal._session is None
-        deal.play(deal.legal_actions()[0])
-    assert deal.legal_actions()[0].kind == "play" and deal._session is not None
+        seat = deal.to_move
+        move = deal.legal_actions()[0]
+        assert move.kind == "pass" and deal._session is not None
+        chosen[seat].append(move.cards[0])
+        deal.play(move)
+    session = deal._session
+    assert session is not None and deal.legal_actions()[0].kind == "play"
+    assert deal._session is session  # the same session, reading the hands anew once the cards were handed on
+    state = deal.state
+    for s in range(4):  # each hand: what it kept, and the three cards of the seat on its right
+        assert sorted(state.zones[f"hand.{s}"]) == sorted(
+            [c for c in before[s] if c not in chosen[s]] + chosen[(s - 1) % 4]
+        )
+    two_of_clubs = game.deck.parse("2♣")
+    assert two_of_clubs in state.zones[f"hand.{state.to_move}"]
