@@ -67,6 +67,10 @@ typedef struct {
     PyObject *k_data, *k_over, *k_stock, *k_turned, *k_say, *k_show, *space;
     PyObject *k_trick, *k_played, *k_trump, *k_lead, *k_broken, *one;
     PyObject *k_zones, *k_counters, *k_to_move, *k_players;
+    /* the round of bids (OH-4, SP-3), or NULLs: the game's moves(state) -> the legal bids' moves (the
+     * script's bans judged in Python); the move's word; each bid's word, by number; what is said of
+     * each bid; each seat's bid counter; the counters of the round, of the bids' sum and of the bids made */
+    PyObject *bid_moves, *k_bid_word, *bid_words, *bid_says, *bid_keys, *k_bidding, *k_bids, *k_bids_made;
     /* the state's class whose instances getattr reads from their own dict (see `plain_type`), or
      * NULL, and the version tag the class had when that was checked */
     PyTypeObject *plain;
@@ -80,6 +84,7 @@ Rules_traverse(Rules *self, visitproc visit, void *arg)
 {
     Py_VISIT(self->judge); /* the game's bound method: the game holds these rules too */
     Py_VISIT(self->passed);
+    Py_VISIT(self->bid_moves);
     return 0;
 }
 
@@ -88,6 +93,7 @@ Rules_clear(Rules *self)
 {
     Py_CLEAR(self->judge);
     Py_CLEAR(self->passed);
+    Py_CLEAR(self->bid_moves);
     return 0;
 }
 
@@ -101,6 +107,13 @@ Rules_dealloc(Rules *self)
         Py_XDECREF(self->play_flag[i]);
     }
     Py_XDECREF(self->k_play_word);
+    Py_XDECREF(self->k_bid_word);
+    Py_XDECREF(self->bid_words);
+    Py_XDECREF(self->bid_says);
+    Py_XDECREF(self->bid_keys);
+    Py_XDECREF(self->k_bidding);
+    Py_XDECREF(self->k_bids);
+    Py_XDECREF(self->k_bids_made);
     Py_XDECREF(self->choosing_key);
     Py_XDECREF(self->pass_word);
     Py_XDECREF(self->pass_moves);
@@ -209,11 +222,12 @@ Rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     Py_buffer ranks;
     PyObject *suit_masks, *first, *breaks, *lead_bans, *play_bans, *plays, *hand_keys;
     PyObject *names, *taken_keys, *tricks_keys, *phase_data, *phase_counters, *judge = NULL, *choices = NULL;
+    PyObject *bids = NULL;
     int follow, step, draws;
-    if (!PyArg_ParseTuple(args, "y*O!iOOOOO!O!iy*O!O!O!pO!O!|OO", &suits, &PyTuple_Type, &suit_masks, &follow, &first,
+    if (!PyArg_ParseTuple(args, "y*O!iOOOOO!O!iy*O!O!O!pO!O!|OOO", &suits, &PyTuple_Type, &suit_masks, &follow, &first,
                           &breaks, &lead_bans, &play_bans, &PyTuple_Type, &plays, &PyTuple_Type, &hand_keys, &step,
                           &ranks, &PyTuple_Type, &names, &PyTuple_Type, &taken_keys, &PyTuple_Type, &tricks_keys, &draws,
-                          &PyTuple_Type, &phase_data, &PyTuple_Type, &phase_counters, &judge, &choices)) {
+                          &PyTuple_Type, &phase_data, &PyTuple_Type, &phase_counters, &judge, &choices, &bids)) {
         return NULL;
     }
     if (ranks.len != suits.len || PyTuple_GET_SIZE(names) != suits.len ||
@@ -339,6 +353,36 @@ Rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
             Py_INCREF(passed), Py_INCREF(blocked), Py_INCREF(pass_to);
             self->passed = passed, self->pass_blocked = blocked, self->k_pass_to = pass_to;
         }
+    }
+    if (bids != NULL && bids != Py_None) {
+        PyObject *moves, *word, *words, *keys, *phase, *sum, *made;
+        if (!PyArg_ParseTuple(bids, "OO!O!O!O!O!O!", &moves, &PyUnicode_Type, &word, &PyTuple_Type, &words, &PyTuple_Type,
+                              &keys, &PyUnicode_Type, &phase, &PyUnicode_Type, &sum, &PyUnicode_Type, &made)) {
+            Py_DECREF(self);
+            return NULL;
+        }
+        if (PyTuple_GET_SIZE(keys) < PyTuple_GET_SIZE(hand_keys)) {
+            Py_DECREF(self);
+            PyErr_SetString(PyExc_ValueError, "these rules do not fit the fast path");
+            return NULL;
+        }
+        PyObject *says = PyTuple_New(PyTuple_GET_SIZE(words));
+        for (Py_ssize_t i = 0; says != NULL && i < PyTuple_GET_SIZE(words); i++) {
+            PyObject *said = PyUnicode_FromFormat("bids %zd", i); /* Bidding.apply's words */
+            if (said == NULL) {
+                Py_CLEAR(says);
+                break;
+            }
+            PyTuple_SET_ITEM(says, i, said);
+        }
+        if (says == NULL) {
+            Py_DECREF(self);
+            return NULL;
+        }
+        Py_INCREF(moves), Py_INCREF(word), Py_INCREF(words), Py_INCREF(keys);
+        Py_INCREF(phase), Py_INCREF(sum), Py_INCREF(made);
+        self->bid_moves = moves, self->k_bid_word = word, self->bid_words = words, self->bid_says = says;
+        self->bid_keys = keys, self->k_bidding = phase, self->k_bids = sum, self->k_bids_made = made;
     }
     if (!self->k_trick || !self->k_played || !self->k_trump || !self->k_lead || !self->k_broken || !self->one ||
         !self->k_zones || !self->k_counters || !self->k_to_move || !self->k_players || !self->k_data ||
@@ -1409,8 +1453,9 @@ Rules_play(Rules *self, PyObject *const *args, Py_ssize_t nargs)
  * `legal` and `play` above find everything they need in the state at every call: its attributes,
  * the hand and the trick by name, every card of the hand turned into a number. Over a deal played
  * through one `tapete.Deal` nothing else changes the state between two of its moves, so a Session
- * reads the state once, in the pass or in play, and keeps beside it what the steps read: each
- * hand's cards in order, each seat's chosen cards, the trick, the counters the play changes. It
+ * reads the state once, in the pass, the bids or the play, and keeps beside it what the steps read:
+ * each hand's cards in order, each seat's chosen cards, the bids made, the trick, the counters the
+ * play changes (the legal bids, which the script's bans decide, it asks of the game). It
  * writes every change into the state as `pass_play` and `play_parts` do, in the same order (the
  * state is at every moment what it would be without it), and reads nothing back but once, when
  * the pass's last card has handed the cards on (`pass_end`, the game's Python beginning the play). The deal drops it whenever anything else may touch the state
@@ -1431,6 +1476,9 @@ typedef struct {
     int passing;  /* the pass is on (HE-2.3): the moves choose cards */
     long choose;  /* in the pass: the cards each seat chooses */
     int picked[MAX_SEATS]; /* in the pass: the cards each seat has chosen */
+    int bidding;  /* the round of bids is on (OH-4.1, SP-3.1): the moves are bids */
+    long bids_sum, bids_made; /* in the round of bids: the counters of the bids' sum and of the bids made */
+    uint32_t bid; /* in the round of bids: the seats that have bid (a counter bid.N) */
     int dead;     /* it answered None once: from then on, always */
 } Session;
 
@@ -1506,6 +1554,41 @@ session_fits(Session *s)
     return 1;
 }
 
+/* Whether the phase on is the round of bids and nothing else, read into the session: 1 (the bids' sum,
+ * the bids made, the seats that have bid), 0 when it is another phase or not as the family keeps it, -1
+ * on an error. ``pass_off``: the pass was read off (the data's phase keys are then known off). */
+static int
+session_bids(Session *s, Rules *r, PyObject *counters, int pass_off, long players)
+{
+    if (r->bid_moves == NULL || !pass_off || PyTuple_GET_SIZE(r->phase_data) != 1) {
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(r->phase_counters); i++) {
+        PyObject *key = PyTuple_GET_ITEM(r->phase_counters, i);
+        PyObject *v = PyDict_GetItemWithError(counters, key);
+        int on = v == NULL ? (PyErr_Occurred() ? -1 : 0) : PyObject_IsTrue(v);
+        int bids = key == r->k_bidding || PyUnicode_Compare(key, r->k_bidding) == 0;
+        if (on < 0 || PyErr_Occurred()) {
+            return -1;
+        }
+        if (on != bids) {
+            return 0; /* another phase on (blind bids), or the round of bids not on */
+        }
+    }
+    int ok = 1;
+    s->bids_sum = exact_counter(counters, r->k_bids, &ok);
+    s->bids_made = exact_counter(counters, r->k_bids_made, &ok);
+    s->bid = 0;
+    for (long k = 0; ok && k < players; k++) {
+        int has = PyDict_Contains(counters, PyTuple_GET_ITEM(r->bid_keys, k));
+        if (has < 0) {
+            return -1;
+        }
+        s->bid |= (uint32_t)has << k;
+    }
+    return ok && s->bids_made >= 0 && s->bids_made < players;
+}
+
 /* The state read into the session: 1 when it is followed from now on (in play, or in the pass), 0 when
  * it is not one the session follows (a round of bids, a stock to draw from, a class not plain, a hand,
  * pile or count not as the family keeps them), -1 on an error. What it held before is given back. */
@@ -1558,11 +1641,19 @@ session_read(Session *s, Rules *r, PyObject *state)
             known_off = r->choosing_key;
         }
     }
+    s->bidding = 0;
     if (!s->passing) {
         int phase = other_phase(r, state, &p, counters, known_off);
-        if (phase != 0) {
-            rc = phase < 0 ? -1 : 0;
+        if (phase < 0) {
+            rc = -1;
             goto done;
+        }
+        if (phase != 0) { /* followed only when it is the round of bids alone */
+            s->bidding = session_bids(s, r, counters, known_off != NULL, players);
+            if (s->bidding <= 0) {
+                rc = s->bidding;
+                goto done;
+            }
         }
     }
     int ok = 1;
@@ -1669,6 +1760,15 @@ Session_legal(Session *s, PyObject *Py_UNUSED(ignored))
     long seat = s->to_move;
     int n = s->count[seat];
     const unsigned char *cards = s->cards[seat];
+    if (s->bidding) { /* the bids the script allows the seat to move (Bidding.actions) */
+        PyObject *moves = PyObject_CallOneArg(r->bid_moves, s->state);
+        if (moves == NULL || PyList_CheckExact(moves)) {
+            return moves;
+        }
+        Py_DECREF(moves);
+        s->dead = 1;
+        Py_RETURN_NONE;
+    }
     if (s->passing) { /* the pass: every card of the hand may be chosen (HiddenChoices.actions) */
         PyObject *out = PyList_New(n);
         if (out == NULL) {
@@ -1772,6 +1872,62 @@ session_pass(Session *s, PyObject *card_obj, int at)
     return PyList_New(0);
 }
 
+/* A bid, as `Bidding.apply` records it (OH-4.1, OH-4.2, SP-3.1): the seat's bid counter, the bids' sum
+ * and the bids made, the turn to the next seat that has not bid; "bids N" said. The last bid of the
+ * round (the play, or the blind bidders' exchange, begins) and any other move: None, nothing changed. */
+static PyObject *
+session_bid(Session *s, PyObject *action)
+{
+    Rules *r = s->r;
+    long seat = s->to_move, players = s->players;
+    PyObject *kind = PyTuple_GET_ITEM(action, 0), *cards = PyTuple_GET_ITEM(action, 1);
+    PyObject *detail = PyTuple_GET_SIZE(action) > 2 ? PyTuple_GET_ITEM(action, 2) : NULL;
+    long bid = -1;
+    if (detail != NULL && PyUnicode_CheckExact(kind) && PyUnicode_CheckExact(detail) && PyTuple_CheckExact(cards) &&
+        PyTuple_GET_SIZE(cards) == 0 && (kind == r->k_bid_word || PyUnicode_Compare(kind, r->k_bid_word) == 0)) {
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(r->bid_words); i++) {
+            PyObject *w = PyTuple_GET_ITEM(r->bid_words, i);
+            if (w == detail || PyUnicode_Compare(w, detail) == 0) {
+                bid = (long)i;
+                break;
+            }
+        }
+    }
+    PyErr_Clear();
+    if (bid < 0 || s->bids_made + 1 >= players || ((s->bid >> seat) & 1)) {
+        s->dead = 1;
+        Py_RETURN_NONE;
+    }
+    long next = seat; /* Bidding._next_bidder: the next seat after this one that has not bid */
+    uint32_t bid_now = s->bid | ((uint32_t)1 << seat);
+    long k = ((seat + r->step) % players + players) % players;
+    for (long i = 0; i < players; i++) {
+        if (!((bid_now >> k) & 1)) {
+            break;
+        }
+        k = ((k + r->step) % players + players) % players;
+    }
+    next = k;
+    PyObject *event = PyDict_New();
+    PyObject *out = event == NULL ? NULL : PyList_New(1);
+    if (out == NULL || PyDict_SetItem(event, r->k_say, PyTuple_GET_ITEM(r->bid_says, bid)) < 0) {
+        Py_XDECREF(event);
+        Py_XDECREF(out);
+        return NULL;
+    }
+    PyList_SET_ITEM(out, 0, event);
+    if (set_long(s->counters, PyTuple_GET_ITEM(r->bid_keys, seat), bid) < 0 ||
+        set_long(s->counters, r->k_bids, s->bids_sum + bid) < 0 ||
+        set_long(s->counters, r->k_bids_made, s->bids_made + 1) < 0 ||
+        session_set_seat(s, s->dict, r->k_to_move, next) < 0) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    s->bid = bid_now, s->bids_sum += bid, s->bids_made++;
+    s->to_move = next;
+    return out;
+}
+
 /* session.play(action) -> the words said, a 'play' move played as `play_parts` plays it (HE-3.2,
  * HE-3.4); None, having changed nothing, for any other move or when the session no longer answers
  * (then it never answers again: the deal plays the move otherwise and drops it). */
@@ -1785,6 +1941,9 @@ Session_play(Session *s, PyObject *action)
     if (!PyTuple_Check(action) || PyTuple_GET_SIZE(action) < 2) {
         s->dead = 1;
         Py_RETURN_NONE;
+    }
+    if (s->bidding) {
+        return session_bid(s, action);
     }
     PyObject *kind = PyTuple_GET_ITEM(action, 0), *cards = PyTuple_GET_ITEM(action, 1);
     PyObject *word = s->passing ? r->pass_word : r->k_play_word;

@@ -38,8 +38,8 @@ from tapete import (
     View,
 )
 
+from .bidding import BID_KEYS, Bidding
 from .bidding import PHASE as BIDDING
-from .bidding import Bidding
 from .blind import PASSING, Blind
 from .blind import ROUND as BLIND_ROUND
 from .words import COUNTER_TRUTHS, WORDS
@@ -231,6 +231,19 @@ class Tricks(Game):
                 (PASSING,),
                 "pass_to",
             ),
+            # the round of bids (OH-4, SP-3), for the session that follows a deal: the legal bids are the
+            # script's (`Bidding.actions`), a bid made is recorded as `Bidding.apply` records it
+            (
+                self.bidding.actions,
+                "bid",
+                tuple(self.bidding.words),
+                BID_KEYS,
+                BIDDING,
+                "bids",
+                "bids_made",
+            )
+            if self.bidding.used
+            else None,
         )
 
     def _bans(self, key: str) -> list[tuple[frozenset[int], Compiled]]:

@@ -161,3 +161,30 @@ def test_the_session_follows_the_pass_and_the_play_after_it() -> None:
         )
     two_of_clubs = game.deck.parse("2♣")
     assert two_of_clubs in state.zones[f"hand.{state.to_move}"]
+
+
+def test_the_session_follows_the_bids_and_leaves_the_hook_to_the_script() -> None:
+    """OH-4.1: each seat bids once, in turn from the dealer's left; OH-4.2: every bid is announced;
+    OH-4.3: the dealer, bidding last, may not make the bids total the tricks of the deal."""
+    deal = load_variant("oh-hell/classic").new_deal(4, seed=11, record=False)
+    state = deal.state
+    dealer, dealt = state.dealer, state.counters["dealt"]
+    first = deal.legal_actions()
+    session = deal._session
+    assert session is not None and first[0].kind == "bid" and deal.to_move == (dealer + 1) % 4
+    said = []
+    for _ in range(3):  # the three seats before the dealer bid 0, 1 and 0
+        seat = deal.to_move
+        bid = {0: "zero", 1: "one"}[len(said) % 2]
+        said += deal.play(next(m for m in deal.legal_actions() if m.detail == bid))
+        assert deal._session is session  # followed, bid by bid
+        assert deal.to_move == (seat + 1) % 4
+    assert said == [{"say": "bids 0"}, {"say": "bids 1"}, {"say": "bids 0"}]
+    assert deal.to_move == dealer
+    offered = [m.detail for m in deal.legal_actions()]
+    hook = ("zero one two three four five six seven eight nine ten".split())[dealt - 1]
+    assert hook not in offered and len(offered) == dealt  # 0..dealt less the one bid that makes the total
+    counters = deal.state.counters
+    assert [counters[f"bid.{(dealer + k) % 4}"] for k in (1, 2, 3)] == [0, 1, 0] and counters["bids"] == 1
+    deal.play(deal.legal_actions()[0])  # the last bid: the round ends and the play begins
+    assert deal.legal_actions()[0].kind == "play" and deal._session is not None
