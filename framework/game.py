@@ -224,7 +224,8 @@ class Game:
         left = len(cards)
         total = left if per_hand is None else per_hand * n
         # Card k off the top (the end of ``cards``) goes to seat first + k * step: seat j-th in
-        # dealing order takes every n-th card from its place, so a slice deals its hand at once.
+        # dealing order takes every n-th card from its place, so a slice deals its hand at once
+        # (seat s is j = (s - first) * step places on, step being 1 or -1, its own inverse).
         if total > left:
             raise IndexError(f"{total} cards to deal from {left}")  # as the card-by-card deal failed
         names = seat_zones("hand", n)
@@ -235,12 +236,9 @@ class Game:
             return
         dealt = cards[::-1] if total == left else cards[: left - total - 1 : -1]  # the top ``total``, top first
         del cards[left - total :]
-        hands: list[list[int]] = [[] for _ in range(n)]
         step = self.step
-        for j in range(n):
-            hands[(first + j * step) % n] = dealt[j::n]
-        for s in range(n):
-            zones[names[s]] = hands[s]
+        for s in range(n):  # the hands in seat order, as the zones list them
+            zones[names[s]] = dealt[(s - first) * step % n :: n]
 
     def facts(self) -> dict[str, Any]:
         """Public derived facts a bot may read through ``view.facts`` (card values, tables, solvers).
