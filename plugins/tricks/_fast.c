@@ -61,10 +61,11 @@ typedef struct {
     PyObject *names;     /* tuple: each card's name, for the words said when a trick is taken */
     PyObject *plays_of;  /* tuple: "plays NAME: seat " for each card, the words' first piece */
     PyObject *takes_of;  /* tuple: "N takes the trick (" for each seat, the second */
-    PyObject *close, *empty; /* ")" and "": the words' last piece, and what joins the pieces */
+    PyObject *spaced, *closed; /* tuples: each card's name and " ", and its name and ")": the cards taken */
+    PyObject *empty; /* "": what joins the pieces of the words */
     PyObject *taken_keys, *tricks_keys; /* tuples: "taken.0", ...; "tricks.0", ... */
     PyObject *phase_data, *phase_counters; /* tuples of keys: while any is set, another phase is on */
-    PyObject *k_data, *k_over, *k_stock, *k_turned, *k_say, *k_show, *space;
+    PyObject *k_data, *k_over, *k_stock, *k_turned, *k_say, *k_show;
     PyObject *k_trick, *k_played, *k_trump, *k_lead, *k_broken, *one;
     PyObject *k_zones, *k_counters, *k_to_move, *k_players;
     /* the round of bids (OH-4, SP-3), or NULLs: the game's moves(state) -> the legal bids' moves (the
@@ -133,7 +134,8 @@ Rules_dealloc(Rules *self)
     Py_XDECREF(self->names);
     Py_XDECREF(self->plays_of);
     Py_XDECREF(self->takes_of);
-    Py_XDECREF(self->close);
+    Py_XDECREF(self->spaced);
+    Py_XDECREF(self->closed);
     Py_XDECREF(self->empty);
     Py_XDECREF(self->taken_keys);
     Py_XDECREF(self->tricks_keys);
@@ -145,7 +147,6 @@ Rules_dealloc(Rules *self)
     Py_XDECREF(self->k_turned);
     Py_XDECREF(self->k_say);
     Py_XDECREF(self->k_show);
-    Py_XDECREF(self->space);
     Py_XDECREF(self->plain);
     Py_XDECREF(self->pass_blocked);
     Py_XDECREF(self->k_pass_to);
@@ -308,8 +309,6 @@ Rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     self->k_turned = PyUnicode_InternFromString("turned");
     self->k_say = PyUnicode_InternFromString("say");
     self->k_show = PyUnicode_InternFromString("show");
-    self->space = PyUnicode_FromString(" ");
-    self->close = PyUnicode_FromString(")");
     self->empty = PyUnicode_FromString("");
     self->plays_of = PyTuple_New(self->ncards);
     self->takes_of = PyTuple_New(PyTuple_GET_SIZE(hand_keys));
@@ -320,6 +319,20 @@ Rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
             break;
         }
         PyTuple_SET_ITEM(self->plays_of, c, piece);
+    }
+    self->spaced = PyTuple_New(self->ncards);
+    self->closed = PyTuple_New(self->ncards);
+    for (int c = 0; self->spaced != NULL && self->closed != NULL && c < self->ncards; c++) {
+        PyObject *spaced = PyUnicode_FromFormat("%U ", PyTuple_GET_ITEM(names, c));
+        PyObject *closed = PyUnicode_FromFormat("%U)", PyTuple_GET_ITEM(names, c));
+        if (spaced == NULL || closed == NULL) {
+            Py_XDECREF(spaced);
+            Py_XDECREF(closed);
+            Py_CLEAR(self->spaced);
+            break;
+        }
+        PyTuple_SET_ITEM(self->spaced, c, spaced);
+        PyTuple_SET_ITEM(self->closed, c, closed);
     }
     for (Py_ssize_t seat = 0; self->takes_of != NULL && seat < PyTuple_GET_SIZE(hand_keys); seat++) {
         PyObject *piece = PyUnicode_FromFormat("%zd takes the trick (", seat);
@@ -386,8 +399,8 @@ Rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     }
     if (!self->k_trick || !self->k_played || !self->k_trump || !self->k_lead || !self->k_broken || !self->one ||
         !self->k_zones || !self->k_counters || !self->k_to_move || !self->k_players || !self->k_data ||
-        !self->k_over || !self->k_stock || !self->k_turned || !self->k_say || !self->k_show || !self->space ||
-        !self->close || !self->empty || !self->plays_of || !self->takes_of ||
+        !self->k_over || !self->k_stock || !self->k_turned || !self->k_say || !self->k_show ||
+        !self->empty || !self->plays_of || !self->takes_of || !self->spaced || !self->closed ||
         !self->k_play_word) {
         Py_DECREF(self);
         return NULL;
@@ -1202,20 +1215,19 @@ trick_words(Rules *r, PyObject *trick, long winner)
 {
     Py_ssize_t size = PyList_GET_SIZE(trick);
     PyObject *names = PyList_New(size);
-    PyObject *pieces = names == NULL ? NULL : PyList_New(2 * size + 2);
+    PyObject *pieces = names == NULL ? NULL : PyList_New(size + 2);
     if (pieces == NULL) {
         Py_XDECREF(names);
         return NULL;
     }
     for (Py_ssize_t i = 0; i < size; i++) {
-        PyObject *name = PyTuple_GET_ITEM(r->names, PyLong_AsLong(PyList_GET_ITEM(trick, i)));
+        long c = PyLong_AsLong(PyList_GET_ITEM(trick, i));
+        PyObject *name = PyTuple_GET_ITEM(r->names, c);
         Py_INCREF(name);
         PyList_SET_ITEM(names, i, name);
-        Py_INCREF(name);
-        PyList_SET_ITEM(pieces, 2 + 2 * i, name);
-        PyObject *after = i + 1 < size ? r->space : r->close;
-        Py_INCREF(after);
-        PyList_SET_ITEM(pieces, 3 + 2 * i, after);
+        PyObject *piece = PyTuple_GET_ITEM(i + 1 < size ? r->spaced : r->closed, c); /* "NAME " or "NAME)" */
+        Py_INCREF(piece);
+        PyList_SET_ITEM(pieces, 2 + i, piece);
     }
     PyObject *first = PyTuple_GET_ITEM(r->plays_of, PyLong_AsLong(PyList_GET_ITEM(trick, size - 1)));
     PyObject *second = PyTuple_GET_ITEM(r->takes_of, winner);
