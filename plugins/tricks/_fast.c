@@ -1863,7 +1863,10 @@ session_pass(Session *s, PyObject *card_obj, int at)
             s->dead = 1; /* None: nothing changed, Python hands the cards on */
             return out;
         }
-        if (session_read(s, r, s->state) < 0) { /* the hands as they are now, in play */
+        PyObject *state = Py_NewRef(s->state); /* held: reading the state again lets go of the session's */
+        int rc = session_read(s, r, state);     /* the hands as they are now, in play */
+        Py_DECREF(state);
+        if (rc < 0) {
             Py_DECREF(out);
             return NULL;
         }

@@ -45,7 +45,8 @@ def lockstep(name: str, players: int, seed: int, record: bool) -> int:
     fast, plain = load_variant(name), python_only(name)
     deal = fast.new_deal(players, seed=seed, record=record)
     reference = plain.new_deal(players, seed=seed, record=record)
-    assert reference._quick_session is None and deal._quick_session is not None
+    assert reference._quick_session is None
+    assert (deal._quick_session is None) == (fast.new_game()._fast is None)  # no C steps (BR-V4's exchange): none
     chooser = random.Random(seed)
     followed = 0
     while not deal.over:
@@ -74,7 +75,8 @@ def test_a_deal_followed_by_its_session_plays_as_the_python_rules(name: str) -> 
         if teams and players % teams:
             continue
         followed += sum(lockstep(name, players, seed, record=seed == 1) for seed in range(2))
-    assert followed > 0  # the session played cards in every variant, not just the Python
+    if variant.new_game()._fast is not None:
+        assert followed > 0  # the session played cards in every variant with C steps, not just the Python
 
 
 def in_play(seed: int = 4) -> Deal:
