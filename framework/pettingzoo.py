@@ -195,9 +195,10 @@ class Layout:
         actions = 0
         for k in range(EXPLORE_DEALS):
             deal = variant.new_deal(players, seed=derive_seed(explore_seed, k), record=False)
+            state = deal.state  # read, never changed here: the deal's moves keep it up to date
             while True:
-                zones.update(deal.state.zones)
-                counters.update(public(deal.state.counters))
+                zones.update(state.zones)
+                counters.update(public(state.counters))
                 if deal.over or actions >= EXPLORE_ACTIONS * (k + 1) // EXPLORE_DEALS:
                     break
                 legal = deal.legal_actions()

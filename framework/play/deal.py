@@ -220,7 +220,10 @@ class Deal(_Steps):  # type: ignore[misc]
     @property
     def state(self) -> DealState:
         """The deal's state, to read or to change by hand: the moves last offered are forgotten,
-        and the session following it (`QuickSteps.session`) dropped."""
+        and the session following it (`QuickSteps.session`) dropped.
+
+        A reference kept to read from stays right as moves are made (every step writes its
+        changes into this very object); to change the state by hand, take it here again."""
         self._offered = self._session = None
         return self._state
 
