@@ -1479,6 +1479,8 @@ typedef struct {
     PyObject *state, *dict, *zones, *counters, *trick;
     PyObject *hands[MAX_SEATS], *taken[MAX_SEATS];
     PyObject *chosen[MAX_SEATS]; /* in the pass: each seat's chosen cards (NULL: the seat does not choose) */
+    PyObject *stock, *turned; /* what is drawn after each trick (BR-3.4), the stock first (NULL: none) */
+    Py_ssize_t in_stock, in_turned; /* their lengths, as the session made them */
     long players, to_move, lead, played, trump;
     long tricks[MAX_SEATS];
     unsigned char cards[MAX_SEATS][MAX_CARDS]; /* each hand, in the order of its list */
@@ -1510,6 +1512,8 @@ Session_traverse(Session *self, visitproc visit, void *arg)
         Py_VISIT(self->taken[s]);
         Py_VISIT(self->chosen[s]);
     }
+    Py_VISIT(self->stock);
+    Py_VISIT(self->turned);
     return 0;
 }
 
@@ -1527,6 +1531,8 @@ session_forget(Session *self)
         Py_CLEAR(self->taken[s]);
         Py_CLEAR(self->chosen[s]);
     }
+    Py_CLEAR(self->stock);
+    Py_CLEAR(self->turned);
 }
 
 static int
@@ -1559,7 +1565,9 @@ session_fits(Session *s)
     long seat = s->to_move;
     if (tp != s->r->plain || !(tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) || tp->tp_version_tag != s->r->plain_tag ||
         PyList_GET_SIZE(s->trick) != s->led || PyList_GET_SIZE(s->hands[seat]) != s->count[seat] ||
-        (s->passing && (s->chosen[seat] == NULL || PyList_GET_SIZE(s->chosen[seat]) != s->picked[seat]))) {
+        (s->passing && (s->chosen[seat] == NULL || PyList_GET_SIZE(s->chosen[seat]) != s->picked[seat])) ||
+        (s->stock != NULL && PyList_GET_SIZE(s->stock) != s->in_stock) ||
+        (s->turned != NULL && PyList_GET_SIZE(s->turned) != s->in_turned)) {
         s->dead = 1;
         return 0;
     }
@@ -1601,9 +1609,9 @@ session_bids(Session *s, Rules *r, PyObject *counters, int pass_off, long player
     return ok && s->bids_made >= 0 && s->bids_made < players;
 }
 
-/* The state read into the session: 1 when it is followed from now on (in play, or in the pass), 0 when
- * it is not one the session follows (a round of bids, a stock to draw from, a class not plain, a hand,
- * pile or count not as the family keeps them), -1 on an error. What it held before is given back. */
+/* The state read into the session: 1 when it is followed from now on (in the pass, the round of bids or
+ * the play), 0 when it is not one the session follows (blind bids, a class not plain, a hand, pile, card
+ * to draw or count not as the family keeps them), -1 on an error. What it held before is given back. */
 static int
 session_read(Session *s, Rules *r, PyObject *state)
 {
@@ -1623,13 +1631,24 @@ session_read(Session *s, Rules *r, PyObject *state)
     if (PyDict_GetItemWithError(p.dict, r->k_over) != Py_False) {
         goto done;
     }
-    if (r->draws) { /* a stock or a turned card left to draw (BR-3.4): the steps above play those tricks */
+    if (r->draws) { /* the stock, then the turned card, drawn after each trick (BR-3.4), as `play_parts` draws */
         PyObject *stock = PyDict_GetItemWithError(zones, r->k_stock);
         PyObject *turned = stock == NULL && PyErr_Occurred() ? NULL : PyDict_GetItemWithError(zones, r->k_turned);
-        if (PyErr_Occurred() || (stock != NULL && stock != Py_None && (!PyList_CheckExact(stock) || PyList_GET_SIZE(stock))) ||
-            (turned != NULL && (!PyList_CheckExact(turned) || PyList_GET_SIZE(turned)))) {
+        if (PyErr_Occurred() || (stock != NULL && stock != Py_None && !PyList_CheckExact(stock)) ||
+            (turned != NULL && !PyList_CheckExact(turned))) {
             goto done;
         }
+        PyObject *piles[2] = {stock == Py_None ? NULL : stock, turned};
+        for (int i = 0; i < 2; i++) {
+            for (Py_ssize_t k = 0; piles[i] != NULL && k < PyList_GET_SIZE(piles[i]); k++) {
+                if (card_of(r, PyList_GET_ITEM(piles[i], k)) < 0) {
+                    goto done; /* a drawn card must be a card the session can keep */
+                }
+            }
+        }
+        s->stock = Py_XNewRef(piles[0]), s->turned = Py_XNewRef(turned);
+        s->in_stock = stock != NULL && stock != Py_None ? PyList_GET_SIZE(stock) : 0;
+        s->in_turned = turned != NULL ? PyList_GET_SIZE(turned) : 0;
     }
     PyObject *known_off = NULL;
     s->passing = 0;
@@ -1732,8 +1751,8 @@ done:
     return rc;
 }
 
-/* rules.session(state) -> Session | None: None unless the state is in play or in the pass (no bids on),
- * its class plain, every hand, taken pile and count as the family keeps them, and no stock drawn from. */
+/* rules.session(state) -> Session | None: None unless the state is in the pass, the round of bids or the
+ * play, its class plain, and every hand, taken pile, card to draw and count as the family keeps them. */
 static PyObject *
 Rules_session(Rules *r, PyObject *state)
 {
@@ -1745,6 +1764,7 @@ Rules_session(Rules *r, PyObject *state)
     for (int k = 0; k < MAX_SEATS; k++) {
         s->hands[k] = s->taken[k] = s->chosen[k] = NULL;
     }
+    s->stock = s->turned = NULL;
     s->dead = 1;
     Py_INCREF(r);
     s->r = r;
@@ -1943,6 +1963,32 @@ session_bid(Session *s, PyObject *action)
     return out;
 }
 
+/* BR-3.4: after a trick the winner draws first, then the others in order, the stock's top card each and
+ * the turned card last, as `play_parts` draws. */
+static int
+session_draw(Session *s, long winner)
+{
+    Rules *r = s->r;
+    long k = winner;
+    for (long i = 0; i < s->players; i++) {
+        PyObject *source = s->in_stock ? s->stock : s->turned;
+        Py_ssize_t *left = s->in_stock ? &s->in_stock : &s->in_turned;
+        if (source == NULL || *left == 0) {
+            break;
+        }
+        PyObject *drawn = Py_NewRef(PyList_GET_ITEM(source, *left - 1));
+        if (PyList_SetSlice(source, *left - 1, *left, NULL) < 0 || PyList_Append(s->hands[k], drawn) < 0) {
+            Py_DECREF(drawn);
+            return -1;
+        }
+        (*left)--;
+        s->cards[k][s->count[k]++] = (unsigned char)card_of(r, drawn);
+        Py_DECREF(drawn);
+        k = ((k + r->step) % s->players + s->players) % s->players;
+    }
+    return 0;
+}
+
 /* session.play(action) -> the words said, a 'play' move played as `play_parts` plays it (HE-3.2,
  * HE-3.4); None, having changed nothing, for any other move or when the session no longer answers
  * (then it never answers again: the deal plays the move otherwise and drops it). */
@@ -1989,6 +2035,12 @@ Session_play(Session *s, PyObject *action)
     int last = s->led + 1 == players;
     long winner = -1;
     if (last) {
+        for (long k = 0; s->stock != NULL && k < players; k++) {
+            if (s->count[k] + 1 > MAX_CARDS) { /* a hand the draw would make longer than the session keeps */
+                s->dead = 1;
+                Py_RETURN_NONE;
+            }
+        }
         int trick[MAX_SEATS];
         for (int i = 0; i < s->led; i++) {
             trick[i] = s->trick_cards[i];
@@ -2039,6 +2091,10 @@ Session_play(Session *s, PyObject *action)
         return NULL;
     }
     s->tricks[winner]++, s->played++, s->led = 0;
+    if (s->stock != NULL && session_draw(s, winner) < 0) {
+        Py_DECREF(out);
+        return NULL;
+    }
     s->to_move = s->lead = winner;
     if (session_set_seat(s, s->dict, r->k_to_move, winner) < 0 || session_set_seat(s, s->counters, r->k_lead, winner) < 0 ||
         (s->count[winner] == 0 && PyDict_SetItem(s->dict, r->k_over, Py_True) < 0)) {

@@ -190,3 +190,23 @@ def test_the_session_follows_the_bids_and_leaves_the_hook_to_the_script() -> Non
     assert [counters[f"bid.{(dealer + k) % 4}"] for k in (1, 2, 3)] == [0, 1, 0] and counters["bids"] == 1
     deal.play(deal.legal_actions()[0])  # the last bid: the round ends and the play begins
     assert deal.legal_actions()[0].kind == "play" and deal._session is not None
+
+
+def test_the_session_follows_the_draw_after_each_trick() -> None:
+    """BR-3.4: the trick's winner draws the stock's top card first, then the other player the next one."""
+    deal = load_variant("briscola/classic").new_deal(2, seed=3, record=False)
+    before = deal.state  # a reference kept to read from: the deal's moves keep it up to date
+    stock = list(before.zones["stock"])
+    deal.legal_actions()
+    session = deal._session
+    assert session is not None  # followed from the first card, the stock full
+    events: list[dict[str, object]] = []
+    for _ in range(2):
+        events += deal.play(deal.legal_actions()[0])
+    assert deal._session is session
+    winner = deal.to_move  # the winner leads the next trick
+    assert "takes the trick" in str(events[-1]["say"])
+    assert before.zones["stock"] == stock[:-2]
+    assert before.zones[f"hand.{winner}"][-1] == stock[-1]  # the winner's draw: the top card
+    assert before.zones[f"hand.{1 - winner}"][-1] == stock[-2]
+    assert [len(before.zones[f"hand.{s}"]) for s in (0, 1)] == [3, 3]
