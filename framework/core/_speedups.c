@@ -196,6 +196,9 @@ typedef struct {
     PyObject *moves;       /* _moves: the moves played since the recorder last caught up */
     PyObject *quick_session; /* _quick_session: session(state) -> an object with legal() and play(action), or None */
     PyObject *session;     /* _session: the session following this deal's state, or None */
+    /* the session's legal and play, found once a session rather than at every call (bound to the
+     * session they were found on, which they keep alive: `session_method` checks it is still _session) */
+    PyObject *session_legal, *session_play;
 } DealSteps;
 
 static PyObject *s_over, *s_to_move, *s_game, *s_legal_actions, *s_apply, *s_checked, *s_legal, *s_play;
@@ -212,6 +215,8 @@ steps_traverse(DealSteps *self, visitproc visit, void *arg)
     Py_VISIT(self->moves);
     Py_VISIT(self->quick_session);
     Py_VISIT(self->session);
+    Py_VISIT(self->session_legal);
+    Py_VISIT(self->session_play);
     return 0;
 }
 
@@ -227,6 +232,8 @@ steps_clear(DealSteps *self)
     Py_CLEAR(self->moves);
     Py_CLEAR(self->quick_session);
     Py_CLEAR(self->session);
+    Py_CLEAR(self->session_legal);
+    Py_CLEAR(self->session_play);
     return 0;
 }
 
@@ -329,6 +336,21 @@ state_over(PyObject *state)
     return PyObject_GetAttr(state, s_over);
 }
 
+/* The session's method ``name`` (a new reference, so that a call reaching back into the deal cannot free it
+ * under itself): the one kept in ``*kept`` while it is bound to the session now
+ * in ``_session`` (which Python may have set), else found again and kept. */
+static PyObject *
+session_method(DealSteps *self, PyObject **kept, PyObject *name)
+{
+    PyObject *m = *kept;
+    if (m != NULL && ((PyCFunction_Check(m) && PyCFunction_GET_SELF(m) == self->session) ||
+                      (PyMethod_Check(m) && PyMethod_GET_SELF(m) == self->session))) {
+        return Py_NewRef(m);
+    }
+    Py_XSETREF(*kept, PyObject_GetAttr(self->session, name));
+    return Py_XNewRef(*kept);
+}
+
 /* The legal moves of ``state`` as a new list: none once it is over, else the game's quick steps'
  * own new list, or (when they leave the state to the game) a copy of the game's. */
 static PyObject *
@@ -355,7 +377,9 @@ steps_moves_now(DealSteps *self, PyObject *state)
         Py_XSETREF(self->session, opened);
     }
     if (self->session != NULL && self->session != Py_None) {
-        PyObject *found = PyObject_CallMethodNoArgs(self->session, s_legal);
+        PyObject *legal = session_method(self, &self->session_legal, s_legal);
+        PyObject *found = legal == NULL ? NULL : PyObject_CallNoArgs(legal);
+        Py_XDECREF(legal);
         if (found == NULL || PyList_CheckExact(found)) {
             return found;
         }
@@ -477,7 +501,9 @@ steps_play(DealSteps *self, PyObject *const *args, Py_ssize_t nargs, PyObject *k
         goto done;
     }
     if (self->session != NULL && self->session != Py_None) {
-        events = PyObject_CallMethodOneArg(self->session, s_play, move);
+        PyObject *played = session_method(self, &self->session_play, s_play);
+        events = played == NULL ? NULL : PyObject_CallOneArg(played, move);
+        Py_XDECREF(played);
         if (events == NULL || events != Py_None) {
             goto done;
         }

@@ -72,6 +72,9 @@ typedef struct {
      * script's bans judged in Python); the move's word; each bid's word, by number; what is said of
      * each bid; each seat's bid counter; the counters of the round, of the bids' sum and of the bids made */
     PyObject *bid_moves, *k_bid_word, *bid_words, *bid_says, *bid_keys, *k_bidding, *k_bids, *k_bids_made;
+    /* closed(state) -> None: after the last bid is recorded and the round ended, what follows begins (the
+     * blind bidders' exchange or the play: `Bidding.closed`), or NULL: the last bid is Python's */
+    PyObject *bids_closed;
     /* the state's class whose instances getattr reads from their own dict (see `plain_type`), or
      * NULL, and the version tag the class had when that was checked */
     PyTypeObject *plain;
@@ -86,6 +89,7 @@ Rules_traverse(Rules *self, visitproc visit, void *arg)
     Py_VISIT(self->judge); /* the game's bound method: the game holds these rules too */
     Py_VISIT(self->passed);
     Py_VISIT(self->bid_moves);
+    Py_VISIT(self->bids_closed);
     return 0;
 }
 
@@ -95,6 +99,7 @@ Rules_clear(Rules *self)
     Py_CLEAR(self->judge);
     Py_CLEAR(self->passed);
     Py_CLEAR(self->bid_moves);
+    Py_CLEAR(self->bids_closed);
     return 0;
 }
 
@@ -368,9 +373,10 @@ Rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         }
     }
     if (bids != NULL && bids != Py_None) {
-        PyObject *moves, *word, *words, *keys, *phase, *sum, *made;
-        if (!PyArg_ParseTuple(bids, "OO!O!O!O!O!O!", &moves, &PyUnicode_Type, &word, &PyTuple_Type, &words, &PyTuple_Type,
-                              &keys, &PyUnicode_Type, &phase, &PyUnicode_Type, &sum, &PyUnicode_Type, &made)) {
+        PyObject *moves, *word, *words, *keys, *phase, *sum, *made, *closed = NULL;
+        if (!PyArg_ParseTuple(bids, "OO!O!O!O!O!O!|O", &moves, &PyUnicode_Type, &word, &PyTuple_Type, &words,
+                              &PyTuple_Type, &keys, &PyUnicode_Type, &phase, &PyUnicode_Type, &sum, &PyUnicode_Type,
+                              &made, &closed)) {
             Py_DECREF(self);
             return NULL;
         }
@@ -396,6 +402,9 @@ Rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         Py_INCREF(phase), Py_INCREF(sum), Py_INCREF(made);
         self->bid_moves = moves, self->k_bid_word = word, self->bid_words = words, self->bid_says = says;
         self->bid_keys = keys, self->k_bidding = phase, self->k_bids = sum, self->k_bids_made = made;
+        if (closed != NULL && closed != Py_None) {
+            self->bids_closed = Py_NewRef(closed);
+        }
     }
     if (!self->k_trick || !self->k_played || !self->k_trump || !self->k_lead || !self->k_broken || !self->one ||
         !self->k_zones || !self->k_counters || !self->k_to_move || !self->k_players || !self->k_data ||
@@ -1908,8 +1917,10 @@ session_pass(Session *s, PyObject *card_obj, int at)
 }
 
 /* A bid, as `Bidding.apply` records it (OH-4.1, OH-4.2, SP-3.1): the seat's bid counter, the bids' sum
- * and the bids made, the turn to the next seat that has not bid; "bids N" said. The last bid of the
- * round (the play, or the blind bidders' exchange, begins) and any other move: None, nothing changed. */
+ * and the bids made, the turn to the next seat that has not bid; "bids N" said. After the last bid of
+ * the round the round's counter goes to 0 and the game's ``closed(state)`` begins what follows (the play,
+ * or the blind bidders' exchange); the session then reads the state again. Any other move: None,
+ * nothing changed. */
 static PyObject *
 session_bid(Session *s, PyObject *action)
 {
@@ -1929,7 +1940,8 @@ session_bid(Session *s, PyObject *action)
         }
     }
     PyErr_Clear();
-    if (bid < 0 || s->bids_made + 1 >= players || ((s->bid >> seat) & 1)) {
+    int closing = s->bids_made + 1 == players; /* the last bid of the round */
+    if (bid < 0 || s->bids_made + 1 > players || ((s->bid >> seat) & 1) || (closing && r->bids_closed == NULL)) {
         s->dead = 1;
         Py_RETURN_NONE;
     }
@@ -1953,8 +1965,24 @@ session_bid(Session *s, PyObject *action)
     PyList_SET_ITEM(out, 0, event);
     if (set_long(s->counters, PyTuple_GET_ITEM(r->bid_keys, seat), bid) < 0 ||
         set_long(s->counters, r->k_bids, s->bids_sum + bid) < 0 ||
-        set_long(s->counters, r->k_bids_made, s->bids_made + 1) < 0 ||
-        session_set_seat(s, s->dict, r->k_to_move, next) < 0) {
+        set_long(s->counters, r->k_bids_made, s->bids_made + 1) < 0) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    if (closing) { /* the round ends (its counter to 0) and the game begins what follows; the session reads
+                    * the state again, as after the pass */
+        PyObject *state = Py_NewRef(s->state); /* held: reading the state again lets go of the session's */
+        PyObject *done = set_long(s->counters, r->k_bidding, 0) < 0 ? NULL : PyObject_CallOneArg(r->bids_closed, state);
+        int rc = done == NULL ? -1 : session_read(s, r, state);
+        Py_XDECREF(done);
+        Py_DECREF(state);
+        if (rc < 0) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        return out;
+    }
+    if (session_set_seat(s, s->dict, r->k_to_move, next) < 0) {
         Py_DECREF(out);
         return NULL;
     }

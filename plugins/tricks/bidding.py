@@ -37,6 +37,8 @@ from tapete import (
     StatementSpec,
 )
 
+from .blind import BLIND_KEYS
+
 if TYPE_CHECKING:
     from .game import Tricks
 
@@ -224,7 +226,7 @@ class Bidding:
         counters[PHASE] = 1
         counters["bids"] = counters["bids_made"] = 0
         for s in range(state.players):  # SP-V1: a blind nil, declared before the hands were seen, is a bid made
-            if counters.get(f"blind.{s}"):
+            if counters.get(BLIND_KEYS[s]):
                 counters[f"bid.{s}"] = 0
                 counters["bids_made"] += 1
         if BID_KEYS[state.to_move] in counters:
@@ -306,9 +308,13 @@ class Bidding:
             state.to_move = self._next_bidder(state, seat)
         else:
             counters[PHASE] = 0
-            if not self.game.blind.after_bids(state):  # SP-V1: the blind bidders' exchange comes first
-                self.game._lead_now(state)
+            self.closed(state)
         return [{"say": f"bids {bid}"}]
+
+    def closed(self, state: DealState) -> None:
+        """The last bid is made and the round ended: what follows begins (`apply`, or the C session)."""
+        if not self.game.blind.after_bids(state):  # SP-V1: the blind bidders' exchange comes first
+            self.game._lead_now(state)
 
     def standing(self, counters: Mapping[str, int], players: int) -> str:
         """Each seat's bid so far, in words for the table (OH-4.2: every bid is announced)."""

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from tapete import Action, Ctx, DealState, MoveHelp, MoveKind, RuleText
+from tapete import MAX_PLAYERS, Action, Ctx, DealState, MoveHelp, MoveKind, RuleText
 
 if TYPE_CHECKING:
     from .game import Tricks
@@ -31,6 +31,7 @@ FACEDOWN = "facedown"  # zone kind of a hand dealt and not yet looked at
 ROUND = "blind_round"  # the counter that is 1 while the players who may bid blind choose
 MAY = "blind_may"  # blind_may.N: 1 when the ``blind_nil`` condition held for seat N at the deal
 BLIND = "blind"  # blind.N: 1 when seat N bid blind nil
+BLIND_KEYS = tuple(f"{BLIND}.{s}" for s in range(MAX_PLAYERS))  # each seat's, named once
 FIRST = "blind_first"  # the first bidder, while the declarations last: they go round from it
 PASSING = "blind_pass"  # 1 while the blind bidders pass, 2 while their partners pass back
 DECLARE = Action("blind", (), "nil")
@@ -134,7 +135,8 @@ class Blind:
 
     def bidders(self, state: DealState) -> list[int]:
         """The seats that bid blind this deal, in seat order."""
-        return [s for s in range(state.players) if state.counters.get(f"{BLIND}.{s}")]
+        counters = state.counters
+        return [s for s in range(state.players) if counters.get(BLIND_KEYS[s])]
 
     def partner(self, state: DealState, seat: int) -> int:
         """The partner a blind bidder exchanges with: the next seat of its side in the direction of play."""
@@ -149,8 +151,10 @@ class Blind:
     # -- the exchange, after the bids -----------------------------------------------------------
     def after_bids(self, state: DealState) -> bool:
         """The bids are made: True when the blind bidders begin to pass (else play begins)."""
+        if not self.count:  # no exchange in this variant: play begins
+            return False
         bidders = self.bidders(state)
-        if not self.count or not bidders:
+        if not bidders:
             return False
         state.counters[PASSING] = 1
         self.game.choices.begin(state, self._first(state, bidders), self.count, bidders)

@@ -232,7 +232,8 @@ class Tricks(Game):
                 "pass_to",
             ),
             # the round of bids (OH-4, SP-3), for the session that follows a deal: the legal bids are the
-            # script's (`Bidding.actions`), a bid made is recorded as `Bidding.apply` records it
+            # script's (`Bidding.actions`), a bid made is recorded as `Bidding.apply` records it, and after
+            # the last one the game begins what follows (`Bidding.closed`)
             (
                 self.bidding.actions,
                 "bid",
@@ -241,6 +242,7 @@ class Tricks(Game):
                 BIDDING,
                 "bids",
                 "bids_made",
+                self.bidding.closed,
             )
             if self.bidding.used
             else None,

@@ -22,6 +22,7 @@ from tapete.core.state import DealState
 from tapete.play.deal import Deal
 from tapete.testing import variant_params
 from tapete_plugins.tricks import game as trick_game
+from tapete_plugins.tricks.bidding import BID_OF_WORD
 
 TRICK_GAMES = ("hearts", "briscola", "oh-hell", "spades")
 PARAMS = [p for g in TRICK_GAMES for p in variant_params(g)]
@@ -188,8 +189,12 @@ def test_the_session_follows_the_bids_and_leaves_the_hook_to_the_script() -> Non
     assert hook not in offered and len(offered) == dealt  # 0..dealt less the one bid that makes the total
     counters = deal.state.counters
     assert [counters[f"bid.{(dealer + k) % 4}"] for k in (1, 2, 3)] == [0, 1, 0] and counters["bids"] == 1
-    deal.play(deal.legal_actions()[0])  # the last bid: the round ends and the play begins
-    assert deal.legal_actions()[0].kind == "play" and deal._session is not None
+    last = deal.legal_actions()[0]
+    session = deal._session
+    assert deal.play(last) == [{"say": f"bids {BID_OF_WORD[last.detail]}"}]
+    assert deal._session is session  # the last bid too: the round ends and the play begins, followed
+    assert deal.to_move == (dealer + 1) % 4  # OH-5.1: the player on the dealer's left leads
+    assert deal.legal_actions()[0].kind == "play" and deal._session is session
 
 
 def test_the_session_follows_the_draw_after_each_trick() -> None:
