@@ -1478,8 +1478,10 @@ Rules_play(Rules *self, PyObject *const *args, Py_ssize_t nargs)
  * each hand's cards in order, each seat's chosen cards, the bids made, the trick, the counters the
  * play changes (the legal bids, which the script's bans decide, it asks of the game). It
  * writes every change into the state as `pass_play` and `play_parts` do, in the same order (the
- * state is at every moment what it would be without it), and reads nothing back but once, when
- * the pass's last card has handed the cards on (`pass_end`, the game's Python beginning the play). The deal drops it whenever anything else may touch the state
+ * state is at every moment what it would be without it), and reads nothing back but twice: when
+ * the pass's last card has handed the cards on (`pass_end`, the game's Python beginning the play)
+ * and when the last bid has ended the round (`Bidding.closed`). The deal drops it whenever anything
+ * else may touch the state
  * (``deal.state``, a move Python plays, a recorder); a hand or trick whose length it did not make
  * makes it answer None, and it stays silent from then on. */
 typedef struct {
