@@ -16,24 +16,18 @@ from typing import TYPE_CHECKING, Any
 from ..core.cards import RED_SUITS, SUIT_NAMES, Deck, face_value
 from ..core.errors import Location, ScriptError, line_of, suggest
 from ..core.limits import MAX_SCORE, number_text
+from . import forms
 from . import tree as t
+from .forms import Form
 from .vocabulary import CARD, MATCH, NUMBER, SEAT, TRUTH, Ctx, Vocabulary
 
 if TYPE_CHECKING:
     from .vocabulary import Quantity
 
 _BINARY: dict[str, Callable[[Any, Any], Any]] = {
-    "+": operator.add,
-    "-": operator.sub,
-    "*": operator.mul,
+    **forms.OPERATIONS,  # + - * and the comparisons: the operations a plain form may hold
     "/": operator.floordiv,  # a zero divisor is refused at load time or reported at its place in play
     "%": operator.mod,
-    "==": operator.eq,
-    "!=": operator.ne,
-    "<": operator.lt,
-    "<=": operator.le,
-    ">": operator.gt,
-    ">=": operator.ge,
 }
 AGGREGATES = ("max", "min", "sum", "count", "any", "all", "highest", "lowest")
 COMPARISONS = ("most", "fewest")  # a per-player value against the opponents' values
@@ -66,7 +60,7 @@ class Compiled:
     limit on one quantity, so a family can take a short cut that needs only the number.
     """
 
-    __slots__ = ("const", "value", "fn", "_limit", "_truth", "_prep", "_parts")
+    __slots__ = ("const", "value", "fn", "form", "_limit", "_truth", "_prep", "_parts", "_forms")
 
     def __init__(
         self,
@@ -83,6 +77,9 @@ class Compiled:
         # set on an expression that reads a quantity which varies within one judgement (`prepare`)
         self._prep: Prep | None = None
         self._parts: Any = _UNSEEN  # the functions of the parts `prepare` reads once, found by `key`
+        self._forms: tuple[Form, ...] | None = None  # their forms, when every part has one (`key_forms`)
+        # what the expression reads, as a plain read of the state (`tapete.rules.forms`), or None
+        self.form: Form | None = forms.constant(value) if const else None
 
     def __call__(self, ctx: Ctx) -> Any:
         return self.fn(ctx)
@@ -98,7 +95,7 @@ class Compiled:
         limit = self._limit
         return limit[1] if limit is not None and limit[0] == quantity else None
 
-    def prepare(self, ctx: Ctx, leaves: list[Callable[[Ctx], Any] | None] | None = None) -> Callable[[], Any]:
+    def prepare(self, ctx: Ctx, leaves: list[Compiled | None] | None = None) -> Callable[[], Any]:
         """This expression on ``ctx``, as a function of nothing, for judging it again and again while
         only a quantity that varies (`Quantity.varies`) changes between the calls: the parts that
         do not read such a quantity are read once, when first needed, and kept.
@@ -108,8 +105,8 @@ class Compiled:
         those of calling the expression, error for error, provided nothing but the varying
         quantities changes between the calls (the state, the seat and the other extras stay).
 
-        ``leaves``, when given, gets the function of each part read once, and None for a part
-        judged whole at every call (`key`)."""
+        ``leaves``, when given, gets each part read once, and None for a part judged whole at
+        every call (`key`)."""
         prep = self._prep
         if prep is not None:
             return prep(ctx, leaves)
@@ -117,7 +114,7 @@ class Compiled:
             value = self.value
             return lambda: value
         if leaves is not None:
-            leaves.append(self.fn)
+            leaves.append(self)
         return _kept(self.fn, ctx)
 
     def key(self, ctx: Ctx) -> Hashable | None:
@@ -135,9 +132,7 @@ class Compiled:
         error comes where the rule meets it (a guarded division is not read at all)."""
         parts = self._parts
         if parts is _UNSEEN:
-            leaves: list[Callable[[Ctx], Any] | None] = []
-            self.prepare(ctx, leaves)  # makes the judge's closures; reads nothing
-            parts = self._parts = None if None in leaves else tuple(leaves)
+            parts = self._find_parts()
         if parts is None:
             return None
         try:
@@ -146,6 +141,30 @@ class Compiled:
         except Exception:  # a part the rule may never reach (a guarded division): left to `prepare`
             return None
         return key
+
+    def key_forms(self) -> tuple[Form, ...] | None:
+        """The forms (`tapete.rules.forms`) of the parts `key` reads, in its order; None when the rule
+        has no key or a part has no form.
+
+        With them a family's compiled step makes the key itself, the very tuple `key` gives on the
+        same state, and finds the answers the family kept for it without calling the script: the
+        trick family's session answers Oh Hell's hook (``seat == dealer``, ``bids``, ``dealt``) so."""
+        if self._parts is _UNSEEN:
+            self._find_parts()
+        return self._forms
+
+    def _find_parts(self) -> tuple[Callable[[Ctx], Any], ...] | None:
+        """The functions of the parts `prepare` reads once (None: one is judged whole), and their forms, kept."""
+        leaves: list[Compiled | None] = []
+        self.prepare(None, leaves)  # type: ignore[arg-type]  # makes the judge's closures; reads nothing
+        found = [leaf for leaf in leaves if leaf is not None]
+        if len(found) < len(leaves):
+            self._parts, self._forms = None, None
+            return None
+        parts = self._parts = tuple(leaf.fn for leaf in found)
+        shapes = tuple(leaf.form for leaf in found)
+        self._forms = shapes if all(shape is not None for shape in shapes) else None  # type: ignore[assignment]
+        return parts
 
     def truth(self) -> tuple[str, bool] | None:
         """``(QUANTITY, True)`` when this condition reads exactly ``QUANTITY``, ``(QUANTITY, False)``
@@ -181,13 +200,13 @@ def _kept(fn: Callable[[Ctx], Any], ctx: Ctx) -> Callable[[], Any]:
     return value
 
 
-Prep = Callable[[Ctx, "list[Callable[[Ctx], Any] | None] | None"], Callable[[], Any]]
+Prep = Callable[[Ctx, "list[Compiled | None] | None"], Callable[[], Any]]
 
 
 def _each_time(fn: Callable[[Ctx], Any]) -> Prep:
     """A varying expression `prepare` does not take apart: the whole read at every call (no key)."""
 
-    def prep(ctx: Ctx, leaves: list[Callable[[Ctx], Any] | None] | None) -> Callable[[], Any]:
+    def prep(ctx: Ctx, leaves: list[Compiled | None] | None) -> Callable[[], Any]:
         if leaves is not None:
             leaves.append(None)
         return lambda: fn(ctx)
@@ -287,7 +306,9 @@ def _name(node: t.Name, env: Env, scope: frozenset[str]) -> Compiled:
     missing = q.needs - scope
     if missing:
         raise env.error(node.pos, _scope_message(name, missing, scope))
-    return Compiled(q.get, truth=(name, True))
+    out = Compiled(q.get, truth=(name, True))
+    out.form = q.form
+    return out
 
 
 def _scope_message(name: str, missing: frozenset[str], scope: frozenset[str]) -> str:
@@ -338,6 +359,7 @@ def _binary(node: t.Binary, env: Env, scope: frozenset[str]) -> Compiled:
         out = Compiled(lambda ctx: op(lf(ctx), rv), limit=limit)
     else:
         out = Compiled(lambda ctx: op(lf(ctx), rf(ctx)))
+    out.form = forms.operation(node.op, left.form, right.form)
     if left._prep is not None or right._prep is not None:
         out._prep = lambda ctx, leaves: _operation(op, left.prepare(ctx, leaves), right.prepare(ctx, leaves))
     return out

@@ -222,6 +222,7 @@ QUANTITIES: list[Quantity] = [
         lambda c: c.state.dealer,
         kind=NUMBER,
         rulebook="the dealer",
+        form=("dealer",),
     ),
     Quantity(
         "seat",
@@ -230,6 +231,7 @@ QUANTITIES: list[Quantity] = [
         lambda c: c.seat,
         kind=NUMBER,
         rulebook="your seat number",
+        form=("seat",),
     ),
     Quantity(
         "total",

@@ -131,6 +131,11 @@ class Quantity:
     # the rule once for all of them. Its `get` reads only the value weighed (``ctx.extra``), so that
     # the rule's answers follow from that value and the rest (`Compiled.key`)
     varies: bool = False
+    # What `get` reads, as a plain read of the state that compiled steps may make without calling the
+    # script (`Compiled.form`, `tapete.rules.forms`): ("counter", NAME) for ``counters.get(NAME, 0)``,
+    # ("seat",), ("dealer",), ("side_sum", NAMES) for the sum of the seat's side's counters, NAMES[s]
+    # being seat s's. None: only `get` says. tests/test_forms.py holds every form to its `get`.
+    form: tuple[Any, ...] | None = None
 
 
 @dataclass(frozen=True)

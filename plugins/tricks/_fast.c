@@ -26,6 +26,19 @@
 #define FOLLOW_MUST 1
 #define FOLLOW_TRUMP 2
 
+/* A rule's part as a plain read of the state (`tapete.rules.forms`), compiled: a node of a small tree. */
+enum { F_CONST, F_COUNTER, F_SEAT, F_DEALER, F_SIDE_SUM, F_ADD, F_SUB, F_MUL, F_EQ, F_NE, F_LT, F_LE, F_GT, F_GE };
+#define MAX_FORM 64
+#define MAX_PARTS 16
+#define FORM_BOUND (1L << 40) /* beyond it a value is left to the script, whose numbers have no bound */
+
+typedef struct {
+    int kind;
+    long value;     /* F_CONST */
+    PyObject *name; /* F_COUNTER: the counter's name; F_SIDE_SUM: each seat's counter name (borrowed) */
+    int a, b;       /* an operation's two sides */
+} FormNode;
+
 typedef struct {
     PyObject_HEAD
     int ncards;
@@ -75,6 +88,15 @@ typedef struct {
     /* closed(state) -> None: after the last bid is recorded and the round ended, what follows begins (the
      * blind bidders' exchange or the play: `Bidding.closed`), or NULL: the last bid is Python's */
     PyObject *bids_closed;
+    /* the legal bids without the script (`Bidding.plain`), or plain_bids 0: the rule's forms compiled
+     * (`tapete.rules.forms`: bid_max's, and the parts `no_bid`'s key reads), the answers the game keeps
+     * by key, each bid's move, the highest bid a move names, the seats on a side */
+    int plain_bids, nforms, most_at, nparts, has_ban;
+    int parts_at[MAX_PARTS];
+    FormNode forms[MAX_FORM];
+    PyObject *bid_plain; /* the tuple the forms' names are borrowed from */
+    PyObject *bid_known, *bid_all_moves, *k_dealer;
+    long bid_cap, teams;
     /* the state's class whose instances getattr reads from their own dict (see `plain_type`), or
      * NULL, and the version tag the class had when that was checked */
     PyTypeObject *plain;
@@ -90,6 +112,9 @@ Rules_traverse(Rules *self, visitproc visit, void *arg)
     Py_VISIT(self->passed);
     Py_VISIT(self->bid_moves);
     Py_VISIT(self->bids_closed);
+    Py_VISIT(self->bid_plain);
+    Py_VISIT(self->bid_known);
+    Py_VISIT(self->bid_all_moves);
     return 0;
 }
 
@@ -100,6 +125,10 @@ Rules_clear(Rules *self)
     Py_CLEAR(self->passed);
     Py_CLEAR(self->bid_moves);
     Py_CLEAR(self->bids_closed);
+    self->plain_bids = 0;
+    Py_CLEAR(self->bid_plain);
+    Py_CLEAR(self->bid_known);
+    Py_CLEAR(self->bid_all_moves);
     return 0;
 }
 
@@ -120,6 +149,7 @@ Rules_dealloc(Rules *self)
     Py_XDECREF(self->k_bidding);
     Py_XDECREF(self->k_bids);
     Py_XDECREF(self->k_bids_made);
+    Py_XDECREF(self->k_dealer);
     Py_XDECREF(self->choosing_key);
     Py_XDECREF(self->pass_word);
     Py_XDECREF(self->pass_moves);
@@ -219,6 +249,218 @@ read_bans(PyObject *seq, uint64_t *masks, int *always, PyObject **flags, int *tr
  *       pos: bytes, names: tuple[str], taken_keys: tuple[str], tricks_keys: tuple[str], draws: bool,
  *       phase_data: tuple[str], phase_counters: tuple[str][, judge[, choices]]) where choices is
  *       None or (data key: str, move word: str, moves: tuple[Action] a card, chosen zones: tuple[str]) */
+/* ``form`` compiled into r->forms: its node's index, -1 when it is not a form read here (the rules then
+ * leave the bids to the script), -2 on an error. The names stay borrowed from the tuple r->bid_plain. */
+static int
+form_read(Rules *r, PyObject *form, int depth)
+{
+    if (!PyTuple_Check(form) || PyTuple_GET_SIZE(form) < 1 || !PyUnicode_Check(PyTuple_GET_ITEM(form, 0)) ||
+        r->nforms >= MAX_FORM || depth > 16) {
+        return -1;
+    }
+    const char *kind = PyUnicode_AsUTF8(PyTuple_GET_ITEM(form, 0));
+    if (kind == NULL) {
+        return -2;
+    }
+    Py_ssize_t size = PyTuple_GET_SIZE(form);
+    static const char *ops[] = {"+", "-", "*", "==", "!=", "<", "<=", ">", ">="};
+    static const int op_kinds[] = {F_ADD, F_SUB, F_MUL, F_EQ, F_NE, F_LT, F_LE, F_GT, F_GE};
+    FormNode node = {0, 0, NULL, -1, -1};
+    if (strcmp(kind, "const") == 0 && size == 2 && PyLong_Check(PyTuple_GET_ITEM(form, 1))) {
+        int overflow = 0;
+        node.kind = F_CONST;
+        node.value = PyLong_AsLongAndOverflow(PyTuple_GET_ITEM(form, 1), &overflow);
+        if (node.value == -1 && PyErr_Occurred()) {
+            return -2;
+        }
+        if (overflow || node.value > FORM_BOUND || node.value < -FORM_BOUND) {
+            return -1;
+        }
+    } else if (strcmp(kind, "counter") == 0 && size == 2 && PyUnicode_CheckExact(PyTuple_GET_ITEM(form, 1))) {
+        node.kind = F_COUNTER, node.name = PyTuple_GET_ITEM(form, 1);
+    } else if (strcmp(kind, "seat") == 0 && size == 1) {
+        node.kind = F_SEAT;
+    } else if (strcmp(kind, "dealer") == 0 && size == 1) {
+        node.kind = F_DEALER;
+    } else if (strcmp(kind, "side_sum") == 0 && size == 2 && PyTuple_CheckExact(PyTuple_GET_ITEM(form, 1)) &&
+               PyTuple_GET_SIZE(PyTuple_GET_ITEM(form, 1)) >= PyTuple_GET_SIZE(r->hand_keys)) {
+        PyObject *names = PyTuple_GET_ITEM(form, 1);
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(names); i++) {
+            if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(names, i))) {
+                return -1;
+            }
+        }
+        node.kind = F_SIDE_SUM, node.name = names;
+    } else {
+        int found = -1;
+        for (int i = 0; i < 9; i++) {
+            if (strcmp(kind, ops[i]) == 0) {
+                found = op_kinds[i];
+            }
+        }
+        if (found < 0 || size != 3) {
+            return -1;
+        }
+        int a = form_read(r, PyTuple_GET_ITEM(form, 1), depth + 1);
+        if (a < 0) {
+            return a;
+        }
+        int b = form_read(r, PyTuple_GET_ITEM(form, 2), depth + 1);
+        if (b < 0) {
+            return b;
+        }
+        node.kind = found, node.a = a, node.b = b;
+    }
+    if (r->nforms >= MAX_FORM) {
+        return -1;
+    }
+    r->forms[r->nforms] = node;
+    return r->nforms++;
+}
+
+/* `Bidding.plain`'s tuple read: (each bid's move, the answers kept by key, the highest bid a move names,
+ * bid_max's form, the forms of the parts no_bid's key reads or None without a ban, the seats on a side).
+ * 0 when the rules cannot answer the bids themselves (the script then does), -1 on an error. */
+static int
+plain_bids_read(Rules *r, PyObject *plain)
+{
+    PyObject *moves, *known, *most, *parts;
+    long cap, teams;
+    if (!PyArg_ParseTuple(plain, "O!O!lOOl", &PyTuple_Type, &moves, &PyDict_Type, &known, &cap, &most, &parts,
+                          &teams)) {
+        return -1;
+    }
+    if (cap < 0 || cap >= PyTuple_GET_SIZE(moves) || teams < 0 || teams > MAX_SEATS ||
+        (parts != Py_None && (!PyTuple_Check(parts) || PyTuple_GET_SIZE(parts) > MAX_PARTS))) {
+        return 0;
+    }
+    r->bid_plain = Py_NewRef(plain); /* holds the forms whose names the nodes borrow */
+    r->nforms = 0;
+    int at = form_read(r, most, 0);
+    if (at < 0) {
+        return at == -2 ? -1 : 0;
+    }
+    r->most_at = at;
+    r->has_ban = parts != Py_None;
+    r->nparts = r->has_ban ? (int)PyTuple_GET_SIZE(parts) : 0;
+    for (int i = 0; i < r->nparts; i++) {
+        at = form_read(r, PyTuple_GET_ITEM(parts, i), 0);
+        if (at < 0) {
+            return at == -2 ? -1 : 0;
+        }
+        r->parts_at[i] = at;
+    }
+    r->k_dealer = PyUnicode_InternFromString("dealer");
+    if (r->k_dealer == NULL) {
+        return -1;
+    }
+    r->bid_known = Py_NewRef(known), r->bid_all_moves = Py_NewRef(moves);
+    r->bid_cap = cap, r->teams = teams;
+    r->plain_bids = 1;
+    return 0;
+}
+
+/* An exact int read as a long within FORM_BOUND: 1, or 0 when it is not one (left to the script). */
+static int
+form_long(PyObject *v, long *out)
+{
+    if (!PyLong_CheckExact(v)) {
+        return 0;
+    }
+    int overflow = 0;
+    long x = PyLong_AsLongAndOverflow(v, &overflow);
+    if (overflow || x > FORM_BOUND || x < -FORM_BOUND) {
+        PyErr_Clear();
+        return 0;
+    }
+    *out = x;
+    return 1;
+}
+
+/* A counter as `forms.value` reads it (0 when not set): 1, 0 when not a plain number, -1 on an error. */
+static int
+form_counter(PyObject *counters, PyObject *name, long *out)
+{
+    PyObject *v = PyDict_GetItemWithError(counters, name);
+    if (v == NULL) {
+        if (PyErr_Occurred()) {
+            return -1;
+        }
+        *out = 0;
+        return 1;
+    }
+    return form_long(v, out);
+}
+
+/* What the node ``at`` reads, for the seat ``seat`` of a state whose instance dict and counters are
+ * given: 1 with *out set, 0 when a value is not one read here (left to the script), -1 on an error. */
+static int
+form_value(Rules *r, int at, PyObject *dict, PyObject *counters, long players, long seat, long *out)
+{
+    const FormNode *node = &r->forms[at];
+    long a, b;
+    int ok;
+    switch (node->kind) {
+    case F_CONST:
+        *out = node->value;
+        return 1;
+    case F_COUNTER:
+        return form_counter(counters, node->name, out);
+    case F_SEAT:
+        *out = seat;
+        return 1;
+    case F_DEALER: {
+        PyObject *v = PyDict_GetItemWithError(dict, r->k_dealer);
+        return v == NULL ? (PyErr_Occurred() ? -1 : 0) : form_long(v, out);
+    }
+    case F_SIDE_SUM: { /* Game.team_seats: the seat alone without teams, else every teams-th seat from its own */
+        long sum = 0;
+        long first = r->teams ? seat % r->teams : seat, by = r->teams ? r->teams : players;
+        for (long k = first; k < players; k += by) {
+            long v;
+            ok = form_counter(counters, PyTuple_GET_ITEM(node->name, k), &v);
+            if (ok <= 0) {
+                return ok;
+            }
+            sum += v;
+        }
+        if (sum > FORM_BOUND || sum < -FORM_BOUND) {
+            return 0;
+        }
+        *out = sum;
+        return 1;
+    }
+    default:
+        break;
+    }
+    ok = form_value(r, node->a, dict, counters, players, seat, &a);
+    if (ok <= 0) {
+        return ok;
+    }
+    ok = form_value(r, node->b, dict, counters, players, seat, &b);
+    if (ok <= 0) {
+        return ok;
+    }
+    switch (node->kind) {
+    case F_ADD: *out = a + b; break;
+    case F_SUB: *out = a - b; break;
+    case F_MUL:
+        if ((a > (1L << 20) || a < -(1L << 20) || b > (1L << 20) || b < -(1L << 20))) {
+            return 0;
+        }
+        *out = a * b;
+        break;
+    case F_EQ: *out = a == b; break;
+    case F_NE: *out = a != b; break;
+    case F_LT: *out = a < b; break;
+    case F_LE: *out = a <= b; break;
+    case F_GT: *out = a > b; break;
+    case F_GE: *out = a >= b; break;
+    default: return 0;
+    }
+    return *out <= FORM_BOUND && *out >= -FORM_BOUND;
+}
+
 static PyObject *
 Rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
@@ -373,10 +615,10 @@ Rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         }
     }
     if (bids != NULL && bids != Py_None) {
-        PyObject *moves, *word, *words, *keys, *phase, *sum, *made, *closed = NULL;
-        if (!PyArg_ParseTuple(bids, "OO!O!O!O!O!O!|O", &moves, &PyUnicode_Type, &word, &PyTuple_Type, &words,
+        PyObject *moves, *word, *words, *keys, *phase, *sum, *made, *closed = NULL, *plain = NULL;
+        if (!PyArg_ParseTuple(bids, "OO!O!O!O!O!O!|OO", &moves, &PyUnicode_Type, &word, &PyTuple_Type, &words,
                               &PyTuple_Type, &keys, &PyUnicode_Type, &phase, &PyUnicode_Type, &sum, &PyUnicode_Type,
-                              &made, &closed)) {
+                              &made, &closed, &plain)) {
             Py_DECREF(self);
             return NULL;
         }
@@ -404,6 +646,10 @@ Rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         self->bid_keys = keys, self->k_bidding = phase, self->k_bids = sum, self->k_bids_made = made;
         if (closed != NULL && closed != Py_None) {
             self->bids_closed = Py_NewRef(closed);
+        }
+        if (plain != NULL && plain != Py_None && plain_bids_read(self, plain) < 0) {
+            Py_DECREF(self);
+            return NULL;
         }
     }
     if (!self->k_trick || !self->k_played || !self->k_trump || !self->k_lead || !self->k_broken || !self->one ||
@@ -1791,6 +2037,58 @@ Rules_session(Rules *r, PyObject *state)
     Py_RETURN_NONE;
 }
 
+/* The legal bids' moves as `Bidding.actions` gives them, found without the script where the rules can
+ * (`Bidding.plain`): bid_max read, and with a ban the answers the game kept for the key its parts make
+ * (`Compiled.key`, the same tuple). A new list; NULL with no error set when the game must be asked. */
+static PyObject *
+session_plain_bids(Session *s)
+{
+    Rules *r = s->r;
+    long most;
+    if (!r->plain_bids || form_value(r, r->most_at, s->dict, s->counters, s->players, s->to_move, &most) <= 0 ||
+        most < 0) {
+        return NULL;
+    }
+    long count = (most < r->bid_cap ? most : r->bid_cap) + 1;
+    if (!r->has_ban) { /* every bid from 0 to bid_max */
+        PyObject *out = PyList_New(count);
+        for (long i = 0; out != NULL && i < count; i++) {
+            PyObject *move = PyTuple_GET_ITEM(r->bid_all_moves, i);
+            Py_INCREF(move);
+            PyList_SET_ITEM(out, i, move);
+        }
+        return out;
+    }
+    PyObject *values = PyTuple_New(r->nparts);
+    if (values == NULL) {
+        return NULL;
+    }
+    for (int i = 0; i < r->nparts; i++) {
+        long v;
+        int ok = form_value(r, r->parts_at[i], s->dict, s->counters, s->players, s->to_move, &v);
+        PyObject *item = ok > 0 ? PyLong_FromLong(v) : NULL;
+        if (item == NULL) {
+            Py_DECREF(values);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(values, i, item);
+    }
+    PyObject *bound = PyLong_FromLong(count);
+    PyObject *key = bound == NULL ? NULL : PyTuple_Pack(2, bound, values);
+    Py_XDECREF(bound);
+    Py_DECREF(values);
+    if (key == NULL) {
+        return NULL;
+    }
+    PyObject *found = PyDict_GetItemWithError(r->bid_known, key); /* (bids, their moves) */
+    Py_DECREF(key);
+    if (found == NULL || !PyTuple_CheckExact(found) || PyTuple_GET_SIZE(found) != 2 ||
+        !PyTuple_CheckExact(PyTuple_GET_ITEM(found, 1))) {
+        return NULL; /* not kept yet: the game judges them, and keeps them */
+    }
+    return PySequence_List(PyTuple_GET_ITEM(found, 1));
+}
+
 /* session.legal() -> the moves `Tricks.playable` allows the seat to move, as rules.legal(state) finds
  * them; None when the session no longer answers. */
 static PyObject *
@@ -1804,6 +2102,10 @@ Session_legal(Session *s, PyObject *Py_UNUSED(ignored))
     int n = s->count[seat];
     const unsigned char *cards = s->cards[seat];
     if (s->bidding) { /* the bids the script allows the seat to move (Bidding.actions) */
+        PyObject *plain = session_plain_bids(s);
+        if (plain != NULL || PyErr_Occurred()) {
+            return plain;
+        }
         PyObject *moves = PyObject_CallOneArg(r->bid_moves, s->state);
         if (moves == NULL || PyList_CheckExact(moves)) {
             return moves;

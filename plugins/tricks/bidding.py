@@ -114,6 +114,7 @@ WORDS = (
         lambda c: c.state.counters.get("dealt", 0),
         kind="number",
         rulebook="the number of cards each player was dealt",
+        form=("counter", "dealt"),
     ),
     Quantity(
         "bid",
@@ -122,6 +123,7 @@ WORDS = (
         _side_bid,
         kind="number",
         rulebook="your bid",
+        form=("side_sum", BID_KEYS),
     ),
     Quantity(
         "counted",
@@ -185,6 +187,7 @@ WORDS = (
         lambda c: c.state.counters.get("bids", 0),
         kind="number",
         rulebook="the sum of the bids made so far",
+        form=("counter", "bids"),
     ),
     Quantity(
         "bidding",
@@ -209,7 +212,7 @@ class Bidding:
         self.ban = None if ban is not None and ban.const and not ban.value else ban  # OH-V1: 'no_bid when false'
         self.ids: tuple[str, ...] = game.ids.get("bid", ())
         self.words = NUMBER_WORDS[: len(game.deck.ids) // 2 + 1]
-        self._moves: tuple[Action, ...] = ()  # the move of each bid, made the first time bids are asked for
+        self._moves = tuple(Action("bid", (), w) for w in self.words)  # the move of each bid, made once
         # the legal bids and their moves by (bid_max, the values `no_bid` reads once): `Compiled.key`
         self._known: dict[tuple[int, Hashable], tuple[tuple[int, ...], tuple[Action, ...]]] = {}
 
@@ -256,8 +259,6 @@ class Bidding:
         """The legal bids of the seat to move and their moves, kept by `Compiled.key` where the ban has one."""
         assert self.most is not None
         moves = self._moves
-        if not moves:  # each bid's move, made once
-            moves = self._moves = tuple(Action("bid", (), w) for w in self.words)
         extra: dict[str, Any] = {}
         ctx = self.game._ctx
         ctx.state, ctx.seat, ctx.extra = state, state.to_move, extra
@@ -286,6 +287,24 @@ class Bidding:
                 self._known.clear()
             self._known[key] = judged
         return judged
+
+    def plain(self) -> tuple[Any, ...] | None:
+        """What compiled steps need to offer the legal bids without the script, or None when they cannot.
+
+        ``(each bid's move, the answers kept by key, the highest bid a move names, bid_max's form,
+        the forms of the parts no_bid's key reads or None without a ban, the seats on a side)``: the
+        forms (`tapete.rules.forms`) of bid_max (Oh Hell's and Spades' ``dealt``) and of the parts
+        `Compiled.key` reads (the hook's ``seat == dealer``, ``bids`` and ``dealt``) make the very key
+        `_judged` makes, and the answers it kept for that key are the legal bids. A key not kept yet,
+        a value not a plain number, a rule with a part that has no form: the script judges, as ever."""
+        if self.most is None or self.most.form is None:
+            return None
+        parts = None
+        if self.ban is not None:
+            parts = self.ban.key_forms()
+            if parts is None:
+                return None
+        return (self._moves, self._known, len(self.words) - 1, self.most.form, parts, self.game.teams)
 
     def refusal(self, state: DealState, action: Action) -> str | None:
         ids = " ".join(self.ids)

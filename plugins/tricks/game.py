@@ -233,7 +233,8 @@ class Tricks(Game):
             ),
             # the round of bids (OH-4, SP-3), for the session that follows a deal: the legal bids are the
             # script's (`Bidding.actions`), a bid made is recorded as `Bidding.apply` records it, and after
-            # the last one the game begins what follows (`Bidding.closed`)
+            # the last one the game begins what follows (`Bidding.closed`); where bid_max and the parts of
+            # no_bid have plain forms, the legal bids kept for a key are found without the script
             (
                 self.bidding.actions,
                 "bid",
@@ -243,6 +244,7 @@ class Tricks(Game):
                 "bids",
                 "bids_made",
                 self.bidding.closed,
+                self.bidding.plain(),
             )
             if self.bidding.used
             else None,

@@ -22,7 +22,7 @@ from tapete.core.state import DealState
 from tapete.play.deal import Deal
 from tapete.testing import variant_params
 from tapete_plugins.tricks import game as trick_game
-from tapete_plugins.tricks.bidding import BID_OF_WORD
+from tapete_plugins.tricks.bidding import BID_OF_WORD, Bidding
 
 TRICK_GAMES = ("hearts", "briscola", "oh-hell", "spades")
 PARAMS = [p for g in TRICK_GAMES for p in variant_params(g)]
@@ -195,6 +195,32 @@ def test_the_session_follows_the_bids_and_leaves_the_hook_to_the_script() -> Non
     assert deal._session is session  # the last bid too: the round ends and the play begins, followed
     assert deal.to_move == (dealer + 1) % 4  # OH-5.1: the player on the dealer's left leads
     assert deal.legal_actions()[0].kind == "play" and deal._session is session
+
+
+def test_bids_once_judged_for_their_key_are_offered_without_asking_the_script(monkeypatch: pytest.MonkeyPatch) -> None:
+    """OH-4.2, OH-4.3: the legal bids depend on the hook's parts (is the seat the dealer, the bids' sum, the
+    hand's size); once the script has judged them for those values, the session finds them kept by the key
+    its plain forms make (`Bidding.plain`), and a second deal with the same values asks the script nothing."""
+    variant = load_variant("oh-hell/classic")
+    asked: list[int] = []
+    judged = Bidding._judged
+    monkeypatch.setattr(Bidding, "_judged", lambda self, state: asked.append(state.to_move) or judged(self, state))
+
+    def round_of_bids(seed: int) -> list[list[str]]:
+        deal = variant.new_deal(4, seed=seed, record=False)
+        offered = []
+        for _ in range(4):
+            moves = deal.legal_actions()
+            offered.append([m.detail for m in moves])
+            deal.play(moves[0])
+        assert deal.legal_actions()[0].kind == "play"
+        return offered
+
+    first = round_of_bids(1)
+    assert asked  # the first time, the script judges (and the game keeps the answers)
+    assert first[3] == first[0][:-1]  # the others bid 0: the dealer may bid anything but the hand's size
+    asked.clear()
+    assert round_of_bids(2) == first and asked == []  # the same hand size, the same bids: nothing asked
 
 
 def test_the_session_follows_the_draw_after_each_trick() -> None:

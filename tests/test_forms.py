@@ -1,0 +1,99 @@
+"""Plain forms (`tapete.rules.forms`): what a quantity or a rule's part reads, said so compiled steps can read it.
+
+A quantity that declares a form promises that the form reads what its getter reads; the trick
+family's C session then makes Oh Hell's and Spades' bidding keys without the script. Here every
+registered quantity that declares a form is held to its getter over random deals of every variant
+of its game, for every seat; then the forms the compiler gives expressions (worked examples),
+and the key a ban's forms make against the key the script's closures make, at every bid."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from tapete import Ctx, Variant, load_variant
+from tapete.rules import forms
+from tapete.testing import variant_names, variant_params
+from tapete_plugins.tricks.bidding import BID_KEYS
+
+
+@pytest.mark.parametrize("name", variant_params())
+def test_every_quantity_with_a_form_reads_what_its_getter_reads(name: str) -> None:
+    """For each seat at every step of a random deal: forms.value(q.form) == q.get, for every formed quantity."""
+    variant = load_variant(name)
+    quantities = [q for q in variant.registry.vocabulary(variant.spec.game).quantities.values() if q.form]
+    assert {"seat", "dealer"} <= {q.name for q in quantities}  # the core's, in every game
+    players = variant.default_players()
+    deal = variant.new_deal(players, seed=f"forms-{name}", record=False)
+    chooser = random.Random(7)
+    steps = 0
+    while not deal.over and steps < 60:
+        state = deal.state
+        for seat in range(players):
+            ctx = Ctx(deal.game, state, seat)
+            for q in quantities:
+                assert forms.value(q.form, ctx) == q.get(ctx), (name, q.name, seat, steps)
+        moves = deal.legal_actions()
+        deal.play(moves[chooser.randrange(len(moves))])
+        steps += 1
+
+
+def child(tmp_path: Path, parent: str, lines: str) -> Variant:
+    """``parent`` with a few script lines added, loaded."""
+    (tmp_path / "extra.rules").write_text(lines + "\n", encoding="utf-8")
+    path = tmp_path / "extra.yaml"
+    path.write_text(f"extends: {parent}\nname: extra\nscripts: [extra.rules]\n", encoding="utf-8")
+    return load_variant(path)
+
+
+DEALT, BIDS, SEAT, DEALER = ("counter", "dealt"), ("counter", "bids"), ("seat",), ("dealer",)
+
+
+@pytest.mark.parametrize(
+    ("rule", "parts"),
+    [
+        # OH-4.3, the hook: the part read once on the left, and the two counters beside the bid weighed
+        ("seat == dealer and bids + bidding == dealt", (("==", SEAT, DEALER), BIDS, DEALT)),
+        ("bid + bidding > dealt", (("side_sum", BID_KEYS), DEALT)),  # SP-V6's cap: the side's bid
+        ("bidding > dealt - 3 * 2", (("-", DEALT, ("const", 6)),)),  # folded where the file is read
+        ("bidding > 3", ()),  # nothing read but the bid: one answer for every state
+        ("bidding > dealt / 2", None),  # a division: judged by the script
+        ("not (seat == dealer) and bids + bidding == dealt", None),  # a part with no form
+        ("bidding > tricks", None),  # a quantity that declares none
+    ],
+)
+def test_the_parts_a_ban_reads_once_have_forms_when_each_is_a_plain_read(
+    tmp_path: Path, rule: str, parts: tuple[forms.Form, ...] | None
+) -> None:
+    """`Compiled.key_forms`: the forms of the parts `Compiled.key` reads, or None when one has none."""
+    ban = child(tmp_path, "spades/classic", f"no_bid when {rule}").rules.condition("no_bid")
+    assert ban is not None
+    assert ban.key_forms() == parts
+
+
+@pytest.mark.parametrize("name", [n for n in variant_names() if n.split("/")[0] in ("oh-hell", "spades")])
+def test_a_bans_forms_make_the_key_its_closures_make_at_every_bid(name: str) -> None:
+    """At every bid of random deals, for every player count: the key made from the forms is `Compiled.key`'s."""
+    variant = load_variant(name)
+    game = variant.new_game()
+    ban = game.bidding.ban
+    shapes = ban.key_forms() if ban is not None else None
+    if shapes is None:
+        pytest.skip(f"{name}: no ban, or a part the script alone reads")
+    chooser = random.Random(5)
+    lo, hi = variant.player_range()
+    teams = variant.rules.constant("teams", 0)
+    for players in range(lo, hi + 1):
+        if teams and players % teams:
+            continue
+        for seed in range(3):
+            deal = variant.new_deal(players, seed=seed, record=False)
+            while not deal.over:
+                state = deal.state
+                if state.counters.get("bidding"):
+                    ctx = Ctx(deal.game, state, state.to_move)
+                    assert tuple(forms.value(f, ctx) for f in shapes) == ban.key(ctx)
+                moves = deal.legal_actions()
+                deal.play(moves[chooser.randrange(len(moves))])
