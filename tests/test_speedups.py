@@ -61,3 +61,42 @@ def test_the_c_loop_refuses_a_state_out_of_range_and_leaves_the_cards(bad: objec
     with pytest.raises((TypeError, OverflowError)):
         speedups.pcg_shuffle(cards, bad, 1)
     assert cards == list(range(10))
+
+
+SEEDS = st.one_of(st.integers(min_value=-(2**70), max_value=2**70), st.text(max_size=300))
+
+
+@settings(max_examples=300, deadline=None)
+@given(seed=SEEDS, stream=st.one_of(st.integers(min_value=0, max_value=99), st.text(max_size=6)), n=st.integers(1, 60))
+def test_the_first_dealer_drawn_in_c_is_the_one_a_fresh_generator_draws(seed: object, stream: object, n: int) -> None:
+    """`Random.lot` (a new deal's lot for the first dealer) in one C call: ``Random(seed, stream).below(n)``."""
+    assert rng_module._pcg_lot is speedups.pcg_lot
+    assert Random.lot(seed, stream, n) == Random(seed, stream).below(n)
+
+
+@settings(max_examples=300, deadline=None)
+@given(parts=st.lists(st.one_of(SEEDS, st.sampled_from(["deal", "first-dealer"])), min_size=1, max_size=4))
+def test_a_derived_generator_made_in_c_is_the_python_ones(parts: list[object]) -> None:
+    """`Random.derived` (every deal's generator): the parts hashed, that number hashed as a seed, in C."""
+    assert rng_module._pcg_derived is speedups.pcg_derived
+    made = Random.derived(*parts)
+    reference = Random(rng_module.derive_seed(*parts))  # the definition: Random(derive_seed(*parts))
+    assert made.getstate() == reference.getstate()
+    assert [made.below(52) for _ in range(5)] == [reference.below(52) for _ in range(5)]
+
+
+def test_the_lot_and_the_derived_generator_are_the_same_without_the_c_module(monkeypatch: pytest.MonkeyPatch) -> None:
+    in_c = [Random.lot(s, "first-dealer", 4) for s in range(40)], Random.derived("x", "deal", 3).getstate()
+    monkeypatch.setattr(rng_module, "_pcg_lot", None)
+    monkeypatch.setattr(rng_module, "_pcg_derived", None)
+    assert ([Random.lot(s, "first-dealer", 4) for s in range(40)], Random.derived("x", "deal", 3).getstate()) == in_c
+
+
+def test_the_lot_refuses_a_bound_below_one_as_below_does() -> None:
+    for bad in (0, -3):
+        with pytest.raises(ValueError, match="positive bound"):
+            Random.lot(1, "first-dealer", bad)
+        with pytest.raises(ValueError, match="positive bound"):
+            Random(1, "first-dealer").below(bad)
+        with pytest.raises(ValueError, match="positive bound"):
+            speedups.pcg_lot("1", rng_module._increment("first-dealer"), bad)

@@ -16,6 +16,10 @@
  * than the hash of a short text; this is the standard SHA-256 (FIPS 180-4) written out,
  * compared with hashlib by tests/test_speedups.py.
  *
+ * pcg_lot, pcg_derived: Random(seed, stream).below(n) and Random.derived(...)'s state, each in one
+ * call: the lot for a deal's first dealer and the deal's generator, which every Variant.new_deal
+ * makes (two hashes and a few steps of PCG32 each, otherwise some ten Python calls).
+ *
  * DealSteps: the base of tapete.play.deal.Deal, whose legal_actions, play, over and
  * to_move a caller stepping through a deal calls for every move. Where the game hands
  * over steps of its own with no Python frame (Game.quick_steps: the trick family's C
@@ -39,7 +43,7 @@ static int
 read_u64(PyObject *obj, uint64_t *out, const char *what)
 {
     if (!PyLong_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "pcg_shuffle: %s must be an int", what);
+        PyErr_Format(PyExc_TypeError, "%s must be an int", what);
         return -1;
     }
     unsigned long long v = PyLong_AsUnsignedLongLong(obj);
@@ -144,22 +148,11 @@ sha256_block(uint32_t h[8], const unsigned char *block)
     h[7] += k;
 }
 
-/* seed_of(text: str) -> int: int.from_bytes(sha256(text.encode()).digest()[:8], "big"). */
-static PyObject *
-seed_of(PyObject *self, PyObject *text)
+/* The first 8 bytes of the SHA-256 of ``size`` bytes, read big-endian. */
+static uint64_t
+sha64(const unsigned char *data, Py_ssize_t size)
 {
-    (void)self;
-    if (!PyUnicode_Check(text)) {
-        PyErr_SetString(PyExc_TypeError, "seed_of: the text must be a str");
-        return NULL;
-    }
-    Py_ssize_t size;
-    const char *bytes = PyUnicode_AsUTF8AndSize(text, &size); /* strict UTF-8, as str.encode() */
-    if (bytes == NULL) {
-        return NULL;
-    }
     uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
-    const unsigned char *data = (const unsigned char *)bytes;
     Py_ssize_t left = size;
     while (left >= 64) {
         sha256_block(h, data);
@@ -178,7 +171,122 @@ seed_of(PyObject *self, PyObject *text)
     for (Py_ssize_t b = 0; b < blocks; b++) {
         sha256_block(h, tail + 64 * b);
     }
-    return PyLong_FromUnsignedLongLong(((unsigned long long)h[0] << 32) | (unsigned long long)h[1]);
+    return ((uint64_t)h[0] << 32) | (uint64_t)h[1];
+}
+
+/* seed_of(text: str) -> int: int.from_bytes(sha256(text.encode()).digest()[:8], "big"). */
+static PyObject *
+seed_of(PyObject *self, PyObject *text)
+{
+    (void)self;
+    if (!PyUnicode_Check(text)) {
+        PyErr_SetString(PyExc_TypeError, "seed_of: the text must be a str");
+        return NULL;
+    }
+    Py_ssize_t size;
+    const char *bytes = PyUnicode_AsUTF8AndSize(text, &size); /* strict UTF-8, as str.encode() */
+    if (bytes == NULL) {
+        return NULL;
+    }
+    return PyLong_FromUnsignedLongLong((unsigned long long)sha64((const unsigned char *)bytes, size));
+}
+
+/* The seed of ``"seed\x1f" + text``, as Random.__init__ hashes it: 1, or 0 with an error set. */
+static int
+seed_text(PyObject *text, uint64_t *out)
+{
+    if (!PyUnicode_Check(text)) {
+        PyErr_SetString(PyExc_TypeError, "the seed's text must be a str");
+        return 0;
+    }
+    Py_ssize_t size;
+    const char *bytes = PyUnicode_AsUTF8AndSize(text, &size);
+    if (bytes == NULL) {
+        return 0;
+    }
+    unsigned char small[256];
+    unsigned char *joined = size + 5 <= (Py_ssize_t)sizeof(small) ? small : PyMem_Malloc((size_t)size + 5);
+    if (joined == NULL) {
+        PyErr_NoMemory();
+        return 0;
+    }
+    memcpy(joined, "seed\x1f", 5);
+    memcpy(joined + 5, bytes, (size_t)size);
+    *out = sha64(joined, size + 5);
+    if (joined != small) {
+        PyMem_Free(joined);
+    }
+    return 1;
+}
+
+/* PCG32 seeded as Random.__init__ seeds it: from state 0 one step (state = inc), the seed added, one more. */
+static inline uint64_t
+pcg_seeded(uint64_t seed, uint64_t inc)
+{
+    return (inc + seed) * PCG_MULT + inc;
+}
+
+/* pcg_lot(text: str, inc: int, n: int) -> int: Random(text, stream).below(n) for the stream whose
+ * increment is ``inc`` (the lot for the first dealer, tapete.play.deal.first_dealer), in one step. */
+static PyObject *
+pcg_lot(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    uint64_t inc, seed;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "pcg_lot(text, inc, n) takes 3 arguments");
+        return NULL;
+    }
+    long n = PyLong_AsLong(args[2]);
+    if ((n == -1 && PyErr_Occurred()) || read_u64(args[1], &inc, "inc") < 0 || !seed_text(args[0], &seed)) {
+        return NULL;
+    }
+    if (n <= 0 || n > 0xFFFFFFFFL) {
+        PyErr_SetString(PyExc_ValueError, "below() needs a positive bound");
+        return NULL;
+    }
+    uint64_t state = pcg_seeded(seed, inc);
+    uint32_t bound = (uint32_t)n, threshold = (uint32_t)((0x100000000ULL - bound) % bound);
+    for (;;) {
+        uint64_t old = state;
+        state = old * PCG_MULT + inc;
+        uint32_t xorshifted = (uint32_t)(((old >> 18) ^ old) >> 27);
+        uint32_t rot = (uint32_t)(old >> 59);
+        uint32_t r = (xorshifted >> rot) | (xorshifted << ((-rot) & 31));
+        if (r >= threshold) {
+            return PyLong_FromUnsignedLong((unsigned long)(r % bound));
+        }
+    }
+}
+
+/* pcg_derived(text: str, inc: int) -> int: the state of Random(seed_of(text)) on the stream whose
+ * increment is ``inc``: Random.derived's two hashes (the parts', then "seed\x1f" and that number's). */
+static PyObject *
+pcg_derived(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    uint64_t inc;
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "pcg_derived(text, inc) takes 2 arguments");
+        return NULL;
+    }
+    if (!PyUnicode_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "the seed's text must be a str");
+        return NULL;
+    }
+    if (read_u64(args[1], &inc, "inc") < 0) {
+        return NULL;
+    }
+    Py_ssize_t size;
+    const char *bytes = PyUnicode_AsUTF8AndSize(args[0], &size);
+    if (bytes == NULL) {
+        return NULL;
+    }
+    char number[40];
+    int len = snprintf(number, sizeof(number), "seed\x1f%llu",
+                       (unsigned long long)sha64((const unsigned char *)bytes, size));
+    uint64_t seed = sha64((const unsigned char *)number, len);
+    return PyLong_FromUnsignedLongLong((unsigned long long)pcg_seeded(seed, inc));
 }
 
 #undef ROTR
@@ -600,6 +708,10 @@ static PyTypeObject DealStepsType = {
 static PyMethodDef methods[] = {
     {"pcg_shuffle", (PyCFunction)(void (*)(void))pcg_shuffle, METH_FASTCALL,
      "pcg_shuffle(items, state, inc) -> state: Random.shuffle in C, in place"},
+    {"pcg_lot", (PyCFunction)(void (*)(void))pcg_lot, METH_FASTCALL,
+     "pcg_lot(text, inc, n) -> Random(text, stream).below(n), the stream's increment being inc"},
+    {"pcg_derived", (PyCFunction)(void (*)(void))pcg_derived, METH_FASTCALL,
+     "pcg_derived(text, inc) -> the state of Random(seed_of(text)) on the stream whose increment is inc"},
     {"seed_of", (PyCFunction)seed_of, METH_O,
      "seed_of(text) -> int: the first 8 bytes of the text's SHA-256 (UTF-8), big-endian: rng._seed_of in C"},
     {NULL, NULL, 0, NULL},

@@ -29,12 +29,16 @@ def _seed_of_python(text: str) -> int:
 # (`tapete.core._speedups.seed_of`: a fifth of hashlib's time for a short text, so it needs no cache,
 # and a deal begun by `Variant.new_deal` hashes three texts no deal hashed before).
 _pcg_shuffle: Callable[[list[Any], int, int], int] | None
+_pcg_lot: Callable[[str, int, int], int] | None
+_pcg_derived: Callable[[str, int], int] | None
 _seed_of: Callable[[str], int]
 try:
+    from tapete.core._speedups import pcg_derived as _pcg_derived
+    from tapete.core._speedups import pcg_lot as _pcg_lot
     from tapete.core._speedups import pcg_shuffle as _pcg_shuffle
     from tapete.core._speedups import seed_of as _seed_of
 except ImportError:  # built without a C compiler: the plain Python twins give the same deals
-    _pcg_shuffle = None
+    _pcg_shuffle = _pcg_lot = _pcg_derived = None
     _seed_of = _seed_of_python
 
 
@@ -77,11 +81,22 @@ class Random:
     @classmethod
     def derived(cls, *parts: object) -> Random:
         """``Random(derive_seed(*parts))``: the generator of a derived seed (a match's deal), in one step."""
-        derived = _seed_of("\x1f".join(map(str, parts)))
         r = cls.__new__(cls)
         inc = r.inc = _INC0
+        if _pcg_derived is not None:  # the two hashes and the seeding in one call (a deal of every new_deal)
+            r.state = _pcg_derived("\x1f".join(map(str, parts)), inc)
+            return r
+        derived = _seed_of("\x1f".join(map(str, parts)))
         r.state = ((inc + _seed_of(f"seed\x1f{derived}")) * _MULT + inc) & _MASK64
         return r
+
+    @staticmethod
+    def lot(seed: object, stream: object, n: int) -> int:
+        """``Random(seed, stream).below(n)``, in one step: a draw made once from a fresh generator
+        (the first dealer, by lot, as every `Variant.new_deal` draws it)."""
+        if _pcg_lot is not None and type(n) is int and 0 < n < 0x100000000:  # a bound the C draw takes
+            return _pcg_lot(str(seed), _increment(stream), n)
+        return Random(seed, stream).below(n)
 
     def _next(self) -> int:
         old = self.state

@@ -40,7 +40,7 @@ def state_from_snapshot(game: Game, obj: Any, partial: bool = False) -> DealStat
 def first_dealer(rules: Rules, players: int, seed: object) -> int:
     how = rules.constant("first_dealer", "lot")
     if how == "lot":
-        return Random(seed, "first-dealer").below(players)
+        return Random.lot(seed, "first-dealer", players)
     return int(how) % players
 
 

@@ -13,6 +13,14 @@ Judge = Callable[[DealState, int, bool, int], Any]
 # card is left to Python), the counters that leave it to Python when set, and the counter of the seats
 # the cards go on by.
 Choices = tuple[str, str, Sequence[Action], tuple[str, ...], Callable[[DealState], Any] | None, tuple[str, ...], str]
+# The round of bids, for the session: the legal bids' moves(state), the move's word, each bid's word, each seat's
+# bid counter, the counters of the round, of the bids' sum and of the bids made; then `Bidding.closed` and
+# `Bidding.plain()` (what finds the legal bids without the script, or None).
+Bids = tuple[Any, ...]
+
+class Session:
+    def legal(self) -> list[Action] | None: ...
+    def play(self, action: Action, /) -> list[dict[str, Any]] | None: ...
 
 class Rules:
     def __init__(
@@ -36,9 +44,11 @@ class Rules:
         phase_counters: tuple[str, ...],
         judge: Judge | None = None,
         choices: Choices | None = None,
+        bids: Bids | None = None,
         /,
     ) -> None: ...
     def legal(self, state: DealState, /) -> list[Action] | None: ...
     def play(self, state: DealState, action: Action, /) -> list[dict[str, Any]] | None: ...
+    def session(self, state: DealState, /) -> Session | None: ...
 
 def legal(rules: Rules, state: DealState, judge: Judge, /) -> list[Action] | None: ...
