@@ -75,16 +75,24 @@ def test_the_parts_a_ban_reads_once_have_forms_when_each_is_a_plain_read(
 
 @pytest.mark.parametrize("name", [n for n in variant_names() if n.split("/")[0] in ("oh-hell", "spades")])
 def test_a_bans_forms_make_the_key_its_closures_make_at_every_bid(name: str) -> None:
-    """At every bid of random deals, for every player count: the key made from the forms is `Compiled.key`'s."""
+    """At every bid of random deals, for every player count: the key made from the forms is `Compiled.key`'s.
+
+    A variant without a ban (SP-3, OH-V1's ``no_bid when false``) has its bids offered from bid_max's
+    form alone (`Bidding.plain` carries no parts); one whose ban has a part without a form leaves the
+    bids to the script (no plain tuple at all)."""
     variant = load_variant(name)
-    game = variant.new_game()
-    ban = game.bidding.ban
-    shapes = ban.key_forms() if ban is not None else None
-    if shapes is None:
-        pytest.skip(f"{name}: no ban, or a part the script alone reads")
+    bidding = variant.new_game().bidding
+    plain, ban = bidding.plain(), bidding.ban
+    assert plain is not None and plain[3] == ("counter", "dealt")  # bid_max = dealt in every variant here
+    if ban is None:
+        assert plain[4] is None  # 0 to bid_max, no key to make
+        return
+    shapes = ban.key_forms()
+    assert plain[4] == shapes and shapes is not None
     chooser = random.Random(5)
     lo, hi = variant.player_range()
     teams = variant.rules.constant("teams", 0)
+    bids = 0
     for players in range(lo, hi + 1):
         if teams and players % teams:
             continue
@@ -95,5 +103,7 @@ def test_a_bans_forms_make_the_key_its_closures_make_at_every_bid(name: str) -> 
                 if state.counters.get("bidding"):
                     ctx = Ctx(deal.game, state, state.to_move)
                     assert tuple(forms.value(f, ctx) for f in shapes) == ban.key(ctx)
+                    bids += 1
                 moves = deal.legal_actions()
                 deal.play(moves[chooser.randrange(len(moves))])
+    assert bids > 0
