@@ -143,6 +143,13 @@ def deal_from_zones(
     return v.deal_from_snapshot(snap)
 
 
+def seated_counts(v: Variant) -> list[int]:
+    """Every player count the variant seats: its range, less the counts its teams do not divide."""
+    lo, hi = v.player_range()
+    teams = v.rules.constant("teams", 0)
+    return [n for n in range(lo, hi + 1) if not (teams and n % teams)]
+
+
 def _player_counts(v: Variant) -> list[int]:
     lo, hi = v.player_range()
     return list(range(lo, hi + 1))

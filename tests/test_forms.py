@@ -15,7 +15,7 @@ import pytest
 
 from tapete import Ctx, Variant, load_variant
 from tapete.rules import forms
-from tapete.testing import variant_names, variant_params
+from tapete.testing import seated_counts, variant_names, variant_params
 from tapete_plugins.tricks.bidding import BID_KEYS
 
 
@@ -90,12 +90,8 @@ def test_a_bans_forms_make_the_key_its_closures_make_at_every_bid(name: str) -> 
     shapes = ban.key_forms()
     assert plain[4] == shapes and shapes is not None
     chooser = random.Random(5)
-    lo, hi = variant.player_range()
-    teams = variant.rules.constant("teams", 0)
     bids = 0
-    for players in range(lo, hi + 1):
-        if teams and players % teams:
-            continue
+    for players in seated_counts(variant):
         for seed in range(3):
             deal = variant.new_deal(players, seed=seed, record=False)
             while not deal.over:

@@ -39,6 +39,17 @@
 
 #define PCG_MULT 6364136223846793005ULL
 
+/* One PCG32 step: the next 32-bit number, the state moved on (Random._next). */
+static inline uint32_t
+pcg_next(uint64_t *state, uint64_t inc)
+{
+    uint64_t old = *state;
+    *state = old * PCG_MULT + inc;
+    uint32_t xorshifted = (uint32_t)(((old >> 18) ^ old) >> 27);
+    uint32_t rot = (uint32_t)(old >> 59);
+    return (xorshifted >> rot) | (xorshifted << ((-rot) & 31));
+}
+
 static int
 read_u64(PyObject *obj, uint64_t *out, const char *what)
 {
@@ -78,16 +89,9 @@ pcg_shuffle(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         uint32_t n = (uint32_t)(i + 1);
         uint32_t threshold = (uint32_t)((0x100000000ULL - n) % n);
         uint32_t r;
-        for (;;) {
-            uint64_t old = state;
-            state = old * PCG_MULT + inc;
-            uint32_t xorshifted = (uint32_t)(((old >> 18) ^ old) >> 27);
-            uint32_t rot = (uint32_t)(old >> 59);
-            r = (xorshifted >> rot) | (xorshifted << ((-rot) & 31));
-            if (r >= threshold) {
-                break;
-            }
-        }
+        do {
+            r = pcg_next(&state, inc);
+        } while (r < threshold);
         Py_ssize_t j = (Py_ssize_t)(r % n);
         PyObject *tmp = cells[i];
         cells[i] = cells[j];
@@ -247,16 +251,11 @@ pcg_lot(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     }
     uint64_t state = pcg_seeded(seed, inc);
     uint32_t bound = (uint32_t)n, threshold = (uint32_t)((0x100000000ULL - bound) % bound);
-    for (;;) {
-        uint64_t old = state;
-        state = old * PCG_MULT + inc;
-        uint32_t xorshifted = (uint32_t)(((old >> 18) ^ old) >> 27);
-        uint32_t rot = (uint32_t)(old >> 59);
-        uint32_t r = (xorshifted >> rot) | (xorshifted << ((-rot) & 31));
-        if (r >= threshold) {
-            return PyLong_FromUnsignedLong((unsigned long)(r % bound));
-        }
-    }
+    uint32_t r;
+    do {
+        r = pcg_next(&state, inc);
+    } while (r < threshold);
+    return PyLong_FromUnsignedLong((unsigned long)(r % bound));
 }
 
 /* pcg_derived(text: str, inc: int) -> int: the state of Random(seed_of(text)) on the stream whose

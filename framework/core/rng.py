@@ -83,11 +83,11 @@ class Random:
         """``Random(derive_seed(*parts))``: the generator of a derived seed (a match's deal), in one step."""
         r = cls.__new__(cls)
         inc = r.inc = _INC0
+        text = "\x1f".join(map(str, parts))
         if _pcg_derived is not None:  # the two hashes and the seeding in one call (a deal of every new_deal)
-            r.state = _pcg_derived("\x1f".join(map(str, parts)), inc)
-            return r
-        derived = _seed_of("\x1f".join(map(str, parts)))
-        r.state = ((inc + _seed_of(f"seed\x1f{derived}")) * _MULT + inc) & _MASK64
+            r.state = _pcg_derived(text, inc)
+        else:
+            r.state = ((inc + _seed_of(f"seed\x1f{_seed_of(text)}")) * _MULT + inc) & _MASK64
         return r
 
     @staticmethod

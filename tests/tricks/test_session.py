@@ -20,7 +20,7 @@ import pytest
 from tapete import Action, Variant, load_variant
 from tapete.core.state import DealState
 from tapete.play.deal import Deal
-from tapete.testing import variant_params
+from tapete.testing import seated_counts, variant_params
 from tapete_plugins.tricks import game as trick_game
 from tapete_plugins.tricks.bidding import BID_OF_WORD, Bidding
 
@@ -69,12 +69,8 @@ def lockstep(name: str, players: int, seed: int, record: bool) -> int:
 @pytest.mark.parametrize("name", PARAMS)
 def test_a_deal_followed_by_its_session_plays_as_the_python_rules(name: str) -> None:
     variant = load_variant(name)
-    lo, hi = variant.player_range()
-    teams = variant.rules.constant("teams", 0)
     followed = 0
-    for players in range(lo, hi + 1):
-        if teams and players % teams:
-            continue
+    for players in seated_counts(variant):
         followed += sum(lockstep(name, players, seed, record=seed == 1) for seed in range(2))
     if variant.new_game()._fast is not None:
         assert followed > 0  # the session played cards in every variant with C steps, not just the Python
