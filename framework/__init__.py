@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from .plugins.loader import build_registry, registry
     from .plugins.record import GameRecord
     from .rules.compiler import Compiled, Env, card_set, constant
+    from .rules.forms import Form, holder_form, next_form
     from .rules.program import Rules
     from .rules.tree import Expr, Pos, Statement, Word
     from .rules.vocabulary import (
@@ -109,6 +110,9 @@ __all__ = [
     "Random",
     "RandomBot",
     "Rules",
+    "Form",
+    "holder_form",
+    "next_form",
     "SEAT",
     "SEAT_IN_DEAL",
     "SEAT_IN_MATCH",
@@ -159,6 +163,7 @@ _MODULES: dict[str, tuple[str, ...]] = {
     ".plugins.record": ("GameRecord",),
     ".core.rng": ("Random",),
     ".rules.compiler": ("Compiled", "Env", "card_set", "constant"),
+    ".rules.forms": ("Form", "holder_form", "next_form"),
     ".rules.program": ("Rules",),
     ".rules.tree": ("Expr", "Pos", "Statement", "Word"),
     ".rules.vocabulary": (

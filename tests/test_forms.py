@@ -40,6 +40,29 @@ def test_every_quantity_with_a_form_reads_what_its_getter_reads(name: str) -> No
         steps += 1
 
 
+@pytest.mark.parametrize("name", variant_params())
+def test_every_rule_with_a_form_reads_what_its_closures_read(name: str) -> None:
+    """For each seat at every step of a random deal: forms.value(rule.form) == rule(ctx), for every
+    compiled rule of the variant that has a form (a call's too: ``leader = holder(2♣)``, ``next(dealer)``)."""
+    variant = load_variant(name)
+    formed = [c for c in variant.rules.compiled.values() if c.form is not None and not c.const]
+    if not formed:
+        pytest.skip(f"{name} has no rule with a form")  # every rule here is the script's or a constant
+    players = variant.default_players()
+    deal = variant.new_deal(players, seed=f"rule-forms-{name}", record=False)
+    chooser = random.Random(11)
+    steps = 0
+    while not deal.over and steps < 60:
+        state = deal.state
+        for seat in range(players):
+            ctx = Ctx(deal.game, state, seat)
+            for rule in formed:
+                assert forms.value(rule.form, ctx) == rule(ctx), (name, rule.form, seat, steps)
+        moves = deal.legal_actions()
+        deal.play(moves[chooser.randrange(len(moves))])
+        steps += 1
+
+
 def child(tmp_path: Path, parent: str, lines: str) -> Variant:
     """``parent`` with a few script lines added, loaded."""
     (tmp_path / "extra.rules").write_text(lines + "\n", encoding="utf-8")
@@ -71,6 +94,27 @@ def test_the_parts_a_ban_reads_once_have_forms_when_each_is_a_plain_read(
     ban = child(tmp_path, "spades/classic", f"no_bid when {rule}").rules.condition("no_bid")
     assert ban is not None
     assert ban.key_forms() == parts
+
+
+NEXT_DEALER = ("next", DEALER, ("const", 1))
+
+
+@pytest.mark.parametrize(
+    ("rule", "form"),
+    [
+        ("holder(2♣)", ("holder", 0, NEXT_DEALER)),  # HE-3.1; nobody holding it (a removed card): the dealer's left
+        ("next(dealer, 2)", ("next", DEALER, ("const", 2))),
+        ("next(holder(3♣))", ("next", ("holder", 1, NEXT_DEALER), ("const", 1))),  # a call of a call
+        ("max(dealer, 1)", None),  # a function that declares no form: judged by the script
+    ],
+)
+def test_a_call_has_a_form_when_its_function_makes_one_of_its_arguments_forms(
+    tmp_path: Path, rule: str, form: forms.Form | None
+) -> None:
+    """`Function.form`: the leader rule of a Hearts child, as a plain read of the hands and the dealer."""
+    leader = child(tmp_path, "hearts/classic", f"leader = {rule}").rules.expr("leader")
+    assert leader is not None
+    assert leader.form == form
 
 
 @pytest.mark.parametrize("name", [n for n in variant_names() if n.split("/")[0] in ("oh-hell", "spades")])

@@ -430,11 +430,16 @@ def _call(node: t.Call, env: Env, scope: frozenset[str]) -> Compiled:
     fns = [c.fn for c in compiled]
     if len(fns) == 1:
         f0 = fns[0]
-        return Compiled(lambda ctx: call(ctx, f0(ctx)))
-    if len(fns) == 2:  # min(cards, 51 / players), holder(...) and the like: no generator a call
+        out = Compiled(lambda ctx: call(ctx, f0(ctx)))
+    elif len(fns) == 2:  # min(cards, 51 / players), holder(...) and the like: no generator a call
         f0, f1 = fns
-        return Compiled(lambda ctx: call(ctx, f0(ctx), f1(ctx)))
-    return Compiled(lambda ctx: call(ctx, *[f(ctx) for f in fns]))
+        out = Compiled(lambda ctx: call(ctx, f0(ctx), f1(ctx)))
+    else:
+        out = Compiled(lambda ctx: call(ctx, *[f(ctx) for f in fns]))
+    shapes = [c.form for c in compiled]
+    if fn.form is not None and all(shape is not None for shape in shapes):
+        out.form = fn.form(*shapes)  # the call as a plain read, where its function says what it reads
+    return out
 
 
 def _table_argument(function: str, arg: t.Expr, env: Env) -> Compiled:

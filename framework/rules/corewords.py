@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..core.errors import ScriptError
+from . import forms
 from .carried import CARRY
 from .vocabulary import (
     AT_DEAL_START,
@@ -299,6 +300,7 @@ FUNCTIONS: list[Function] = [
         scopes(PLAY),
         _next,
         kind=NUMBER,
+        form=forms.next_form,
     ),
     Function("abs", "absolute value", (1, 1), scopes(), lambda c, x: abs(x), kind=NUMBER),
     Function("max", "the larger of several values", (2, 8), scopes(), lambda c, *xs: max(xs), kind=NUMBER),

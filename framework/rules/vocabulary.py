@@ -163,6 +163,10 @@ class Function:
     tables: tuple[int, ...] = ()
     """Positions of the arguments that name a card table of the script (``taken(penalty)``): such an
     argument is not evaluated but handed over as the table's values, one per card id (a tuple)."""
+    form: Callable[..., tuple[Any, ...] | None] | None = None
+    """Given the forms of the call's arguments (`tapete.rules.forms`), the call's form, or None: what
+    `call` reads, said plainly for compiled steps (``holder(2♣)``: the first seat holding the card).
+    Asked only when every argument has a form; tests/test_forms.py holds every form to its closure."""
 
 
 @dataclass

@@ -14,6 +14,7 @@ from tapete import (
     Statement,
     StatementSpec,
     Word,
+    holder_form,
 )
 
 
@@ -165,6 +166,7 @@ WORDS = (
         DEAL_ONLY,
         _holder,
         rulebook="the player holding {0}",
+        form=lambda card: holder_form(card, ("dealer",)),  # nobody: the dealer
     ),
 )
 

@@ -27,16 +27,17 @@
 #define FOLLOW_TRUMP 2
 
 /* A rule's part as a plain read of the state (`tapete.rules.forms`), compiled: a node of a small tree. */
-enum { F_CONST, F_COUNTER, F_SEAT, F_DEALER, F_SIDE_SUM, F_ADD, F_SUB, F_MUL, F_EQ, F_NE, F_LT, F_LE, F_GT, F_GE };
+enum { F_CONST, F_COUNTER, F_SEAT, F_DEALER, F_SIDE_SUM, F_ADD, F_SUB, F_MUL, F_EQ, F_NE, F_LT, F_LE, F_GT, F_GE,
+       F_NEXT, F_HOLDER };
 #define MAX_FORM 64
 #define MAX_PARTS 16
 #define FORM_BOUND (1L << 40) /* beyond it a value is left to the script, whose numbers have no bound */
 
 typedef struct {
     int kind;
-    long value;     /* F_CONST */
+    long value;     /* F_CONST; F_HOLDER: the card */
     PyObject *name; /* F_COUNTER: the counter's name; F_SIDE_SUM: each seat's counter name (borrowed) */
-    int a, b;       /* an operation's two sides */
+    int a, b;       /* an operation's two sides; F_NEXT: the seat and the steps; F_HOLDER: a = otherwise */
 } FormNode;
 
 typedef struct {
@@ -66,6 +67,11 @@ typedef struct {
      * are handed on (`Tricks._passed`); the counters whose truth leaves that last choice to Python
      * (the blind nil exchange's); the counter of seats the cards go on by */
     PyObject *passed, *pass_blocked, *k_pass_to;
+    /* the pass's end without the game's Python, or leader_at -1: the ``leader`` rule's form (its node;
+     * the tuple held, its names borrowed) and what is said of the pass by where it went, as
+     * `Tricks.pass_way` words it (nowhere, to the left, to the right, across) */
+    int leader_at;
+    PyObject *leader_form, *pass_said;
     PyObject *plays;     /* tuple: the Action playing each card */
     PyObject *hand_keys; /* tuple: "hand.0", "hand.1", ... */
     int step;            /* seats the turn moves on by: 1 clockwise, -1 the other way */
@@ -185,6 +191,8 @@ Rules_dealloc(Rules *self)
     Py_XDECREF(self->plain);
     Py_XDECREF(self->pass_blocked);
     Py_XDECREF(self->k_pass_to);
+    Py_XDECREF(self->leader_form);
+    Py_XDECREF(self->pass_said);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -291,6 +299,30 @@ form_read(Rules *r, PyObject *form, int depth)
             }
         }
         node.kind = F_SIDE_SUM, node.name = names;
+    } else if (strcmp(kind, "next") == 0 && size == 3) { /* (seat + step * steps) % players */
+        int a = form_read(r, PyTuple_GET_ITEM(form, 1), depth + 1);
+        if (a < 0) {
+            return a;
+        }
+        int b = form_read(r, PyTuple_GET_ITEM(form, 2), depth + 1);
+        if (b < 0) {
+            return b;
+        }
+        node.kind = F_NEXT, node.a = a, node.b = b;
+    } else if (strcmp(kind, "holder") == 0 && size == 3 && PyLong_CheckExact(PyTuple_GET_ITEM(form, 1))) {
+        long card = PyLong_AsLong(PyTuple_GET_ITEM(form, 1));
+        if (card == -1 && PyErr_Occurred()) {
+            PyErr_Clear();
+            return -1;
+        }
+        if (card < 0 || card >= r->ncards) {
+            return -1;
+        }
+        int a = form_read(r, PyTuple_GET_ITEM(form, 2), depth + 1);
+        if (a < 0) {
+            return a;
+        }
+        node.kind = F_HOLDER, node.value = card, node.a = a;
     } else {
         int found = -1;
         for (int i = 0; i < 9; i++) {
@@ -335,7 +367,6 @@ plain_bids_read(Rules *r, PyObject *plain)
         return 0;
     }
     r->bid_plain = Py_NewRef(plain); /* holds the forms whose names the nodes borrow */
-    r->nforms = 0;
     int at = form_read(r, most, 0);
     if (at < 0) {
         return at == -2 ? -1 : 0;
@@ -349,10 +380,6 @@ plain_bids_read(Rules *r, PyObject *plain)
             return at == -2 ? -1 : 0;
         }
         r->parts_at[i] = at;
-    }
-    r->k_dealer = PyUnicode_InternFromString("dealer");
-    if (r->k_dealer == NULL) {
-        return -1;
     }
     r->bid_known = Py_NewRef(known), r->bid_all_moves = Py_NewRef(moves);
     r->bid_cap = cap, r->teams = teams;
@@ -392,10 +419,13 @@ form_counter(PyObject *counters, PyObject *name, long *out)
     return form_long(v, out);
 }
 
-/* What the node ``at`` reads, for the seat ``seat`` of a state whose instance dict and counters are
- * given: 1 with *out set, 0 when a value is not one read here (left to the script), -1 on an error. */
+static inline long small_value(PyObject *item);
+
+/* What the node ``at`` reads, for the seat ``seat`` (-1: a deal-wide rule, which reads no seat) of a state
+ * whose instance dict (or NULL: not read from it), zones and counters are given: 1 with *out set, 0 when a
+ * value is not one read here (left to the script), -1 on an error. */
 static int
-form_value(Rules *r, int at, PyObject *dict, PyObject *counters, long players, long seat, long *out)
+form_value(Rules *r, int at, PyObject *dict, PyObject *zones, PyObject *counters, long players, long seat, long *out)
 {
     const FormNode *node = &r->forms[at];
     long a, b;
@@ -408,8 +438,11 @@ form_value(Rules *r, int at, PyObject *dict, PyObject *counters, long players, l
         return form_counter(counters, node->name, out);
     case F_SEAT:
         *out = seat;
-        return 1;
+        return seat >= 0;
     case F_DEALER: {
+        if (dict == NULL) {
+            return 0;
+        }
         PyObject *v = PyDict_GetItemWithError(dict, r->k_dealer);
         return v == NULL ? (PyErr_Occurred() ? -1 : 0) : form_long(v, out);
     }
@@ -430,14 +463,32 @@ form_value(Rules *r, int at, PyObject *dict, PyObject *counters, long players, l
         *out = sum;
         return 1;
     }
+    case F_HOLDER: /* the first seat whose hand holds the card (`card in zones["hand.N"]`), else otherwise */
+        for (long k = 0; k < players; k++) {
+            PyObject *hand = PyDict_GetItemWithError(zones, PyTuple_GET_ITEM(r->hand_keys, k));
+            if (hand == NULL || !PyList_CheckExact(hand)) {
+                return PyErr_Occurred() ? -1 : 0; /* no such hand, or not a list: the script's KeyError, or its `in` */
+            }
+            for (Py_ssize_t i = 0; i < PyList_GET_SIZE(hand); i++) {
+                long c = small_value(PyList_GET_ITEM(hand, i));
+                if (c < 0) {
+                    return 0; /* not a card as the family keeps them: `in` is the script's */
+                }
+                if (c == node->value) {
+                    *out = k;
+                    return 1;
+                }
+            }
+        }
+        return form_value(r, node->a, dict, zones, counters, players, seat, out);
     default:
         break;
     }
-    ok = form_value(r, node->a, dict, counters, players, seat, &a);
+    ok = form_value(r, node->a, dict, zones, counters, players, seat, &a);
     if (ok <= 0) {
         return ok;
     }
-    ok = form_value(r, node->b, dict, counters, players, seat, &b);
+    ok = form_value(r, node->b, dict, zones, counters, players, seat, &b);
     if (ok <= 0) {
         return ok;
     }
@@ -456,6 +507,12 @@ form_value(Rules *r, int at, PyObject *dict, PyObject *counters, long players, l
     case F_LE: *out = a <= b; break;
     case F_GT: *out = a > b; break;
     case F_GE: *out = a >= b; break;
+    case F_NEXT: /* Python's % on a positive count: never negative */
+        if (b > (1L << 20) || b < -(1L << 20)) {
+            return 0;
+        }
+        *out = ((a + (long)r->step * b) % players + players) % players;
+        break;
     default: return 0;
     }
     return *out <= FORM_BOUND && *out >= -FORM_BOUND;
@@ -555,6 +612,8 @@ Rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     self->k_stock = PyUnicode_InternFromString("stock");
     self->k_turned = PyUnicode_InternFromString("turned");
     self->k_say = PyUnicode_InternFromString("say");
+    self->k_dealer = PyUnicode_InternFromString("dealer");
+    self->leader_at = -1;
     self->k_show = PyUnicode_InternFromString("show");
     self->empty = PyUnicode_FromString("");
     self->plays_of = PyTuple_New(self->ncards);
@@ -596,9 +655,10 @@ Rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     }
     if (choices != NULL && choices != Py_None) {
         PyObject *key, *word, *moves, *chosen, *passed = NULL, *blocked = NULL, *pass_to = NULL;
-        if (!PyArg_ParseTuple(choices, "O!O!O!O!|OO!O!", &PyUnicode_Type, &key, &PyUnicode_Type, &word, &PyTuple_Type,
+        PyObject *leader = NULL, *said = NULL;
+        if (!PyArg_ParseTuple(choices, "O!O!O!O!|OO!O!OO", &PyUnicode_Type, &key, &PyUnicode_Type, &word, &PyTuple_Type,
                               &moves, &PyTuple_Type, &chosen, &passed, &PyTuple_Type, &blocked, &PyUnicode_Type,
-                              &pass_to)) {
+                              &pass_to, &leader, &said)) {
             Py_DECREF(self);
             return NULL;
         }
@@ -612,6 +672,21 @@ Rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         if (passed != NULL && passed != Py_None && blocked != NULL && pass_to != NULL) {
             Py_INCREF(passed), Py_INCREF(blocked), Py_INCREF(pass_to);
             self->passed = passed, self->pass_blocked = blocked, self->k_pass_to = pass_to;
+            /* the leader's form and the pass's words: the play begun in C where the form is read here */
+            if (leader != NULL && leader != Py_None && said != NULL && PyTuple_CheckExact(said) &&
+                PyTuple_GET_SIZE(said) == 4 && PyUnicode_CheckExact(PyTuple_GET_ITEM(said, 0)) &&
+                PyUnicode_CheckExact(PyTuple_GET_ITEM(said, 1)) && PyUnicode_CheckExact(PyTuple_GET_ITEM(said, 2)) &&
+                PyUnicode_CheckExact(PyTuple_GET_ITEM(said, 3))) {
+                int at = form_read(self, leader, 0);
+                if (at == -2) {
+                    Py_DECREF(self);
+                    return NULL;
+                }
+                if (at >= 0) {
+                    self->leader_form = Py_NewRef(leader), self->pass_said = Py_NewRef(said);
+                    self->leader_at = at;
+                }
+            }
         }
     }
     if (bids != NULL && bids != Py_None) {
@@ -654,7 +729,7 @@ Rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     }
     if (!self->k_trick || !self->k_played || !self->k_trump || !self->k_lead || !self->k_broken || !self->one ||
         !self->k_zones || !self->k_counters || !self->k_to_move || !self->k_players || !self->k_data ||
-        !self->k_over || !self->k_stock || !self->k_turned || !self->k_say || !self->k_show ||
+        !self->k_over || !self->k_stock || !self->k_turned || !self->k_say || !self->k_show || !self->k_dealer ||
         !self->empty || !self->plays_of || !self->takes_of || !self->spaced || !self->closed ||
         !self->k_play_word) {
         Py_DECREF(self);
@@ -984,6 +1059,60 @@ pass_legal(Rules *r, PyObject *zones, long seat)
 }
 
 static long exact_counter(PyObject *counters, PyObject *key, int *ok);
+static int set_long(PyObject *dict, PyObject *key, long value);
+
+/* Where a pass of ``steps`` seats went, as `Tricks.pass_way` words it: the index of its words in
+ * r->pass_said (0 nowhere, 1 to the left, 2 to the right, 3 across). */
+static int
+pass_way(Rules *r, long steps, long players)
+{
+    if (steps == 0) {
+        return 0;
+    }
+    if (steps == 1) {
+        return r->step == 1 ? 1 : 2;
+    }
+    if (steps == players - 1) {
+        return r->step == 1 ? 2 : 1;
+    }
+    return 3;
+}
+
+/* `Tricks._passed` with the leader rule's form (`Tricks._lead_now`): the seat it names to move, the
+ * counter ``lead`` set to it, and the words [{"say": "the cards are passed ..."}]. None, having changed
+ * nothing, when the form reads a value it does not settle (the game's Python then does it all). */
+static PyObject *
+pass_lead(Rules *r, PyObject *state, Parts *p, long steps)
+{
+    long leader;
+    int ok = form_value(r, r->leader_at, p->dict, p->zones, p->counters, p->players, -1, &leader);
+    if (ok <= 0) {
+        if (ok < 0) {
+            return NULL;
+        }
+        Py_RETURN_NONE;
+    }
+    leader = (leader % p->players + p->players) % p->players; /* int(leader(ctx)) % players */
+    PyObject *seat = PyLong_FromLong(leader);
+    if (seat == NULL || state_set(p, state, r->k_to_move, seat) < 0 || PyDict_SetItem(p->counters, r->k_lead, seat) < 0) {
+        Py_XDECREF(seat);
+        return NULL;
+    }
+    Py_DECREF(seat);
+    PyObject *event = PyDict_New();
+    if (event == NULL ||
+        PyDict_SetItem(event, r->k_say, PyTuple_GET_ITEM(r->pass_said, pass_way(r, steps, p->players))) < 0) {
+        Py_XDECREF(event);
+        return NULL;
+    }
+    PyObject *out = PyList_New(1);
+    if (out == NULL) {
+        Py_DECREF(event);
+        return NULL;
+    }
+    PyList_SET_ITEM(out, 0, event);
+    return out;
+}
 
 /* The last card chosen in the pass, as `Tricks.apply` plays it: `HiddenChoices.choose`, then
  * `HiddenChoices.hand_on` (each seat's chosen cards onto the hand ``pass_to`` seats on, the chosen
@@ -1078,6 +1207,13 @@ pass_end(Rules *r, PyObject *state, PyObject *card_obj, Parts *p, PyObject *hand
         return NULL;
     }
     Py_DECREF(data);
+    if (r->leader_at >= 0) { /* `Tricks._passed` where the leader rule has a form: the play begins here */
+        PyObject *out = pass_lead(r, state, p, steps);
+        if (out != Py_None) {
+            return out; /* the words, or NULL on an error */
+        }
+        Py_DECREF(out); /* a value the form does not read: the game's Python, as without it */
+    }
     return PyObject_CallOneArg(r->passed, state);
 }
 
@@ -2045,7 +2181,7 @@ session_plain_bids(Session *s)
 {
     Rules *r = s->r;
     long most;
-    if (!r->plain_bids || form_value(r, r->most_at, s->dict, s->counters, s->players, s->to_move, &most) <= 0 ||
+    if (!r->plain_bids || form_value(r, r->most_at, s->dict, s->zones, s->counters, s->players, s->to_move, &most) <= 0 ||
         most < 0) {
         return NULL;
     }
@@ -2065,7 +2201,7 @@ session_plain_bids(Session *s)
     }
     for (int i = 0; i < r->nparts; i++) {
         long v;
-        int ok = form_value(r, r->parts_at[i], s->dict, s->counters, s->players, s->to_move, &v);
+        int ok = form_value(r, r->parts_at[i], s->dict, s->zones, s->counters, s->players, s->to_move, &v);
         PyObject *item = ok > 0 ? PyLong_FromLong(v) : NULL;
         if (item == NULL) {
             Py_DECREF(values);

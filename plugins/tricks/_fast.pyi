@@ -11,8 +11,23 @@ Judge = Callable[[DealState, int, bool, int], Any]
 # The phase of hidden choices (the pass): its data key, its move's word, the move choosing each card,
 # the zones "chosen.0", ...; then what ends it in C: `passed(state)` -> the words said (None: the last
 # card is left to Python), the counters that leave it to Python when set, and the counter of the seats
-# the cards go on by.
-Choices = tuple[str, str, Sequence[Action], tuple[str, ...], Callable[[DealState], Any] | None, tuple[str, ...], str]
+# the cards go on by; then the leader rule's plain form (`tapete.rules.forms`, or None) and the words
+# said of the pass by where it went (nowhere, to the left, to the right, across): with both, `passed`
+# is done in C wherever the form reads the state.
+Choices = (
+    tuple[str, str, Sequence[Action], tuple[str, ...], Callable[[DealState], Any] | None, tuple[str, ...], str]
+    | tuple[
+        str,
+        str,
+        Sequence[Action],
+        tuple[str, ...],
+        Callable[[DealState], Any] | None,
+        tuple[str, ...],
+        str,
+        tuple[Any, ...] | None,
+        tuple[str, str, str, str],
+    ]
+)
 # The round of bids, for the session: the legal bids' moves(state), the move's word, each bid's word, each seat's
 # bid counter, the counters of the round, of the bids' sum and of the bids made; then `Bidding.closed` and
 # `Bidding.plain()` (what finds the legal bids without the script, or None).

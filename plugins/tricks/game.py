@@ -36,6 +36,7 @@ from tapete import (
     Rules,
     RuleText,
     View,
+    next_form,
 )
 
 from .bidding import BID_KEYS, Bidding
@@ -102,6 +103,7 @@ IDS = {
     },
 }
 WAY_WORDS = {"left": "to the left", "right": "to the right", "across": "across", "hold": "nowhere"}
+PASS_WAYS = ("nowhere", "to the left", "to the right", "across")  # `Tricks.pass_way`'s words, in the C steps' order
 
 
 class Tricks(Game):
@@ -221,7 +223,8 @@ class Tricks(Game):
             (BLIND_ROUND, BIDDING),
             self._judge,
             # the pass (HE-2.3) and the blind nil exchange: a card chosen while the phase goes on; the pass's
-            # last card (the cards handed on, then `_passed`) unless the blind nil exchange is on (`apply`)
+            # last card (the cards handed on, then `_passed`) unless the blind nil exchange is on (`apply`);
+            # where the leader rule has a plain form (`holder(2♣)`, HE-3.1), `_passed` is done in C with it
             (
                 HiddenChoices.key,
                 self.choices.kind,
@@ -230,6 +233,8 @@ class Tricks(Game):
                 self._passed if self.choices.kind == "pass" else None,
                 (PASSING,),
                 "pass_to",
+                next_form(("dealer",)) if self.leader_rule is None else self.leader_rule.form,
+                tuple(f"the cards are passed {way}" for way in PASS_WAYS),
             ),
             # the round of bids (OH-4, SP-3), for the session that follows a deal: the legal bids are the
             # script's (`Bidding.actions`), a bid made is recorded as `Bidding.apply` records it, and after
@@ -609,16 +614,16 @@ class Tricks(Game):
             seat = self.next_seat(state, seat)
 
     def pass_way(self, state: DealState) -> str:
-        """Where this deal's pass goes, in words (HE-2.3)."""
+        """Where this deal's pass goes, in words (HE-2.3); the C steps choose among `PASS_WAYS` alike."""
         steps = state.counters.get("pass_to", 0)
         n = state.players
         if not steps:
-            return "nowhere"
+            return PASS_WAYS[0]
         if steps == 1:
-            return "to the left" if self.step == 1 else "to the right"
+            return PASS_WAYS[1] if self.step == 1 else PASS_WAYS[2]
         if steps == n - 1:
-            return "to the right" if self.step == 1 else "to the left"
-        return "across"
+            return PASS_WAYS[2] if self.step == 1 else PASS_WAYS[1]
+        return PASS_WAYS[3]
 
     # -- what the play proves (for the searches) -------------------------------------------
     def excluded(self, view: View) -> Mapping[int, Collection[str]]:

@@ -26,6 +26,8 @@ from tapete import (
     StatementSpec,
     Word,
     card_set,
+    holder_form,
+    next_form,
 )
 
 from .bidding import WORDS as BID_WORDS
@@ -354,5 +356,6 @@ WORDS = (
         _holder,
         kind="number",
         rulebook="the player holding {0}",
+        form=lambda card: holder_form(card, next_form(("dealer",))),  # nobody: the dealer's next seat
     ),
 )

@@ -14,12 +14,14 @@ from __future__ import annotations
 import copy
 import os
 import random
+from pathlib import Path
 
 import pytest
 
-from tapete import Action, Variant, load_variant
+from tapete import Action, Random, Variant, load_variant
+from tapete.core.ledger import Ledger
 from tapete.core.state import DealState
-from tapete.play.deal import Deal
+from tapete.play.deal import Deal, start_deal
 from tapete.testing import seated_counts, variant_params
 from tapete_plugins.tricks import game as trick_game
 from tapete_plugins.tricks.bidding import BID_OF_WORD, Bidding
@@ -160,6 +162,72 @@ def test_the_session_follows_the_pass_and_the_play_after_it() -> None:
         )
     two_of_clubs = game.deck.parse("2♣")
     assert two_of_clubs in state.zones[f"hand.{state.to_move}"]
+
+
+def counting_passed(name: str, extra: str = "", tmp_path: Path | None = None) -> tuple[Variant, list[int]]:
+    """The variant (or a child of it with the script line ``extra``) with its game's `Tricks._passed` counted:
+    the C steps, made again, hold the counting one."""
+    if extra:
+        assert tmp_path is not None
+        (tmp_path / "extra.rules").write_text(extra + "\n", encoding="utf-8")
+        (tmp_path / "extra.yaml").write_text(
+            f"extends: {name}\nname: extra\nscripts: [extra.rules]\n", encoding="utf-8"
+        )
+        variant = load_variant(tmp_path / "extra.yaml")
+    else:
+        variant = load_variant(name)
+    game = variant.new_game()
+    calls: list[int] = []
+    passed = game._passed
+    game._passed = lambda state: calls.append(state.to_move) or passed(state)  # type: ignore[method-assign]
+    game._fast = game._fast_rules()
+    game._quick = trick_game.QuickSteps(game._fast.legal, game._fast.play, game._fast.session)
+    variant._game = game
+    return variant, calls
+
+
+def a_deal_of_the_match(variant: Variant, players: int, number: int, seed: int) -> Deal:
+    """The match's deal ``number`` (its pass direction, HE-2.3), begun by the engine as a match begins it."""
+    game = variant._game or variant.new_game()
+    ledger = Ledger.fresh(players, number)
+    state = start_deal(game, players, seed % players, Random(seed, number), ledger)
+    return Deal(variant, game, state, record=False)
+
+
+@pytest.mark.parametrize("name", ["hearts/classic", "hearts/three-player", "hearts/five-player", "hearts/black-maria"])
+def test_the_pass_ends_in_c_for_every_deal_of_the_cycle_as_in_python(name: str) -> None:
+    """HE-2.3: the cards go left, right, across or nowhere by the deal's number; HE-3.1, HE-V8, HE-V12: the
+    holder of the 2♣ (3♣ at five; the dealer's left when it is removed) leads. The session ends the pass
+    without the game's Python (`_passed` is not called), saying and doing what the Python does."""
+    fast, calls = counting_passed(name)
+    plain = python_only(name)
+    players = fast.default_players()
+    ways = set()
+    for number in (1, 2, 3, 4):
+        for seed in range(3):
+            deal = a_deal_of_the_match(fast, players, number, seed)
+            reference = a_deal_of_the_match(plain, players, number, seed)
+            chooser = random.Random(seed)
+            while deal.state.counters.get("played", 0) < 1:  # the pass, then the first trick
+                moves = deal.legal_actions()
+                assert moves == reference.legal_actions()
+                move = moves[chooser.randrange(len(moves))]
+                said = deal.play(move)
+                assert said == reference.play(move)
+                ways.update(e["say"] for e in said if "passed" in str(e.get("say")))
+                assert deal.snapshot() == reference.snapshot() and deal.to_move == reference.to_move
+    assert calls == []  # every pass ended in C
+    expected = {"to the left", "to the right", "across"} if players == 4 else {"to the left", "to the right"}
+    assert ways == {f"the cards are passed {way}" for way in expected}
+
+
+def test_a_leader_rule_without_a_form_leaves_the_pass_end_to_the_python(tmp_path: Path) -> None:
+    """A leader the C steps cannot read (``max`` declares no form): the game's `_passed` begins the play."""
+    variant, calls = counting_passed("hearts/classic", "leader = max(dealer, 1)", tmp_path)
+    deal = variant.new_deal(4, seed=3, record=False)
+    for _ in range(12):
+        deal.play(deal.legal_actions()[0])
+    assert len(calls) == 1 and deal.to_move == max(deal.state.dealer, 1)
 
 
 def test_the_session_follows_the_bids_and_leaves_the_hook_to_the_script() -> None:
