@@ -119,7 +119,9 @@ def test_a_deal_on_c_steps_is_copied_and_collected_like_any_object() -> None:
     deal.play(deal.legal_actions()[0])
     offered = deal.legal_actions()
     twin = copy.copy(deal)  # a shallow copy holds what the deal holds, the fields kept in C too
-    assert twin._state is deal._state and twin._offered == offered and twin.game is deal.game
+    assert twin._state is deal._state and twin._moves == deal._moves and twin.game is deal.game
+    assert deal._offered is deal._session  # the session vouches for the moves it handed out (no copy kept) ...
+    assert twin._offered is None and twin._session is None  # ... and is the deal's own: the copy asks anew
     twin.state = deal.state.clone()
     twin.play(twin.legal_actions()[0])
     assert twin.snapshot() != deal.snapshot() and deal.legal_actions() == offered  # given its own state, its own deal

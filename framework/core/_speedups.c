@@ -295,7 +295,8 @@ pcg_derived(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 typedef struct {
     PyObject_HEAD
     PyObject *state;       /* _state: the DealState */
-    PyObject *offered;     /* _offered: the moves last handed out, or None */
+    PyObject *offered;     /* _offered: the moves last handed out, or the session that handed them out (it
+                            * knows which they were: `offered(action)`), or None */
     PyObject *quick_legal; /* _quick_legal: legal(state) -> a new list or None; or None */
     PyObject *quick_apply; /* _quick_apply: apply(state, action) -> events or None; or None */
     PyObject *behind;      /* _behind: the copy where a lazy recorder stands, or None */
@@ -305,10 +306,10 @@ typedef struct {
     PyObject *session;     /* _session: the session following this deal's state, or None */
     /* the session's legal and play, found once a session rather than at every call (bound to the
      * session they were found on, which they keep alive: `session_method` checks it is still _session) */
-    PyObject *session_legal, *session_play;
+    PyObject *session_legal, *session_play, *session_offered;
 } DealSteps;
 
-static PyObject *s_over, *s_to_move, *s_game, *s_legal_actions, *s_apply, *s_checked, *s_legal, *s_play;
+static PyObject *s_over, *s_to_move, *s_game, *s_legal_actions, *s_apply, *s_checked, *s_legal, *s_play, *s_offered;
 
 static int
 steps_traverse(DealSteps *self, visitproc visit, void *arg)
@@ -324,6 +325,7 @@ steps_traverse(DealSteps *self, visitproc visit, void *arg)
     Py_VISIT(self->session);
     Py_VISIT(self->session_legal);
     Py_VISIT(self->session_play);
+    Py_VISIT(self->session_offered);
     return 0;
 }
 
@@ -341,6 +343,7 @@ steps_clear(DealSteps *self)
     Py_CLEAR(self->session);
     Py_CLEAR(self->session_legal);
     Py_CLEAR(self->session_play);
+    Py_CLEAR(self->session_offered);
     return 0;
 }
 
@@ -461,8 +464,9 @@ session_method(DealSteps *self, PyObject **kept, PyObject *name)
 /* The legal moves of ``state`` as a new list: none once it is over, else the game's quick steps'
  * own new list, or (when they leave the state to the game) a copy of the game's. */
 static PyObject *
-steps_moves_now(DealSteps *self, PyObject *state)
+steps_moves_now(DealSteps *self, PyObject *state, int *by_session)
 {
+    *by_session = 0;
     PyObject *over = state_over(state);
     if (over == NULL) {
         return NULL;
@@ -488,6 +492,7 @@ steps_moves_now(DealSteps *self, PyObject *state)
         PyObject *found = legal == NULL ? NULL : PyObject_CallNoArgs(legal);
         Py_XDECREF(legal);
         if (found == NULL || PyList_CheckExact(found)) {
+            *by_session = found != NULL;
             return found;
         }
         Py_DECREF(found);
@@ -521,14 +526,33 @@ steps_moves_now(DealSteps *self, PyObject *state)
 static PyObject *
 steps_legal_actions(DealSteps *self, PyObject *Py_UNUSED(ignored))
 {
-    if (self->offered == NULL || self->offered == Py_None) {
+    if (self->offered == NULL || !PyList_Check(self->offered)) {
         PyObject *state = steps_field(self->state, "_state");
         if (state == NULL) {
             return NULL;
         }
-        PyObject *found = steps_moves_now(self, state);
+        int by_session;
+        PyObject *found = steps_moves_now(self, state, &by_session);
         if (found == NULL) {
             return NULL;
+        }
+        if (by_session && PyList_GET_SIZE(found) > 0) {
+            /* a session that vouches for the moves it handed out (`offered`, asked of the first): the caller
+             * has the list as its own, and no copy is kept */
+            PyObject *offered = session_method(self, &self->session_offered, s_offered);
+            PyObject *said = offered == NULL ? NULL : PyObject_CallOneArg(offered, PyList_GET_ITEM(found, 0));
+            Py_XDECREF(offered);
+            if (said == NULL && !PyErr_ExceptionMatches(PyExc_AttributeError)) {
+                Py_DECREF(found);
+                return NULL;
+            }
+            PyErr_Clear(); /* a session without `offered`: the moves kept, and a copy handed out */
+            if (said == Py_True) {
+                Py_DECREF(said);
+                Py_XSETREF(self->offered, Py_NewRef(self->session));
+                return found;
+            }
+            Py_XDECREF(said);
         }
         Py_XSETREF(self->offered, found);
     }
@@ -558,7 +582,20 @@ steps_play(DealSteps *self, PyObject *const *args, Py_ssize_t nargs, PyObject *k
     }
     PyObject *move = NULL;
     PyObject *offered = self->offered;
-    if (offered != NULL && PyList_CheckExact(offered)) {
+    if (offered != NULL && offered != Py_None && offered == self->session) { /* the session vouches for its own */
+        PyObject *ask = session_method(self, &self->session_offered, s_offered);
+        PyObject *said = ask == NULL ? NULL : PyObject_CallOneArg(ask, action);
+        Py_XDECREF(ask);
+        if (said == NULL) {
+            return NULL;
+        }
+        int yes = said == Py_True;
+        Py_DECREF(said);
+        if (yes) {
+            move = Py_NewRef(action);
+        }
+    }
+    else if (offered != NULL && PyList_CheckExact(offered)) {
         /* the very object handed out: the commonest case, checked first and quickest */
         Py_ssize_t n = PyList_GET_SIZE(offered);
         for (Py_ssize_t i = 0; i < n; i++) {
@@ -734,7 +771,8 @@ PyInit__speedups(void)
         (s_apply = PyUnicode_InternFromString("apply")) == NULL ||
         (s_checked = PyUnicode_InternFromString("_checked")) == NULL ||
         (s_legal = PyUnicode_InternFromString("legal")) == NULL ||
-        (s_play = PyUnicode_InternFromString("play")) == NULL) {
+        (s_play = PyUnicode_InternFromString("play")) == NULL ||
+        (s_offered = PyUnicode_InternFromString("offered")) == NULL) {
         return NULL;
     }
     if (PyType_Ready(&DealStepsType) < 0) {

@@ -77,7 +77,7 @@ class DealSteps:
     The attributes are the `Deal`'s, set by its ``__init__``."""
 
     _state: DealState
-    _offered: list[Action] | None
+    _offered: Any  # the moves last handed out (a list), or the session that handed them out, or None
     _quick_legal: Any
     _quick_apply: Any
     _quick_session: Any
@@ -97,9 +97,12 @@ class DealSteps:
         return self._state.over
 
     def legal_actions(self) -> list[Action]:
-        """The legal moves now (none once the deal is over), remembered for `play`'s check."""
+        """The legal moves now (none once the deal is over), remembered for `play`'s check.
+
+        A session that can say which moves it handed out (``session.offered(action)``) is
+        remembered instead of a copy of them: the list is the caller's own."""
         offered = self._offered
-        if offered is None:
+        if type(offered) is not list:
             state = self._state
             if state.over:
                 offered = []
@@ -116,6 +119,9 @@ class DealSteps:
                     found = session.legal()
                     if type(found) is not list:
                         found = self._session = None  # it no longer answers: dropped
+                    elif found and getattr(session, "offered", None) is not None and session.offered(found[0]) is True:
+                        self._offered = session  # it vouches for the moves it handed out: no copy kept
+                        return found
                 quick = self._quick_legal
                 if found is None and quick is not None:
                     found = quick(state)  # a new list, or None: ask the game
@@ -133,7 +139,10 @@ class DealSteps:
         have) is an illegal move too, refused before the game sees it."""
         offered = self._offered
         move: Action | None = None
-        if offered is not None:  # the very object handed out: the commonest case, checked first and quickest
+        if offered is not None and offered is self._session:  # the session knows the moves it handed out
+            if offered.offered(action):
+                move = action  # type: ignore[assignment]
+        elif type(offered) is list:  # the very object handed out: the commonest case, checked first and quickest
             for item in offered:
                 if item is action:
                     move = action
@@ -192,7 +201,7 @@ class Deal(_Steps):  # type: ignore[misc]
         self.variant, self.game, self._state = variant, game, state
         # the moves last handed out by `legal_actions` (a list only this deal holds), while the state
         # is known unchanged since
-        self._offered: list[Action] | None = None
+        self._offered: Any = None
         quick = game.quick_steps()  # the game's steps with no Python frame of its own, where it has them
         self._quick_legal = quick.legal if quick is not None else None
         self._quick_apply = quick.apply if quick is not None else None
@@ -211,7 +220,10 @@ class Deal(_Steps):  # type: ignore[misc]
         """Everything the deal holds, its steps' fields too (kept by the C base where built): for copies.
 
         Not the session: it holds this deal's own lists, and a copy opens its own."""
-        return {**self.__dict__, **{name: getattr(self, name) for name in Deal._STEPS}, "_session": None}
+        held = {**self.__dict__, **{name: getattr(self, name) for name in Deal._STEPS}, "_session": None}
+        if type(held["_offered"]) is not list:  # what the session vouched for is the session's: the copy asks anew
+            held["_offered"] = None
+        return held
 
     def __setstate__(self, held: dict[str, Any]) -> None:
         for name, value in held.items():
@@ -293,8 +305,8 @@ class Deal(_Steps):  # type: ignore[misc]
         Only the very objects handed out count, or an equal well-formed Action: an equal tuple
         of other types (``True`` for card 1) is still refused by `malformed`, as before."""
         offered = self._offered
-        if offered is None or type(action) is not Action:
-            return False
+        if type(offered) is not list or type(action) is not Action:
+            return False  # none kept, or a session's (which vouches only for the very objects it handed out)
         try:
             at = offered.index(action)
         except Exception:  # not offered, or its parts compare badly (an array for a card): malformed says why

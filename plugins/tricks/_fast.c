@@ -1887,6 +1887,10 @@ typedef struct {
     long bids_sum, bids_made; /* in the round of bids: the counters of the bids' sum and of the bids made */
     uint32_t bid; /* in the round of bids: the seats that have bid (a counter bid.N) */
     int dead;     /* it answered None once: from then on, always */
+    /* what the last legal() handed out, while nothing has moved since: the cards (a mask) whose move it
+     * offered, and which moves (0 none that `offered` vouches for, 1 the plays, 2 the pass's choices) */
+    uint64_t offered;
+    int offering;
 } Session;
 
 static PyTypeObject SessionType;
@@ -2010,6 +2014,7 @@ session_read(Session *s, Rules *r, PyObject *state)
 {
     session_forget(s);
     s->dead = 1;
+    s->offering = 0;
     Parts p;
     if (!read_state(r, state, &p)) {
         return 0;
@@ -2255,11 +2260,14 @@ Session_legal(Session *s, PyObject *Py_UNUSED(ignored))
         if (out == NULL) {
             return NULL;
         }
+        uint64_t held = 0;
         for (int i = 0; i < n; i++) {
             PyObject *move = PyTuple_GET_ITEM(r->pass_moves, cards[i]);
             Py_INCREF(move);
             PyList_SET_ITEM(out, i, move);
+            held |= (uint64_t)1 << cards[i];
         }
+        s->offered = held, s->offering = 2;
         return out;
     }
     uint64_t held = 0;
@@ -2282,7 +2290,33 @@ Session_legal(Session *s, PyObject *Py_UNUSED(ignored))
         s->dead = 1;
         Py_RETURN_NONE;
     }
-    return plays_of(r, cards, n, allowed);
+    PyObject *out = plays_of(r, cards, n, allowed);
+    if (out != NULL) {
+        s->offered = allowed & held, s->offering = 1;
+    }
+    return out;
+}
+
+/* session.offered(action) -> bool: whether ``action`` is the very move the last legal() handed out for a
+ * card, nothing having moved since (the deal then plays it unchecked: `tapete.Deal.play`). False for
+ * anything else, bids included (the deal checks those itself). */
+static PyObject *
+Session_offered(Session *s, PyObject *action)
+{
+    if (s->offering == 0 || !session_fits(s) || !PyTuple_Check(action) || PyTuple_GET_SIZE(action) < 2) {
+        Py_RETURN_FALSE;
+    }
+    PyObject *cards = PyTuple_GET_ITEM(action, 1);
+    if (!PyTuple_CheckExact(cards) || PyTuple_GET_SIZE(cards) < 1) {
+        Py_RETURN_FALSE;
+    }
+    Rules *r = s->r;
+    int card = card_of(r, PyTuple_GET_ITEM(cards, 0));
+    PyObject *moves = s->offering == 1 ? r->plays : r->pass_moves;
+    if (card < 0 || card >= r->ncards || !((s->offered >> card) & 1) || PyTuple_GET_ITEM(moves, card) != action) {
+        Py_RETURN_FALSE;
+    }
+    Py_RETURN_TRUE;
 }
 
 static int
@@ -2467,6 +2501,7 @@ Session_play(Session *s, PyObject *action)
         Py_RETURN_NONE;
     }
     Rules *r = s->r;
+    s->offering = 0; /* whatever happens next, what legal() offered is of another state */
     if (!PyTuple_Check(action) || PyTuple_GET_SIZE(action) < 2) {
         s->dead = 1;
         Py_RETURN_NONE;
@@ -2573,6 +2608,8 @@ Session_play(Session *s, PyObject *action)
 }
 
 static PyMethodDef Session_methods[] = {
+    {"offered", (PyCFunction)Session_offered, METH_O,
+     "offered($self, action, /)\n--\n\nWhether the action is the very move the last legal() handed out, nothing moved since."},
     {"legal", (PyCFunction)Session_legal, METH_NOARGS,
      "legal() -> the moves rules.legal(state) would find, or None when the session no longer answers"},
     {"play", (PyCFunction)Session_play, METH_O,

@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from tapete import Action, Random, Variant, load_variant
+from tapete import Action, IllegalAction, Random, Variant, load_variant
 from tapete.core.ledger import Ledger
 from tapete.core.state import DealState
-from tapete.play.deal import Deal, start_deal
+from tapete.play.deal import Deal, DealSteps, start_deal
 from tapete.testing import seated_counts, variant_params
 from tapete_plugins.tricks import game as trick_game
 from tapete_plugins.tricks.bidding import BID_OF_WORD, Bidding
@@ -86,6 +86,38 @@ def in_play(seed: int = 4) -> Deal:
     deal.legal_actions()
     assert deal._session is not None
     return deal
+
+
+@pytest.mark.parametrize("steps", [DealSteps, Deal], ids=["python twin", "deal"])
+def test_the_moves_handed_out_are_the_callers_own_and_an_illegal_one_put_in_them_is_refused(steps: type) -> None:
+    """HE-3.2: the seat that can follow suit must; the list `legal_actions` hands out is the caller's to
+    change, and a card that does not follow, put into it as the very move object the game plays it with,
+    is refused with the reason and changes nothing (the session vouches only for what it offered)."""
+    deal = load_variant("hearts/classic").new_deal(4, seed=6, record=False)
+    game = deal.game
+    chooser = random.Random(2)
+    while True:  # on to a follow where the seat holds the suit led and another suit
+        moves = steps.legal_actions(deal)
+        state = deal._state
+        hand, trick = state.zones[f"hand.{state.to_move}"], state.zones["trick"]
+        led = game.suit_of[trick[0]] if trick else None
+        off = [c for c in hand if game.suit_of[c] != led]
+        if moves[0].kind == "play" and led is not None and off and len(off) < len(hand):
+            break
+        steps.play(deal, moves[chooser.randrange(len(moves))])
+    if steps is Deal:
+        assert deal._offered is deal._session  # the session keeps no copy: it knows which it offered
+    before = deal.snapshot()
+    illegal = game.plays[off[0]]  # the very object the game plays that card with
+    moves.append(illegal)
+    moves[0] = illegal
+    with pytest.raises(IllegalAction, match="follow"):
+        steps.play(deal, illegal)
+    assert deal.snapshot() == before
+    again = steps.legal_actions(deal)
+    assert illegal not in again and all(game.suit_of[m.cards[0]] == led for m in again)
+    steps.play(deal, again[0])
+    assert deal.snapshot() != before
 
 
 def python_moves(deal: Deal) -> list[Action]:
