@@ -30,6 +30,14 @@ if TYPE_CHECKING:
 
 REMOVED = "removed"  # the zone of the cards a ``remove`` statement sets aside: face up, seen by every seat
 
+# `Game.deal_round_robin`'s hands in C where the speedups are built (the same hands: the Python below
+# is the reference, tests/test_speedups.py holds one to the other)
+_deal_hands: Callable[[dict[str, Any], tuple[str, ...], list[Any], int, int, int], None] | None
+try:
+    from .core._speedups import deal_hands as _deal_hands
+except ImportError:  # built without a C compiler
+    _deal_hands = None
+
 
 class QuickSteps(NamedTuple):
     """A game's `Game.quick_steps`: ``legal(state)`` and ``apply(state, action)``, each None when
@@ -40,7 +48,10 @@ class QuickSteps(NamedTuple):
     writing every change into the state as they do, so that reading the state is always right.
     A `tapete.Deal` keeps it only while nothing but its own moves changes the state (see
     `Deal.state`); the session answers None when it cannot (a move of another kind, a phase it
-    does not follow, a hand or trick changed behind it), and is then dropped for good."""
+    does not follow, a hand or trick changed behind it), and is then dropped for good. A session
+    may also have ``offered(action)``: True when the action is the very move its last ``legal()``
+    handed out, nothing having moved since; the deal then hands that list out as the caller's own,
+    keeps no copy, and plays such a move without checking it again (any other is checked)."""
 
     legal: Callable[[DealState], list[Action] | None]
     apply: Callable[[DealState, Action], list[dict[str, Any]] | None]
@@ -233,6 +244,9 @@ class Game:
         if total <= 0:
             for name in names:
                 zones[name] = []
+            return
+        if _deal_hands is not None and type(cards) is list and type(zones) is dict:
+            _deal_hands(zones, names, cards, total, first, self.step)  # the same hands, in C
             return
         dealt = cards[::-1] if total == left else cards[: left - total - 1 : -1]  # the top ``total``, top first
         del cards[left - total :]

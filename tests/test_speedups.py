@@ -100,3 +100,43 @@ def test_the_lot_refuses_a_bound_below_one_as_below_does() -> None:
             Random(1, "first-dealer").below(bad)
         with pytest.raises(ValueError, match="positive bound"):
             speedups.pcg_lot("1", rng_module._increment("first-dealer"), bad)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    players=st.integers(min_value=1, max_value=9),
+    extra=st.integers(min_value=0, max_value=12),
+    per_hand=st.one_of(st.none(), st.integers(min_value=0, max_value=8)),
+    first=st.integers(min_value=0, max_value=8),
+    step=st.sampled_from([1, -1]),
+)
+def test_the_hands_dealt_in_c_are_the_hands_the_python_deals(
+    players: int, extra: int, per_hand: int | None, first: int, step: int
+) -> None:
+    """`Game.deal_round_robin`: the same hands, in the same zones, dealt from the top, from seat ``first``
+    round in either direction (a hand size or everything), and the same cards left to draw."""
+    from tapete import DealState, load_variant
+    from tapete import game as game_module
+
+    game = load_variant("fantan/pagat").new_game()
+    game.step = step
+    size = players * (per_hand or 0) + extra
+    dealt: list[tuple[dict[str, list[int]], list[int]]] = []
+    for quick in (speedups.deal_hands, None):
+        state, cards = DealState(players, 0), list(range(100, 100 + size))
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(game_module, "_deal_hands", quick)
+            try:
+                game.deal_round_robin(state, cards, per_hand, first % players)
+            except IndexError:
+                assert per_hand is not None and per_hand * players > size  # refused alike: more than there are
+                cards = []
+        dealt.append((state.zones, cards))
+    assert dealt[0] == dealt[1]
+    assert list(dealt[0][0]) == list(dealt[1][0])  # the zones in the same order
+
+
+def test_the_hands_are_dealt_in_c_where_the_speedups_are_built() -> None:
+    from tapete import game as game_module
+
+    assert game_module._deal_hands is speedups.deal_hands

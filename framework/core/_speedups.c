@@ -101,6 +101,60 @@ pcg_shuffle(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 }
 
 
+/* deal_hands(zones: dict, names: tuple[str], cards: list, total: int, first: int, step: int) -> None
+ * `Game.deal_round_robin`'s hands: the top ``total`` cards of ``cards`` (its end, the top first) dealt one
+ * at a time from seat ``first`` in the direction ``step``; seat s, j = (s - first) * step (mod the number
+ * of names) places on in the dealing order, gets the j-th card dealt and every n-th after it, as a new
+ * list in zones[names[s]], set in seat order; the dealt cards are then gone from ``cards``. */
+static PyObject *
+deal_hands(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    if (nargs != 6 || !PyDict_CheckExact(args[0]) || !PyTuple_CheckExact(args[1]) || !PyList_CheckExact(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "deal_hands(zones: dict, names: tuple, cards: list, total, first, step)");
+        return NULL;
+    }
+    PyObject *zones = args[0], *names = args[1], *cards = args[2];
+    Py_ssize_t n = PyTuple_GET_SIZE(names), left = PyList_GET_SIZE(cards);
+    Py_ssize_t total = PyLong_AsSsize_t(args[3]), first = PyLong_AsSsize_t(args[4]), step = PyLong_AsSsize_t(args[5]);
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
+    if (n < 1 || total < 0 || total > left) {
+        PyErr_SetString(PyExc_ValueError, "deal_hands: no seats, or more cards to deal than there are");
+        return NULL;
+    }
+    PyObject **cells = ((PyListObject *)cards)->ob_item;
+    for (Py_ssize_t s = 0; s < n; s++) {
+        Py_ssize_t j = ((s - first) * step % n + n) % n; /* Python's %: never negative */
+        Py_ssize_t size = j < total ? (total - j + n - 1) / n : 0;
+        PyObject *hand = PyList_New(size);
+        if (hand == NULL) {
+            return NULL;
+        }
+        for (Py_ssize_t i = 0; i < size; i++) {
+            PyObject *card = cells[left - 1 - (j + i * n)]; /* the (j + i n)-th card dealt, from the top */
+            Py_INCREF(card);
+            PyList_SET_ITEM(hand, i, card);
+        }
+        int rc = PyDict_SetItem(zones, PyTuple_GET_ITEM(names, s), hand);
+        Py_DECREF(hand);
+        if (rc < 0) {
+            return NULL;
+        }
+        cells = ((PyListObject *)cards)->ob_item; /* a key's __eq__ may have run: read the list again */
+        if (PyList_GET_SIZE(cards) != left) {
+            PyErr_SetString(PyExc_RuntimeError, "deal_hands: the cards changed while they were dealt");
+            return NULL;
+        }
+    }
+    if (PyList_SetSlice(cards, left - total, left, NULL) < 0) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+
 /* -- seed_of: SHA-256 of a text, its first 8 bytes ----------------------------------------- */
 static const uint32_t SHA_K[64] = {
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -461,6 +515,26 @@ session_method(DealSteps *self, PyObject **kept, PyObject *name)
     return Py_XNewRef(*kept);
 }
 
+/* A session's method called with no argument or one: straight through its C function when it is a
+ * builtin method taking exactly that (the trick session's, every move), else by the call protocol. */
+static inline PyObject *
+call_none(PyObject *m)
+{
+    if (PyCFunction_Check(m) && (PyCFunction_GET_FLAGS(m) & ~METH_COEXIST) == METH_NOARGS) {
+        return PyCFunction_GET_FUNCTION(m)(PyCFunction_GET_SELF(m), NULL);
+    }
+    return PyObject_CallNoArgs(m);
+}
+
+static inline PyObject *
+call_one(PyObject *m, PyObject *arg)
+{
+    if (PyCFunction_Check(m) && (PyCFunction_GET_FLAGS(m) & ~METH_COEXIST) == METH_O) {
+        return PyCFunction_GET_FUNCTION(m)(PyCFunction_GET_SELF(m), arg);
+    }
+    return PyObject_CallOneArg(m, arg);
+}
+
 /* The legal moves of ``state`` as a new list: none once it is over, else the game's quick steps'
  * own new list, or (when they leave the state to the game) a copy of the game's. */
 static PyObject *
@@ -489,7 +563,7 @@ steps_moves_now(DealSteps *self, PyObject *state, int *by_session)
     }
     if (self->session != NULL && self->session != Py_None) {
         PyObject *legal = session_method(self, &self->session_legal, s_legal);
-        PyObject *found = legal == NULL ? NULL : PyObject_CallNoArgs(legal);
+        PyObject *found = legal == NULL ? NULL : call_none(legal);
         Py_XDECREF(legal);
         if (found == NULL || PyList_CheckExact(found)) {
             *by_session = found != NULL;
@@ -536,23 +610,20 @@ steps_legal_actions(DealSteps *self, PyObject *Py_UNUSED(ignored))
         if (found == NULL) {
             return NULL;
         }
-        if (by_session && PyList_GET_SIZE(found) > 0) {
-            /* a session that vouches for the moves it handed out (`offered`, asked of the first): the caller
-             * has the list as its own, and no copy is kept */
+        if (by_session) {
+            /* a session that can say which moves it handed out (`offered`): the caller has the list as its
+             * own, and no copy is kept */
             PyObject *offered = session_method(self, &self->session_offered, s_offered);
-            PyObject *said = offered == NULL ? NULL : PyObject_CallOneArg(offered, PyList_GET_ITEM(found, 0));
-            Py_XDECREF(offered);
-            if (said == NULL && !PyErr_ExceptionMatches(PyExc_AttributeError)) {
+            if (offered != NULL) {
+                Py_DECREF(offered);
+                Py_XSETREF(self->offered, Py_NewRef(self->session));
+                return found;
+            }
+            if (!PyErr_ExceptionMatches(PyExc_AttributeError)) {
                 Py_DECREF(found);
                 return NULL;
             }
             PyErr_Clear(); /* a session without `offered`: the moves kept, and a copy handed out */
-            if (said == Py_True) {
-                Py_DECREF(said);
-                Py_XSETREF(self->offered, Py_NewRef(self->session));
-                return found;
-            }
-            Py_XDECREF(said);
         }
         Py_XSETREF(self->offered, found);
     }
@@ -584,7 +655,7 @@ steps_play(DealSteps *self, PyObject *const *args, Py_ssize_t nargs, PyObject *k
     PyObject *offered = self->offered;
     if (offered != NULL && offered != Py_None && offered == self->session) { /* the session vouches for its own */
         PyObject *ask = session_method(self, &self->session_offered, s_offered);
-        PyObject *said = ask == NULL ? NULL : PyObject_CallOneArg(ask, action);
+        PyObject *said = ask == NULL ? NULL : call_one(ask, action);
         Py_XDECREF(ask);
         if (said == NULL) {
             return NULL;
@@ -646,7 +717,7 @@ steps_play(DealSteps *self, PyObject *const *args, Py_ssize_t nargs, PyObject *k
     }
     if (self->session != NULL && self->session != Py_None) {
         PyObject *played = session_method(self, &self->session_play, s_play);
-        events = played == NULL ? NULL : PyObject_CallOneArg(played, move);
+        events = played == NULL ? NULL : call_one(played, move);
         Py_XDECREF(played);
         if (events == NULL || events != Py_None) {
             goto done;
@@ -748,6 +819,8 @@ static PyMethodDef methods[] = {
      "pcg_lot(text, inc, n) -> Random(text, stream).below(n), the stream's increment being inc"},
     {"pcg_derived", (PyCFunction)(void (*)(void))pcg_derived, METH_FASTCALL,
      "pcg_derived(text, inc) -> the state of Random(seed_of(text)) on the stream whose increment is inc"},
+    {"deal_hands", (PyCFunction)(void (*)(void))deal_hands, METH_FASTCALL,
+     "deal_hands(zones, names, cards, total, first, step) -> None: Game.deal_round_robin's hands in C"},
     {"seed_of", (PyCFunction)seed_of, METH_O,
      "seed_of(text) -> int: the first 8 bytes of the text's SHA-256 (UTF-8), big-endian: rng._seed_of in C"},
     {NULL, NULL, 0, NULL},

@@ -119,8 +119,8 @@ class DealSteps:
                     found = session.legal()
                     if type(found) is not list:
                         found = self._session = None  # it no longer answers: dropped
-                    elif found and getattr(session, "offered", None) is not None and session.offered(found[0]) is True:
-                        self._offered = session  # it vouches for the moves it handed out: no copy kept
+                    elif getattr(session, "offered", None) is not None:
+                        self._offered = session  # it can say which moves it handed out: no copy kept
                         return found
                 quick = self._quick_legal
                 if found is None and quick is not None:

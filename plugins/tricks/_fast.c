@@ -1888,9 +1888,11 @@ typedef struct {
     uint32_t bid; /* in the round of bids: the seats that have bid (a counter bid.N) */
     int dead;     /* it answered None once: from then on, always */
     /* what the last legal() handed out, while nothing has moved since: the cards (a mask) whose move it
-     * offered, and which moves (0 none that `offered` vouches for, 1 the plays, 2 the pass's choices) */
+     * offered, and which moves (0 none that `offered` vouches for, 1 the plays, 2 the pass's choices, 3 the
+     * bids in offered_bids: a tuple of the very moves, made only in the round of bids) */
     uint64_t offered;
     int offering;
+    PyObject *offered_bids;
 } Session;
 
 static PyTypeObject SessionType;
@@ -1911,6 +1913,7 @@ Session_traverse(Session *self, visitproc visit, void *arg)
     }
     Py_VISIT(self->stock);
     Py_VISIT(self->turned);
+    Py_VISIT(self->offered_bids);
     return 0;
 }
 
@@ -1918,6 +1921,8 @@ Session_traverse(Session *self, visitproc visit, void *arg)
 static void
 session_forget(Session *self)
 {
+    self->offering = 0;
+    Py_CLEAR(self->offered_bids);
     Py_CLEAR(self->state);
     Py_CLEAR(self->dict);
     Py_CLEAR(self->zones);
@@ -2014,7 +2019,6 @@ session_read(Session *s, Rules *r, PyObject *state)
 {
     session_forget(s);
     s->dead = 1;
-    s->offering = 0;
     Parts p;
     if (!read_state(r, state, &p)) {
         return 0;
@@ -2162,7 +2166,8 @@ Rules_session(Rules *r, PyObject *state)
     for (int k = 0; k < MAX_SEATS; k++) {
         s->hands[k] = s->taken[k] = s->chosen[k] = NULL;
     }
-    s->stock = s->turned = NULL;
+    s->stock = s->turned = s->offered_bids = NULL;
+    s->offering = 0;
     s->dead = 1;
     Py_INCREF(r);
     s->r = r;
@@ -2243,17 +2248,24 @@ Session_legal(Session *s, PyObject *Py_UNUSED(ignored))
     int n = s->count[seat];
     const unsigned char *cards = s->cards[seat];
     if (s->bidding) { /* the bids the script allows the seat to move (Bidding.actions) */
-        PyObject *plain = session_plain_bids(s);
-        if (plain != NULL || PyErr_Occurred()) {
-            return plain;
+        PyObject *moves = session_plain_bids(s);
+        if (moves == NULL && !PyErr_Occurred()) {
+            moves = PyObject_CallOneArg(r->bid_moves, s->state);
+            if (moves != NULL && !PyList_CheckExact(moves)) {
+                Py_DECREF(moves);
+                s->dead = 1;
+                Py_RETURN_NONE;
+            }
         }
-        PyObject *moves = PyObject_CallOneArg(r->bid_moves, s->state);
-        if (moves == NULL || PyList_CheckExact(moves)) {
-            return moves;
+        if (moves != NULL) { /* the very moves kept, for `offered`: a round of bids is a few moves a deal */
+            Py_XSETREF(s->offered_bids, PyList_AsTuple(moves));
+            if (s->offered_bids == NULL) {
+                Py_DECREF(moves);
+                return NULL;
+            }
+            s->offering = 3;
         }
-        Py_DECREF(moves);
-        s->dead = 1;
-        Py_RETURN_NONE;
+        return moves;
     }
     if (s->passing) { /* the pass: every card of the hand may be chosen (HiddenChoices.actions) */
         PyObject *out = PyList_New(n);
@@ -2297,13 +2309,24 @@ Session_legal(Session *s, PyObject *Py_UNUSED(ignored))
     return out;
 }
 
-/* session.offered(action) -> bool: whether ``action`` is the very move the last legal() handed out for a
- * card, nothing having moved since (the deal then plays it unchecked: `tapete.Deal.play`). False for
- * anything else, bids included (the deal checks those itself). */
+/* session.offered(action) -> bool: whether ``action`` is the very move the last legal() handed out (a
+ * card's, or a bid), nothing having moved since: the deal then plays it unchecked (`tapete.Deal.play`).
+ * False for anything else, which the deal then checks itself. */
 static PyObject *
 Session_offered(Session *s, PyObject *action)
 {
-    if (s->offering == 0 || !session_fits(s) || !PyTuple_Check(action) || PyTuple_GET_SIZE(action) < 2) {
+    if (s->offering == 0 || !session_fits(s)) {
+        Py_RETURN_FALSE;
+    }
+    if (s->offering == 3) { /* a bid: one of the very moves handed out */
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(s->offered_bids); i++) {
+            if (PyTuple_GET_ITEM(s->offered_bids, i) == action) {
+                Py_RETURN_TRUE;
+            }
+        }
+        Py_RETURN_FALSE;
+    }
+    if (!PyTuple_Check(action) || PyTuple_GET_SIZE(action) < 2) {
         Py_RETURN_FALSE;
     }
     PyObject *cards = PyTuple_GET_ITEM(action, 1);
@@ -2502,6 +2525,7 @@ Session_play(Session *s, PyObject *action)
     }
     Rules *r = s->r;
     s->offering = 0; /* whatever happens next, what legal() offered is of another state */
+    Py_CLEAR(s->offered_bids);
     if (!PyTuple_Check(action) || PyTuple_GET_SIZE(action) < 2) {
         s->dead = 1;
         Py_RETURN_NONE;

@@ -280,7 +280,8 @@ class Tricks(Game):
         cards = self.shuffled_deck(rng)  # without the cards a ``remove`` statement set aside
         n = state.players
         size = int(self.hand_size(ctx)) if self.hand_size is not None else len(cards) // n
-        self.deal_round_robin(state, cards, size, self.next_seat(state, state.dealer))
+        first = self.next_seat(state, state.dealer)  # dealt to first, and the first to choose in the pass
+        self.deal_round_robin(state, cards, size, first)
         zones, counters = state.zones, state.counters
         bidding = self.bidding.used
         if bidding:
@@ -310,7 +311,7 @@ class Tricks(Game):
         way = self.cycle[(max(number, 1) - 1) % len(self.cycle)]
         steps = counters["pass_to"] = self._steps(way, n)
         if steps:
-            self.choices.begin(state, self.next_seat(state, state.dealer), self.pass_count)
+            self.choices.begin(state, first, self.pass_count)
         elif bidding and not self.blind.begin(state, ctx):  # SP-V1: blind bids before the hands are seen
             self.bidding.begin(state)
 
