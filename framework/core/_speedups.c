@@ -515,6 +515,19 @@ session_method(DealSteps *self, PyObject **kept, PyObject *name)
     return Py_XNewRef(*kept);
 }
 
+/* Whether the deal is over (``state.over``'s truth): 1, 0, or -1 on an error. */
+static int
+steps_over_now(PyObject *state)
+{
+    PyObject *over = state_over(state);
+    if (over == NULL) {
+        return -1;
+    }
+    int done = PyObject_IsTrue(over);
+    Py_DECREF(over);
+    return done;
+}
+
 /* A session's method called with no argument or one: straight through its C function when it is a
  * builtin method taking exactly that (the trick session's, every move), else by the call protocol. */
 static inline PyObject *
@@ -541,14 +554,14 @@ static PyObject *
 steps_moves_now(DealSteps *self, PyObject *state, int *by_session)
 {
     *by_session = 0;
-    PyObject *over = state_over(state);
-    if (over == NULL) {
-        return NULL;
-    }
-    int done = PyObject_IsTrue(over);
-    Py_DECREF(over);
-    if (done != 0) {
-        return done < 0 ? NULL : PyList_New(0);
+    /* a session following the state has made every change since it was opened on a deal not over, so it
+     * knows when the deal is over (no card left to play: it offers none); only without one is it read */
+    int followed = self->session != NULL && self->session != Py_None;
+    if (!followed) {
+        int done = steps_over_now(state);
+        if (done != 0) {
+            return done < 0 ? NULL : PyList_New(0);
+        }
     }
     /* the session following the state, or a new one where the game opens one (not under an eager recorder,
      * which plays every move in Python and so would drop it at once) */
@@ -571,6 +584,12 @@ steps_moves_now(DealSteps *self, PyObject *state, int *by_session)
         }
         Py_DECREF(found);
         Py_XSETREF(self->session, Py_NewRef(Py_None)); /* it no longer answers: dropped */
+        if (followed) { /* and the deal read as it would have been without it */
+            int done = steps_over_now(state);
+            if (done != 0) {
+                return done < 0 ? NULL : PyList_New(0);
+            }
+        }
     }
     if (self->quick_legal != NULL && self->quick_legal != Py_None) {
         PyObject *found = PyObject_CallOneArg(self->quick_legal, state);
