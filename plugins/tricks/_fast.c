@@ -1893,6 +1893,9 @@ typedef struct {
     uint64_t offered;
     int offering;
     PyObject *offered_bids;
+    /* the counters ``lead`` and ``broken`` hold what the session last wrote there (lead: s->lead; broken:
+     * 1): writing the same again changes nothing, and is skipped */
+    int lead_kept, broken_kept;
 } Session;
 
 static PyTypeObject SessionType;
@@ -1922,6 +1925,7 @@ static void
 session_forget(Session *self)
 {
     self->offering = 0;
+    self->lead_kept = self->broken_kept = 0;
     Py_CLEAR(self->offered_bids);
     Py_CLEAR(self->state);
     Py_CLEAR(self->dict);
@@ -2167,7 +2171,7 @@ Rules_session(Rules *r, PyObject *state)
         s->hands[k] = s->taken[k] = s->chosen[k] = NULL;
     }
     s->stock = s->turned = s->offered_bids = NULL;
-    s->offering = 0;
+    s->offering = s->lead_kept = s->broken_kept = 0;
     s->dead = 1;
     Py_INCREF(r);
     s->r = r;
@@ -2581,20 +2585,22 @@ Session_play(Session *s, PyObject *action)
     }
     memmove(&s->cards[seat][at], &s->cards[seat][at + 1], (size_t)(n - at - 1));
     s->count[seat] = n - 1;
-    if (s->led == 0) {
+    if (s->led == 0 && !(s->lead_kept && s->lead == seat)) { /* the winner leads: the counter says so already */
         s->lead = seat;
         if (session_set_seat(s, s->counters, r->k_lead, seat) < 0) {
             return NULL;
         }
+        s->lead_kept = 1;
     }
     if (PyList_Append(s->trick, card_obj) < 0) {
         return NULL;
     }
     s->trick_cards[s->led++] = card;
-    if ((r->breaks >> card) & 1) {
+    if (((r->breaks >> card) & 1) && !s->broken_kept) {
         if (PyDict_SetItem(s->counters, r->k_broken, r->one) < 0) {
             return NULL;
         }
+        s->broken_kept = 1;
     }
     if (!last) {
         s->to_move = ((seat + r->step) % players + players) % players;
@@ -2623,6 +2629,7 @@ Session_play(Session *s, PyObject *action)
         return NULL;
     }
     s->to_move = s->lead = winner;
+    s->lead_kept = 1;
     if (session_set_seat(s, s->dict, r->k_to_move, winner) < 0 || session_set_seat(s, s->counters, r->k_lead, winner) < 0 ||
         (s->count[winner] == 0 && PyDict_SetItem(s->dict, r->k_over, Py_True) < 0)) {
         Py_DECREF(out);
