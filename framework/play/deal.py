@@ -60,7 +60,7 @@ def start_deal(game: Game, players: int, dealer: int, rng: Random, ledger: Ledge
     else:
         game.deal(state, rng, ctx)
     leader = game.rules.expr("leader")
-    state.to_move = (leader(ctx) % players) if leader is not None else game.next_seat(state, dealer)
+    state.to_move = (leader.fn(ctx) % players) if leader is not None else game.next_seat(state, dealer)
     game.deal_started(state)
     state.rng = rng.getstate()
     return state

@@ -428,10 +428,16 @@ def _call(node: t.Call, env: Env, scope: frozenset[str]) -> Compiled:
     if not fn.needs and all(c.const for c in compiled):
         return Compiled(value=call(None, *(c.value for c in compiled)), const=True)
     fns = [c.fn for c in compiled]
-    if len(fns) == 1:
+    if len(fns) == 1 and compiled[0].const:  # holder(2♣): the argument known, handed over as it is
+        v0 = compiled[0].value
+        out = Compiled(lambda ctx: call(ctx, v0))
+    elif len(fns) == 1:
         f0 = fns[0]
         out = Compiled(lambda ctx: call(ctx, f0(ctx)))
-    elif len(fns) == 2:  # min(cards, 51 / players), holder(...) and the like: no generator a call
+    elif len(fns) == 2 and compiled[1].const:  # next(dealer, 2)
+        f0, v1 = fns[0], compiled[1].value
+        out = Compiled(lambda ctx: call(ctx, f0(ctx), v1))
+    elif len(fns) == 2:  # min(cards, 51 / players) and the like: no generator a call
         f0, f1 = fns
         out = Compiled(lambda ctx: call(ctx, f0(ctx), f1(ctx)))
     else:
