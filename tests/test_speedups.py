@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tapete.core import rng as rng_module
@@ -140,3 +140,30 @@ def test_the_hands_are_dealt_in_c_where_the_speedups_are_built() -> None:
     from tapete import game as game_module
 
     assert game_module._deal_hands is speedups.deal_hands
+
+
+@pytest.fixture(params=[True, False], ids=["sha extensions", "portable loop"])
+def sha_way(request: pytest.FixtureRequest):
+    """SHA-256 in C both ways: with the processor's SHA extensions (where it has them) and the portable loop."""
+    was = speedups.sha_extensions(None)
+    speedups.sha_extensions(request.param)
+    yield request.param
+    speedups.sha_extensions(was)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=st.text(max_size=300))
+def test_a_seed_hashed_in_c_is_hashlibs_sha256_either_way(sha_way: bool, text: str) -> None:
+    """The seed of a text is the first 8 bytes of its SHA-256: one block, two, or more (texts up to 300 characters,
+    most of them more than one byte each), the same whichever way the C hashes it."""
+    assert speedups.seed_of(text) == rng_module._seed_of_python(text)
+
+
+def test_the_sha_extensions_are_used_where_the_processor_has_them() -> None:
+    import platform
+
+    used = speedups.sha_extensions(None)
+    if platform.machine() not in ("x86_64", "AMD64"):
+        assert not used  # the portable loop on other processors
+    assert speedups.sha_extensions(False) is False
+    assert speedups.sha_extensions(True) is used  # asked for, they are used exactly where they were

@@ -169,9 +169,9 @@ static const uint32_t SHA_K[64] = {
 
 #define ROTR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
 
-/* One 64-byte block into the running hash ``h``. */
+/* One 64-byte block into the running hash ``h``: the portable loop. */
 static void
-sha256_block(uint32_t h[8], const unsigned char *block)
+sha256_block_portable(uint32_t h[8], const unsigned char *block)
 {
     uint32_t w[64];
     for (int i = 0; i < 16; i++) {
@@ -206,6 +206,71 @@ sha256_block(uint32_t h[8], const unsigned char *block)
     h[7] += k;
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
+#include <immintrin.h>
+#define HAVE_SHA_NI 1
+
+/* One block with the processor's SHA extensions (x86's SHA-NI, where the CPU has them): the same
+ * hash as the loop above, some five times quicker. The state is kept as the instructions want it
+ * (ABEF, CDGH); each group of four rounds takes its four message words, the later ones made from
+ * the earlier by sha256msg1/sha256msg2 (W[t] = s1(W[t-2]) + W[t-7] + s0(W[t-15]) + W[t-16]). */
+__attribute__((target("sha,ssse3,sse4.1"))) static void
+sha256_block_ni(uint32_t h[8], const unsigned char *block)
+{
+    const __m128i swap = _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL); /* big-endian words */
+    __m128i tmp = _mm_loadu_si128((const __m128i *)&h[0]);
+    __m128i state1 = _mm_loadu_si128((const __m128i *)&h[4]);
+    tmp = _mm_shuffle_epi32(tmp, 0xB1);             /* CDAB */
+    state1 = _mm_shuffle_epi32(state1, 0x1B);       /* EFGH */
+    __m128i state0 = _mm_alignr_epi8(tmp, state1, 8); /* ABEF */
+    state1 = _mm_blend_epi16(state1, tmp, 0xF0);    /* CDGH */
+    const __m128i abef = state0, cdgh = state1;
+    __m128i msg[4];
+    for (int g = 0; g < 16; g++) {
+        __m128i m;
+        if (g < 4) {
+            m = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(block + 16 * g)), swap);
+        } else {
+            __m128i w7 = _mm_alignr_epi8(msg[(g - 1) & 3], msg[(g - 2) & 3], 4); /* W[t-7 .. t-4] */
+            m = _mm_sha256msg1_epu32(msg[(g - 4) & 3], msg[(g - 3) & 3]);
+            m = _mm_sha256msg2_epu32(_mm_add_epi32(m, w7), msg[(g - 1) & 3]);
+        }
+        msg[g & 3] = m;
+        __m128i k = _mm_add_epi32(m, _mm_loadu_si128((const __m128i *)&SHA_K[4 * g]));
+        state1 = _mm_sha256rnds2_epu32(state1, state0, k);
+        state0 = _mm_sha256rnds2_epu32(state0, state1, _mm_shuffle_epi32(k, 0x0E));
+    }
+    state0 = _mm_add_epi32(state0, abef);
+    state1 = _mm_add_epi32(state1, cdgh);
+    tmp = _mm_shuffle_epi32(state0, 0x1B);          /* FEBA */
+    state1 = _mm_shuffle_epi32(state1, 0xB1);       /* DCHG */
+    state0 = _mm_blend_epi16(tmp, state1, 0xF0);    /* DCBA */
+    state1 = _mm_alignr_epi8(state1, tmp, 8);       /* HGFE */
+    _mm_storeu_si128((__m128i *)&h[0], state0);
+    _mm_storeu_si128((__m128i *)&h[4], state1);
+}
+
+/* Whether this processor has the SHA extensions and the SSE levels the block above uses. */
+static int
+cpu_has_sha_ni(void)
+{
+    unsigned int a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 9)) || !(c & (1u << 19))) { /* SSSE3, SSE4.1 */
+        return 0;
+    }
+    if (__get_cpuid_max(0, NULL) < 7) {
+        return 0;
+    }
+    __cpuid_count(7, 0, a, b, c, d);
+    return (b >> 29) & 1; /* SHA */
+}
+#endif
+
+/* The block function in use: the SHA extensions where the processor has them (chosen as the module
+ * loads, `sha_extensions` says which), else the portable loop. */
+static void (*block_fn)(uint32_t h[8], const unsigned char *block) = sha256_block_portable;
+
 /* The first 8 bytes of the SHA-256 of ``size`` bytes, read big-endian. */
 static uint64_t
 sha64(const unsigned char *data, Py_ssize_t size)
@@ -213,7 +278,7 @@ sha64(const unsigned char *data, Py_ssize_t size)
     uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
     Py_ssize_t left = size;
     while (left >= 64) {
-        sha256_block(h, data);
+        block_fn(h, data);
         data += 64;
         left -= 64;
     }
@@ -227,9 +292,35 @@ sha64(const unsigned char *data, Py_ssize_t size)
         tail[blocks * 64 - 1 - i] = (unsigned char)(bits >> (8 * i));
     }
     for (Py_ssize_t b = 0; b < blocks; b++) {
-        sha256_block(h, tail + 64 * b);
+        block_fn(h, tail + 64 * b);
     }
     return ((uint64_t)h[0] << 32) | (uint64_t)h[1];
+}
+
+/* sha_extensions(use) -> bool: the block function in use is the processor's SHA extensions; ``use``
+ * True or False chooses (True only where the processor has them), None only asks. For the tests, which
+ * hold both ways to hashlib's SHA-256. */
+static PyObject *
+sha_extensions(PyObject *self, PyObject *use)
+{
+    (void)self;
+    if (use != Py_None) {
+        int want = PyObject_IsTrue(use);
+        if (want < 0) {
+            return NULL;
+        }
+        block_fn = sha256_block_portable;
+#ifdef HAVE_SHA_NI
+        if (want && cpu_has_sha_ni()) {
+            block_fn = sha256_block_ni;
+        }
+#endif
+    }
+#ifdef HAVE_SHA_NI
+    return PyBool_FromLong(block_fn == sha256_block_ni);
+#else
+    Py_RETURN_FALSE;
+#endif
 }
 
 /* seed_of(text: str) -> int: int.from_bytes(sha256(text.encode()).digest()[:8], "big"). */
@@ -840,6 +931,9 @@ static PyMethodDef methods[] = {
      "pcg_derived(text, inc) -> the state of Random(seed_of(text)) on the stream whose increment is inc"},
     {"deal_hands", (PyCFunction)(void (*)(void))deal_hands, METH_FASTCALL,
      "deal_hands(zones, names, cards, total, first, step) -> None: Game.deal_round_robin's hands in C"},
+    {"sha_extensions", (PyCFunction)sha_extensions, METH_O,
+     "sha_extensions(use: bool | None) -> bool: whether SHA-256 uses the processor's SHA extensions; "
+     "True or False asks for them (where the processor has them) or for the portable loop"},
     {"seed_of", (PyCFunction)seed_of, METH_O,
      "seed_of(text) -> int: the first 8 bytes of the text's SHA-256 (UTF-8), big-endian: rng._seed_of in C"},
     {NULL, NULL, 0, NULL},
@@ -870,6 +964,11 @@ PyInit__speedups(void)
     if (PyType_Ready(&DealStepsType) < 0) {
         return NULL;
     }
+#ifdef HAVE_SHA_NI
+    if (cpu_has_sha_ni()) {
+        block_fn = sha256_block_ni;
+    }
+#endif
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) {
         return NULL;
