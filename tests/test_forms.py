@@ -9,7 +9,9 @@ and the key a ban's forms make against the key the script's closures make, at ev
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,25 +21,30 @@ from tapete.testing import seated_counts, variant_names, variant_params
 from tapete_plugins.tricks.bidding import BID_KEYS
 
 
+def every_seat_at_every_step(variant: Variant, seed: str) -> Iterator[tuple[Ctx[Any], int]]:
+    """A context for each seat at each of the first 60 steps of a random deal of ``variant``, and the step."""
+    players = variant.default_players()
+    deal = variant.new_deal(players, seed=seed, record=False)
+    chooser = random.Random(seed)
+    steps = 0
+    while not deal.over and steps < 60:
+        state = deal.state
+        for seat in range(players):
+            yield Ctx(deal.game, state, seat), steps
+        moves = deal.legal_actions()
+        deal.play(moves[chooser.randrange(len(moves))])
+        steps += 1
+
+
 @pytest.mark.parametrize("name", variant_params())
 def test_every_quantity_with_a_form_reads_what_its_getter_reads(name: str) -> None:
     """For each seat at every step of a random deal: forms.value(q.form) == q.get, for every formed quantity."""
     variant = load_variant(name)
     quantities = [q for q in variant.registry.vocabulary(variant.spec.game).quantities.values() if q.form]
     assert {"seat", "dealer"} <= {q.name for q in quantities}  # the core's, in every game
-    players = variant.default_players()
-    deal = variant.new_deal(players, seed=f"forms-{name}", record=False)
-    chooser = random.Random(7)
-    steps = 0
-    while not deal.over and steps < 60:
-        state = deal.state
-        for seat in range(players):
-            ctx = Ctx(deal.game, state, seat)
-            for q in quantities:
-                assert forms.value(q.form, ctx) == q.get(ctx), (name, q.name, seat, steps)
-        moves = deal.legal_actions()
-        deal.play(moves[chooser.randrange(len(moves))])
-        steps += 1
+    for ctx, steps in every_seat_at_every_step(variant, f"forms-{name}"):
+        for q in quantities:
+            assert forms.value(q.form, ctx) == q.get(ctx), (name, q.name, ctx.seat, steps)
 
 
 @pytest.mark.parametrize("name", variant_params())
@@ -48,19 +55,9 @@ def test_every_rule_with_a_form_reads_what_its_closures_read(name: str) -> None:
     formed = [c for c in variant.rules.compiled.values() if c.form is not None and not c.const]
     if not formed:
         pytest.skip(f"{name} has no rule with a form")  # every rule here is the script's or a constant
-    players = variant.default_players()
-    deal = variant.new_deal(players, seed=f"rule-forms-{name}", record=False)
-    chooser = random.Random(11)
-    steps = 0
-    while not deal.over and steps < 60:
-        state = deal.state
-        for seat in range(players):
-            ctx = Ctx(deal.game, state, seat)
-            for rule in formed:
-                assert forms.value(rule.form, ctx) == rule(ctx), (name, rule.form, seat, steps)
-        moves = deal.legal_actions()
-        deal.play(moves[chooser.randrange(len(moves))])
-        steps += 1
+    for ctx, steps in every_seat_at_every_step(variant, f"rule-forms-{name}"):
+        for rule in formed:
+            assert forms.value(rule.form, ctx) == rule(ctx), (name, rule.form, ctx.seat, steps)
 
 
 def child(tmp_path: Path, parent: str, lines: str) -> Variant:

@@ -271,8 +271,9 @@ form_read(Rules *r, PyObject *form, int depth)
         return -2;
     }
     Py_ssize_t size = PyTuple_GET_SIZE(form);
-    static const char *ops[] = {"+", "-", "*", "==", "!=", "<", "<=", ">", ">="};
-    static const int op_kinds[] = {F_ADD, F_SUB, F_MUL, F_EQ, F_NE, F_LT, F_LE, F_GT, F_GE};
+    /* the operations on two forms; ``next`` too: (seat + step * steps) % players */
+    static const char *ops[] = {"+", "-", "*", "==", "!=", "<", "<=", ">", ">=", "next"};
+    static const int op_kinds[] = {F_ADD, F_SUB, F_MUL, F_EQ, F_NE, F_LT, F_LE, F_GT, F_GE, F_NEXT};
     FormNode node = {0, 0, NULL, -1, -1};
     if (strcmp(kind, "const") == 0 && size == 2 && PyLong_Check(PyTuple_GET_ITEM(form, 1))) {
         int overflow = 0;
@@ -299,16 +300,6 @@ form_read(Rules *r, PyObject *form, int depth)
             }
         }
         node.kind = F_SIDE_SUM, node.name = names;
-    } else if (strcmp(kind, "next") == 0 && size == 3) { /* (seat + step * steps) % players */
-        int a = form_read(r, PyTuple_GET_ITEM(form, 1), depth + 1);
-        if (a < 0) {
-            return a;
-        }
-        int b = form_read(r, PyTuple_GET_ITEM(form, 2), depth + 1);
-        if (b < 0) {
-            return b;
-        }
-        node.kind = F_NEXT, node.a = a, node.b = b;
     } else if (strcmp(kind, "holder") == 0 && size == 3 && PyLong_CheckExact(PyTuple_GET_ITEM(form, 1))) {
         long card = PyLong_AsLong(PyTuple_GET_ITEM(form, 1));
         if (card == -1 && PyErr_Occurred()) {
@@ -325,7 +316,7 @@ form_read(Rules *r, PyObject *form, int depth)
         node.kind = F_HOLDER, node.value = card, node.a = a;
     } else {
         int found = -1;
-        for (int i = 0; i < 9; i++) {
+        for (int i = 0; i < 10; i++) {
             if (strcmp(kind, ops[i]) == 0) {
                 found = op_kinds[i];
             }
@@ -1061,6 +1052,20 @@ pass_legal(Rules *r, PyObject *zones, long seat)
 static long exact_counter(PyObject *counters, PyObject *key, int *ok);
 static int set_long(PyObject *dict, PyObject *key, long value);
 
+/* [event]: the words of a move that says one thing, a new list that takes the event's reference (NULL on
+ * an error, the event let go). */
+static PyObject *
+one_event(PyObject *event)
+{
+    PyObject *out = PyList_New(1);
+    if (out == NULL) {
+        Py_DECREF(event);
+        return NULL;
+    }
+    PyList_SET_ITEM(out, 0, event);
+    return out;
+}
+
 /* Where a pass of ``steps`` seats went, as `Tricks.pass_way` words it: the index of its words in
  * r->pass_said (0 nowhere, 1 to the left, 2 to the right, 3 across). */
 static int
@@ -1105,13 +1110,7 @@ pass_lead(Rules *r, PyObject *state, Parts *p, long steps)
         Py_XDECREF(event);
         return NULL;
     }
-    PyObject *out = PyList_New(1);
-    if (out == NULL) {
-        Py_DECREF(event);
-        return NULL;
-    }
-    PyList_SET_ITEM(out, 0, event);
-    return out;
+    return one_event(event);
 }
 
 /* The last card chosen in the pass, as `Tricks.apply` plays it: `HiddenChoices.choose`, then
@@ -1637,13 +1636,7 @@ trick_words(Rules *r, PyObject *trick, long winner)
     }
     Py_DECREF(said);
     Py_DECREF(names);
-    PyObject *out = PyList_New(1);
-    if (out == NULL) {
-        Py_DECREF(event);
-        return NULL;
-    }
-    PyList_SET_ITEM(out, 0, event);
-    return out;
+    return one_event(event);
 }
 
 static PyObject *
