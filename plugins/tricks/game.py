@@ -36,14 +36,13 @@ from tapete import (
     Rules,
     RuleText,
     View,
-    next_form,
 )
 
 from .bidding import BID_KEYS, Bidding
 from .bidding import PHASE as BIDDING
 from .blind import PASSING, Blind
 from .blind import ROUND as BLIND_ROUND
-from .words import COUNTER_TRUTHS, WORDS
+from .words import COUNTER_TRUTHS, NEXT_DEALER, WORDS
 
 _fast: Any
 try:  # the commonest steps in C, where they were built (_fast.c); this file's Python is their reference
@@ -104,6 +103,7 @@ IDS = {
 }
 WAY_WORDS = {"left": "to the left", "right": "to the right", "across": "across", "hold": "nowhere"}
 PASS_WAYS = ("nowhere", "to the left", "to the right", "across")  # `Tricks.pass_way`'s words, in the C steps' order
+PASS_SAID = tuple(f"the cards are passed {way}" for way in PASS_WAYS)  # what is said as the cards are handed on
 
 
 class Tricks(Game):
@@ -233,8 +233,8 @@ class Tricks(Game):
                 self._passed if self.choices.kind == "pass" else None,
                 (PASSING,),
                 "pass_to",
-                next_form(("dealer",)) if self.leader_rule is None else self.leader_rule.form,
-                tuple(f"the cards are passed {way}" for way in PASS_WAYS),
+                NEXT_DEALER if self.leader_rule is None else self.leader_rule.form,
+                PASS_SAID,
             ),
             # the round of bids (OH-4, SP-3), for the session that follows a deal: the legal bids are the
             # script's (`Bidding.actions`), a bid made is recorded as `Bidding.apply` records it, and after
@@ -347,7 +347,7 @@ class Tricks(Game):
     def _passed(self, state: DealState) -> list[dict[str, Any]]:
         """The pass's cards handed on (`apply`, or the C steps doing the same): play begins (HE-2.3, HE-3.1)."""
         self._lead_now(state)
-        return [{"say": f"the cards are passed {self.pass_way(state)}"}]
+        return [{"say": PASS_SAID[PASS_WAYS.index(self.pass_way(state))]}]
 
     def _lead_now(self, state: DealState) -> None:
         """Play begins: the ``leader`` rule on the hands as they are after the pass (HE-3.1)."""

@@ -155,6 +155,9 @@ def _holds_only(c: TrickCtx, values: Sequence[int]) -> bool:
     return all(values[card] != 0 for card in c.state.zones[f"hand.{c.seat}"])
 
 
+NEXT_DEALER = next_form(("dealer",))  # the form of next(dealer): the dealer's left, who leads when no rule says
+
+
 def _holder(c: TrickCtx, card: int | str) -> int:
     """The seat whose hand holds ``card`` now; the dealer's next seat when nobody does (a removed card)."""
     if isinstance(card, str):
@@ -356,6 +359,6 @@ WORDS = (
         _holder,
         kind="number",
         rulebook="the player holding {0}",
-        form=lambda card: holder_form(card, next_form(("dealer",))),  # nobody: the dealer's next seat
+        form=lambda card: holder_form(card, NEXT_DEALER),  # nobody: the dealer's next seat
     ),
 )

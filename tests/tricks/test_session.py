@@ -17,6 +17,7 @@ import random
 from pathlib import Path
 
 import pytest
+from children import child
 
 from tapete import Action, IllegalAction, Random, Variant, load_variant
 from tapete.core.ledger import Ledger
@@ -201,11 +202,7 @@ def counting_passed(name: str, extra: str = "", tmp_path: Path | None = None) ->
     the C steps, made again, hold the counting one."""
     if extra:
         assert tmp_path is not None
-        (tmp_path / "extra.rules").write_text(extra + "\n", encoding="utf-8")
-        (tmp_path / "extra.yaml").write_text(
-            f"extends: {name}\nname: extra\nscripts: [extra.rules]\n", encoding="utf-8"
-        )
-        variant = load_variant(tmp_path / "extra.yaml")
+        variant = child(tmp_path, name, extra)
     else:
         variant = load_variant(name)
     game = variant.new_game()
