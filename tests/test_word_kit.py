@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import dataclasses
 import gc
-from pathlib import Path
 
 import pytest
+from children import child
 
 from tapete import (
     CONSTANT,
@@ -32,14 +32,6 @@ from tapete import (
 )
 from tapete.core.errors import suggest
 from tapete.testing import variant_names, variant_params
-
-
-def child(tmp_path: Path, parent: str, lines: str, registry=None):
-    """``parent`` with a few script lines added, loaded."""
-    (tmp_path / "extra.rules").write_text(lines + "\n", encoding="utf-8")
-    path = tmp_path / "extra.yaml"
-    path.write_text(f"extends: {parent}\nname: extra\nscripts: [extra.rules]\n", encoding="utf-8")
-    return load_variant(path, registry)
 
 
 # -- Compiled.bound: a condition that is a plain limit ----------------------------------------

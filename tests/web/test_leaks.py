@@ -61,7 +61,6 @@ async def person(ws_url: str, tok: str, rng: random.Random, log: Log, probes: Pr
     """Plays one seat to the match's end, with the odd refused move, hint, stale message and reconnect."""
     client = await Client.open(ws_url, tok)
     acted = -1
-    seen = 0
     ahead: list[dict[str, Any]] = []  # a state heard while waiting for a hint
     try:
         while True:
@@ -94,18 +93,17 @@ async def person(ws_url: str, tok: str, rng: random.Random, log: Log, probes: Pr
                     await client.send({"type": "move", "seq": seq, "move": probe})
             elif roll < 0.09 and seq > 0:
                 await client.send({"type": "move", "seq": seq - 1, "move": moves[0]["text"]})
-            hint = None
+            pick = None
             if rng.random() < 0.5:
-                hint, newer = await hinted(client, seq)
+                pick, newer = await hinted(client, seq)
                 if newer is not None:  # the table moved on (another seat's choice in a shared phase): act on that
                     ahead.append(newer)
                     continue
-            if hint is None:
+            if pick is None:
                 eager = [m for m in moves if m["kind"] in EAGER]
-                hint = rng.choice(eager if eager and rng.random() < 0.8 else moves)["text"]
-            await client.send({"type": "move", "seq": seq, "move": hint})
+                pick = rng.choice(eager if eager and rng.random() < 0.8 else moves)["text"]
+            await client.send({"type": "move", "seq": seq, "move": pick})
             if rng.random() < 0.04:  # close the page and open the link again
-                seen += len(client.received)
                 log.extend((client.seat, m) for m in sent(client))
                 await client.close()
                 client = await Client.open(ws_url, tok)
