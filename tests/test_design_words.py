@@ -5,16 +5,13 @@ from __future__ import annotations
 import re
 
 import pytest
+from children import child_file
 
 from tapete import ErrorList, Match, load_variant
 
 
 def write_variant(tmp_path, parent: str, rules: str, name: str = "v"):
-    (tmp_path / f"{name}.rules").write_text(rules, encoding="utf-8")
-    (tmp_path / f"{name}.yaml").write_text(
-        f"extends: {parent}\nname: {name}\nscripts: [{name}.rules]\n", encoding="utf-8"
-    )
-    return tmp_path / f"{name}.yaml"
+    return child_file(tmp_path, parent, rules, name)
 
 
 def legal(deal) -> set[str]:

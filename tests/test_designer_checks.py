@@ -5,16 +5,15 @@ from __future__ import annotations
 import subprocess
 import sys
 
+from children import child_file
+
 
 def tapete(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "tapete", *args], capture_output=True, text=True, check=False)
 
 
 def variant(tmp_path, name: str, parent: str, rules: str, extra: str = "") -> str:
-    (tmp_path / f"{name}.rules").write_text(rules, encoding="utf-8")
-    path = tmp_path / f"{name}.yaml"
-    path.write_text(f"extends: {parent}\nname: {name}\nscripts: [{name}.rules]\n{extra}", encoding="utf-8")
-    return str(path)
+    return str(child_file(tmp_path, parent, rules, name, extra))
 
 
 def test_check_speaks_in_a_designers_words(tmp_path):

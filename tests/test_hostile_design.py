@@ -9,6 +9,7 @@ runs now run before any deal (once per variant), so each refuses with check's me
 from __future__ import annotations
 
 import pytest
+from children import child_file
 from hostile import cli, tapete
 
 from tapete import ErrorList, Match, load_variant
@@ -19,9 +20,7 @@ HAND_12 = "a deal for 4 players needs 12 x 4 hand cards, the face-up card and a 
 
 
 def _variant(tmp_path, script: str, parent: str = "chinchon/fournier", extra: str = "") -> str:
-    (tmp_path / "x.rules").write_bytes(script.encode("utf-8"))
-    (tmp_path / "v.yaml").write_text(f"extends: {parent}\nname: v\nscripts: [x.rules]\n{extra}", encoding="utf-8")
-    return "v.yaml"
+    return child_file(tmp_path, parent, script, "x", extra).name
 
 
 CASES = [
@@ -102,12 +101,8 @@ def test_check_and_play_agree_on_a_script_that_starts_with_a_byte_order_mark(tmp
 
 
 def test_a_child_that_declares_an_option_again_keeps_its_new_default(tmp_path):
-    (tmp_path / "x.rules").write_text("close when unmatched <= close_limit\n", encoding="utf-8")
-    (tmp_path / "v.yaml").write_text(
-        "extends: chinchon/fournier\nname: v\nscripts: [x.rules]\n"
-        "declare:\n  close_limit: {type: int, default: 2, min: 0, max: 9, doc: stricter}\n",
-        encoding="utf-8",
-    )
+    declare = "declare:\n  close_limit: {type: int, default: 2, min: 0, max: 9, doc: stricter}\n"
+    child_file(tmp_path, "chinchon/fournier", "close when unmatched <= close_limit\n", "v", declare)
     (tmp_path / "w.yaml").write_text("extends: v.yaml\nname: w\noptions:\n  close_limit: 4\n", encoding="utf-8")
     assert load_variant(tmp_path / "v.yaml").options["close_limit"] == 2  # the parent's 5 gives way
     assert load_variant(tmp_path / "w.yaml").options["close_limit"] == 4  # a value set below still wins

@@ -34,6 +34,7 @@ from typing import Any
 
 import pytest
 import tapete_variants
+from children import child_file
 from openspiel_twin import PASS, Twin, card_codes
 
 from tapete import Random, load_variant
@@ -207,12 +208,7 @@ def combination(settings: dict[str, bool], folder: Path) -> Any:
         if alone and all(settings.get(key) == value for key, value in alone.items()):
             game, stem = twin.split("/")
             twin = (Path(tapete_variants.__file__).parent / game / f"{stem}.rules").read_text(encoding="utf-8")
-            (folder / f"step{k}.yaml").write_text(
-                f"extends: {parent}\nname: step{k}\nsummary: one more OpenSpiel setting\nscripts: [step{k}.rules]\n",
-                encoding="utf-8",
-            )
-            (folder / f"step{k}.rules").write_text(twin + "\n", encoding="utf-8")
-            parent = f"step{k}.yaml"
+            parent = child_file(folder, parent, twin + "\n", f"step{k}", "summary: one more OpenSpiel setting\n").name
     return load_variant(str(folder / parent))
 
 
