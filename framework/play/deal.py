@@ -8,6 +8,7 @@ here and a deal of a match start alike.
 
 from __future__ import annotations
 
+import copy
 from typing import TYPE_CHECKING, Any, cast
 
 from ..core.actions import Action
@@ -229,6 +230,30 @@ class Deal(_Steps):  # type: ignore[misc]
         for name, value in held.items():
             setattr(self, name, value)
 
+    def __copy__(self) -> Deal:
+        """A shallow copy: what the deal holds, its state and histories too, shared with it."""
+        twin = Deal.__new__(Deal)
+        twin.__setstate__(self.__getstate__())
+        return twin
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Deal:
+        """An independent copy, its seats' histories included, sharing only what never changes:
+        the variant, its game and the game's compiled steps (copying those would copy the rules)."""
+        held = self.__getstate__()
+        for shared in (self.variant, self.game, held["_quick_legal"], held["_quick_apply"], held["_quick_session"]):
+            memo[id(shared)] = shared
+        twin = Deal.__new__(Deal)
+        memo[id(self)] = twin
+        twin.__setstate__(copy.deepcopy(held, memo))
+        return twin
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """A deal goes to another process (pickle, `multiprocessing`, Dask) as its variant (see
+        `Variant.__reduce__`) and its snapshot: it arrives at the same position with the same dice,
+        so it plays on exactly as this one would. The seats' histories start there, as after
+        `Variant.deal_from_snapshot`: a view asked of it knows the position, not how it came about."""
+        return (deal_again, (self.variant, self.snapshot(), self._behind is not None or self._recorder is not None))
+
     @property
     def state(self) -> DealState:
         """The deal's state, to read or to change by hand: the moves last offered are forgotten,
@@ -333,6 +358,12 @@ class Deal(_Steps):  # type: ignore[misc]
     def observe(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may know (`observe`); a seat that is not one of this deal's is refused."""
         return observe(self.game, self._state, read_seat(seat, self._state.players))
+
+
+def deal_again(variant: Any, snapshot: dict[str, Any], record: bool) -> Deal:
+    """A pickled deal in this process (`Deal.__reduce__`): its snapshot read back whole, as any other."""
+    deal = variant.deal_from_snapshot(snapshot)
+    return deal if record else Deal(deal.variant, deal.game, deal._state, record=False)
 
 
 # `play`'s move goes through the reader of moves (`_checked`: a text is parsed, anything else refused by name)

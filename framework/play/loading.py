@@ -83,6 +83,29 @@ class Variant:
             found["path"] = str(self.spec.path)
         return found
 
+    def __reduce__(self) -> tuple[Callable[..., Variant], tuple[str, dict[str, Any], str]]:
+        """A variant goes to another process (pickle, `multiprocessing`, Dask) as what loads it
+        there: its registered name or its file's full path, its option values and its digest.
+        That process loads it once (`variant_again`) and refuses it if its files have changed
+        since. A variant loaded with a registry of its own cannot travel: the other process
+        cannot build that registry again."""
+        if self.registry is not default_registry():
+            raise TypeError(
+                f"{self.name} was loaded with a registry of its own, which another process cannot build again: "
+                "load the variant there, and send a deal as its snapshot()"
+            )
+        source = os.path.abspath(self.spec.path) if self.from_file else self.name
+        options = dict(self.options)
+        _AGAIN.setdefault(_again_key(source, options, self.digest), self)  # unpickled here: this very variant
+        return (variant_again, (source, options, self.digest))
+
+    def __copy__(self) -> Variant:
+        """The variant itself: its rules are compiled once and every deal and match shares them."""
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Variant:
+        return self
+
     _game: Game | None = field(default=None, init=False, repr=False, compare=False)
     _unsound: list[LocatedError] | None = field(default=None, init=False, repr=False, compare=False)
     # (lowest, highest player count, teams): what `check_players` reads of the rules, read once
@@ -311,6 +334,30 @@ def load_variant(
     variant = compile_variant(spec, reg)
     variant.from_file = Path(str(name_or_path)).suffix in (".yaml", ".yml")
     return variant
+
+
+# the variants unpickled in this process, by (name or path, options, digest): each is loaded once
+_AGAIN: dict[tuple[str, str, str], Variant] = {}
+
+
+def _again_key(source: str, options: dict[str, Any], digest: str) -> tuple[str, str, str]:
+    return (source, json.dumps(options, sort_keys=True, default=repr), digest)
+
+
+def variant_again(source: str, options: dict[str, Any], digest: str) -> Variant:
+    """A pickled variant in this process (`Variant.__reduce__`): loaded once (in the process that
+    pickled it, the variant itself), and refused if its files are not the ones it was pickled with."""
+    key = _again_key(source, options, digest)
+    found = _AGAIN.get(key)
+    if found is None:
+        found = load_variant(source, options=options)
+        if found.digest != digest:
+            raise TapeteError(
+                f"{found.name} ({source}): its files have changed since it was pickled (digest {found.digest}, "
+                f"pickled with {digest})"
+            )
+        _AGAIN[key] = found
+    return found
 
 
 def _check_option_names(spec: VariantSpec, vocab: Any) -> None:
