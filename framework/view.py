@@ -504,6 +504,18 @@ class Recorder:
             if history:
                 mem.events.append(Event("deal", None, None, "deal", (), tuple(sorted(vis)), ()))
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Recorder:
+        """An independent record (the ledger, every seat's history and memory), sharing what never
+        changes: the game, its observer and the read-only options."""
+        import copy
+
+        for shared in (self.game, self.observer, self.options):
+            memo[id(shared)] = shared
+        twin = Recorder.__new__(Recorder)
+        memo[id(self)] = twin
+        twin.__dict__.update(copy.deepcopy(self.__dict__, memo))
+        return twin
+
     def apply(self, state: DealState, action: Action) -> list[dict[str, Any]]:
         """Apply ``action`` to ``state`` through the game and record it; the game's events.
 

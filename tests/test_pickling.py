@@ -45,14 +45,17 @@ def test_a_pickled_deal_plays_on_as_the_original_would(name: str) -> None:
     assert again.snapshot() == deal.snapshot()
 
 
+@pytest.mark.parametrize("asked", [False, True], ids=["histories-still-to-work-out", "histories-worked-out"])
 @pytest.mark.parametrize("name", variant_params())
-def test_a_deep_copy_keeps_every_seats_history_and_goes_its_own_way(name: str) -> None:
+def test_a_deep_copy_keeps_every_seats_history_and_goes_its_own_way(name: str, asked: bool) -> None:
     v = variant(name)
     deal = v.new_deal(None, seed=3)
     walk(deal, random.Random(4), 12)
+    seats = range(deal.state.players)
+    if asked:  # a view asked: the deal keeps a recorder of its seats' histories from then on
+        deal.view(0)
     before = deal.snapshot()
     twin = copy.deepcopy(deal)
-    seats = range(deal.state.players)
     assert [list(twin.view(s).history) for s in seats] == [list(deal.view(s).history) for s in seats]
     walk(twin, random.Random(5), 30)
     assert deal.snapshot() == before  # the copy's moves are its own
