@@ -20,7 +20,7 @@ from children import child, child_file
 from conftest import variant
 
 from tapete import TapeteError, build_registry, load_variant
-from tapete.testing import variant_params
+from tapete.testing import deal_from_zones, variant_params
 
 
 def walk(deal: Any, rng: random.Random, steps: int) -> list[Any]:
@@ -60,6 +60,15 @@ def test_a_deep_copy_keeps_every_seats_history_and_goes_its_own_way(name: str, a
     walk(twin, random.Random(5), 30)
     assert deal.snapshot() == before  # the copy's moves are its own
     assert twin.variant is deal.variant and twin.game is deal.game  # the rules are shared, not copied
+
+
+def test_a_worked_example_with_cards_out_of_play_pickles_as_it_stands() -> None:
+    deal = deal_from_zones(
+        "fantan/pagat", {"hand.0": ["7♥", "8♥"], "hand.1": ["6♥"], "hand.2": ["9♥"], "hand.3": ["5♥"], "row.♥": []}
+    )
+    again = pickle.loads(pickle.dumps(deal))
+    assert again.snapshot() == deal.snapshot()
+    assert [a.text(again.game.deck) for a in again.legal_actions()] == ["play 7♥"]  # FT-3.2 the seven opens its row
 
 
 def test_a_variant_copies_as_itself_and_is_loaded_once_a_process() -> None:

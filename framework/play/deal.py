@@ -361,8 +361,10 @@ class Deal(_Steps):  # type: ignore[misc]
 
 
 def deal_again(variant: Any, snapshot: dict[str, Any], record: bool) -> Deal:
-    """A pickled deal in this process (`Deal.__reduce__`): its snapshot read back whole, as any other."""
-    deal = variant.deal_from_snapshot(snapshot)
+    """A pickled deal in this process (`Deal.__reduce__`): its snapshot read back whole, as any other.
+    Read as a position that may leave cards out of play, as a worked example does: a whole deal's
+    snapshot places every card, so nothing is left out of it."""
+    deal = variant.deal_from_snapshot(snapshot, partial=True)
     return deal if record else Deal(deal.variant, deal.game, deal._state, record=False)
 
 
