@@ -21,6 +21,7 @@ from conftest import variant
 
 from tapete import TapeteError, build_registry, load_variant
 from tapete.testing import deal_from_zones, variant_params
+from tapete.view import read_only
 
 
 def walk(deal: Any, rng: random.Random, steps: int) -> list[Any]:
@@ -73,7 +74,7 @@ def test_a_worked_example_with_cards_out_of_play_pickles_as_it_stands() -> None:
 
 def test_a_variant_copies_as_itself_and_is_loaded_once_a_process() -> None:
     v = load_variant("hearts/classic")
-    assert copy.copy(v) is v and copy.deepcopy(v) is v  # its rules are compiled once and shared
+    assert copy.copy(v) is v  # its rules are compiled once and shared
     first = pickle.loads(pickle.dumps(v))
     assert (first.name, first.digest, first.options) == (v.name, v.digest, v.options)
     assert pickle.loads(pickle.dumps(load_variant("hearts/classic"))) is first  # not compiled again for each deal
@@ -121,3 +122,18 @@ def test_a_variant_loaded_with_a_registry_of_its_own_says_it_cannot_travel(tmp_p
     ):
         pickle.dumps(v.new_deal(4, seed=1))
     assert v.deal_from_snapshot(v.new_deal(4, seed=1).snapshot()).snapshot() == v.new_deal(4, seed=1).snapshot()
+
+
+class Notes:
+    """A game's facts object that kept the variant: sealed for a bot, it must not hand the bot the rules."""
+
+    def __init__(self, variant: Any) -> None:
+        self.variant = variant
+
+
+def test_a_variant_is_not_deep_copied_so_no_bot_reaches_the_rules_through_its_facts() -> None:
+    v = load_variant("hearts/classic")
+    with pytest.raises(TypeError, match="hearts/classic is not deep-copied: its rules are shared"):
+        copy.deepcopy(v)
+    with pytest.raises(TypeError, match="is not deep-copied"):
+        read_only(Notes(v))  # what a bot's view is given of such facts: refused, not the variant itself

@@ -104,7 +104,10 @@ class Variant:
         return self
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Variant:
-        return self
+        """Refused: a deep copy is an object of one's own, and a variant's rules are shared by every
+        deal and match (a deal's deep copy shares them on purpose). A bot's facts that held the
+        variant would otherwise reach the rules every seat plays by."""
+        raise TypeError(f"{self.name} is not deep-copied: its rules are shared; load_variant() gives one of your own")
 
     _game: Game | None = field(default=None, init=False, repr=False, compare=False)
     _unsound: list[LocatedError] | None = field(default=None, init=False, repr=False, compare=False)
